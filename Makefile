@@ -1,0 +1,42 @@
+# Two commands on a fresh machine:
+#   make demo   - create .venv, install symrow, print the default derivation
+#   make test   - create or update .venv, install with the test extras, run the whole suite
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+
+.PHONY: demo test bench install install-test renderers clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+
+# Stamp files re-run the install when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PIP) install -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+demo: $(VENV)/.installed
+	$(VENV)/bin/symrow
+
+test: $(VENV)/.installed-test
+	$(PY) -m pytest
+
+# KaTeX and MathJax for the renderer tests (.ci/run does this too).
+renderers:
+	cd tests && npm ci --no-audit --no-fund
+
+bench: $(VENV)/.installed-test
+	$(PY) tests/bench_attention.py
+	$(PY) tests/bench_check.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis tests/node_modules

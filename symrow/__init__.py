@@ -1,0 +1,44 @@
+"""symrow: matrix products read as maps between vector sequences.
+
+A matrix is a *vector sequence* (ベクトル列): a stack of row vectors, each
+row a point.  ``AB`` is **combine** (結合), ``AB^T`` is **match** (照合),
+and attention is match, then a distribution (配分), then combine.
+
+>>> import symrow
+>>> A, B = symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 2)
+>>> d = symrow.combine(A, B)
+>>> d.result.shape
+(2, 2)
+>>> "\\\\begin{align*}" in d.to_latex()
+True
+"""
+
+from .errors import (CheckTimeout, LimitError, OptionError, OutputError, ParseError,
+                     RenderError, ShapeError, SizeError, SymrowError, UnsafeNameError)
+from .limits import Limits, get_limits, limits
+from .seq import VecSeq, vecseq
+from .steps import Derivation, Step
+from .derive.products import combine, match
+from .derive.attention import attention
+from . import nodes, render  # noqa: F401  (public submodules)
+from .render import latex as _latex  # noqa: F401
+
+__version__ = "0.1.0"
+
+
+def check(tex: str, against: Derivation, *, timeout: float | None = None):
+    """Check a hand derivation written in LaTeX against a derivation, step by step.
+
+    Returns a report (see :mod:`symrow.checker`).  The LaTeX parser,
+    latex2sympy2, is imported only when this is first called.
+    """
+    from .checker import check as _check
+    return _check(tex, against, timeout=timeout)
+
+__all__ = [
+    "SymrowError", "SizeError", "UnsafeNameError", "ShapeError", "LimitError",
+    "OptionError", "ParseError", "CheckTimeout", "RenderError", "OutputError",
+    "Limits", "limits", "get_limits",
+    "VecSeq", "vecseq", "Step", "Derivation",
+    "combine", "match", "attention", "check",
+]

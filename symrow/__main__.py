@@ -1,0 +1,5 @@
+"""``python -m symrow``: the same as the ``symrow`` command."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Derivations: one module per kind (products: combine and match; attention)."""

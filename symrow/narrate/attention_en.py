@@ -1,0 +1,3 @@
+"""Narration templates: attention (en).  Fields in braces are shown as inline math."""
+
+TEMPLATES: dict[str, str] = {}

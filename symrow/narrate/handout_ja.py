@@ -1,0 +1,3 @@
+"""Narration templates: handout (ja).  Fields in braces are shown as inline math."""
+
+TEMPLATES: dict[str, str] = {}

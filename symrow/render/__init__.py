@@ -1,0 +1,1 @@
+"""Printers and output formats: LaTeX, Markdown, text and documents."""

@@ -1,0 +1,115 @@
+"""Narrated derivations as LaTeX fragments, Markdown and standalone documents.
+
+Every output walks the same steps: a heading, or a narrating sentence
+followed by its display.  Only the wrapping differs:
+
+* :func:`to_latex`: paragraphs with ``$...$`` and ``align*`` displays;
+* :func:`to_markdown`: paragraphs with ``$...$`` and ``$$\\begin{aligned}``
+  blocks, for KaTeX sites (Zenn, Qiita) and Jupyter/MathJax;
+* :func:`to_document`: a complete file, for pdflatex (en) or lualatex +
+  luatexja (ja).
+"""
+
+from __future__ import annotations
+
+from ..narrate import check_lang, segments
+from .latex import display_lines, latex
+
+__all__ = ["to_latex", "to_markdown", "to_document", "to_jupyter_latex", "TITLES"]
+
+_TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
+                "%": r"\%", "#": r"\#", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
+
+#: document titles per derivation kind and language
+TITLES = {
+    "combine": {"en": "Reading the matrix product AB as combine",
+                "ja": "行列積 AB を結合として読む"},
+    "match": {"en": "Reading the matrix product AB^T as match",
+              "ja": "行列積 AB^T を照合として読む"},
+    "attention": {"en": "Attention: match, distribute, combine",
+                  "ja": "アテンション：照合・配分・結合"},
+}
+
+
+def tex_escape(words: str) -> str:
+    """Escape LaTeX's special characters in running text."""
+    return "".join(_TEX_SPECIAL.get(ch, ch) for ch in words)
+
+
+def _sentence(step, lang: str, escape) -> str:
+    return "".join(escape(v) if kind == "text" else "$" + latex(v) + "$"
+                   for kind, v in segments(step, lang))
+
+
+def _walk(derivation, lang: str, *, heading, paragraph, display) -> str:
+    check_lang(lang)
+    parts: list[str] = []
+    for step in derivation.steps:
+        if step.kind == "heading":
+            parts.append(heading(step))
+            continue
+        parts.append(paragraph(step))
+        if step.display is not None:
+            parts.append(display(step.display))
+    return "\n\n".join(parts) + "\n"
+
+
+def align(node, env: str = "align*") -> str:
+    """A display in an ``align*`` (or ``aligned``) environment."""
+    body = " \\\\\n".join(display_lines(node))
+    return "\\begin{%s}\n%s\n\\end{%s}" % (env, body, env)
+
+
+def to_latex(derivation, lang: str = "en") -> str:
+    """A LaTeX fragment (amsmath): ``\\subsection*`` headings, sentences, ``align*``."""
+    return _walk(
+        derivation, lang,
+        heading=lambda s: "\\subsection*{%s}" % _sentence(s, lang, tex_escape),
+        paragraph=lambda s: _sentence(s, lang, tex_escape),
+        display=align)
+
+
+def _md_escape(words: str) -> str:
+    return "".join("\\" + ch if ch in "*_`[]<>|\\" else ch for ch in words)
+
+
+def to_markdown(derivation, lang: str = "en") -> str:
+    """Markdown: narration as text, inline math in ``$``, displays in ``$$`` blocks."""
+    return _walk(
+        derivation, lang,
+        heading=lambda s: "### " + _sentence(s, lang, _md_escape),
+        paragraph=lambda s: _sentence(s, lang, _md_escape),
+        display=lambda node: "$$\n" + align(node, "aligned") + "\n$$")
+
+
+def to_jupyter_latex(derivation, lang: str = "en") -> str:
+    """The ``text/latex`` form shown by Jupyter (MathJax reads ``$`` and ``$$``)."""
+    return _walk(
+        derivation, lang,
+        heading=lambda s: _sentence(s, lang, str),
+        paragraph=lambda s: _sentence(s, lang, str),
+        display=lambda node: "$$" + align(node, "aligned") + "$$")
+
+
+_PREAMBLE = {
+    "en": (r"\documentclass[11pt,a4paper]{article}" "\n"
+           r"\usepackage[a4paper,margin=20mm]{geometry}" "\n"
+           r"\usepackage{amsmath,amssymb}" "\n"),
+    "ja": (r"\documentclass[11pt,a4paper]{ltjsarticle}" "\n"
+           r"\usepackage[a4paper,margin=20mm]{geometry}" "\n"
+           r"\usepackage{amsmath,amssymb}" "\n"
+           r"\tracinglostchars=3" "\n"),
+}
+
+
+def preamble(lang: str) -> str:
+    """The preamble of a standalone document in ``lang``."""
+    return _PREAMBLE[check_lang(lang)] + "\\allowdisplaybreaks\n\\setlength{\\parindent}{0pt}\n" \
+        "\\setlength{\\parskip}{0.6em}\n"
+
+
+def to_document(derivation, lang: str = "en", title: str | None = None) -> str:
+    """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``."""
+    title = title or TITLES.get(derivation.kind, {}).get(check_lang(lang), derivation.kind)
+    return (preamble(lang) + "\\begin{document}\n\\section*{%s}\n\n" % tex_escape(title)
+            + to_latex(derivation, lang) + "\\end{document}\n")

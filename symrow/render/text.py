@@ -1,0 +1,271 @@
+"""Unicode text for a terminal or REPL: a subclass of SymPy's ``PrettyPrinter``.
+
+>>> import symrow
+>>> from symrow.render.text import text
+>>> A = symrow.vecseq("A", "m", "ell")
+>>> print(text(A.vector("i")))
+𝐚ᵢ
+>>> print(text(symrow.nodes.Transpose(A)))
+Aᵀ
+"""
+
+from __future__ import annotations
+
+import textwrap
+import types
+import unicodedata
+
+import sympy
+from sympy.printing.precedence import PRECEDENCE, precedence
+from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.pretty.stringpict import prettyForm, stringPict
+
+from .. import nodes as N
+from ..seq import _SUB, _SUP, PRETTY_NAMES, _script
+
+__all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text"]
+
+_BOLD = {ch: chr(0x1D41A + k) for k, ch in enumerate("abcdefghijklmnopqrstuvwxyz")}
+_DOTS = {"c": "⋯", "v": "⋮", "d": "⋱", "l": "…"}
+_RELS = {"=": "=", "in": "∈", "to": "⟶", "mapsto": "⟼", "ge": "≥", "le": "≤", "approx": "≈"}
+
+#: widest a text display line may be before a chain breaks at its ``=``
+TEXT_WIDTH = 100
+
+
+class _Grid:
+    """Adapter so that PrettyPrinter's grid drawing can lay out a Bmat."""
+
+    def __init__(self, rows):
+        self._rows = rows
+        self.rows = len(rows)
+        self.cols = max(len(r) for r in rows)
+
+    def __getitem__(self, key):
+        i, j = key
+        row = self._rows[i]
+        return row[j] if j < len(row) else N.Label("", "")
+
+
+class SymrowTextPrinter(PrettyPrinter):
+    """Prints symrow's display nodes, and SymPy objects, as Unicode art."""
+
+    _default_settings = {**PrettyPrinter._default_settings, "use_unicode": True,
+                         "wrap_line": False}
+
+    def _print_Symbol(self, e, bold_name=False):
+        pretty = PRETTY_NAMES.get(e.name)
+        if pretty is not None:
+            return prettyForm(pretty)
+        if e.name == "ell":
+            return prettyForm("ℓ")
+        return super()._print_Symbol(e, bold_name)
+
+    def _print_VecSeq(self, seq):
+        return prettyForm(seq.text_name)
+
+    def _print_RowVec(self, node: N.RowVec):
+        seq = node.seq
+        tag = _script(seq.tag, _SUP, "^") if seq.tag else ""
+        index = node.index
+        idx = ("ℓ" if isinstance(index, sympy.Symbol) and index.name == "ell"
+               else str(index))
+        sub = _script(idx, _SUB, "_") if idx != "ℓ" else "_ℓ"
+        return prettyForm(_BOLD[seq.letter] + tag + sub)
+
+    def _print_Dots(self, node: N.Dots):
+        return prettyForm(_DOTS[node.kind])
+
+    def _print_Label(self, node: N.Label):
+        return prettyForm(node.text)
+
+    def _print_Space(self, node: N.Space):
+        exp = f"{text(node.rows)}×{text(node.cols)}"
+        return prettyForm("ℝ" + (_script(exp, _SUP, "^") if len(exp) <= 5 else f"^({exp})"))
+
+    def _print_Bmat(self, node: N.Bmat):
+        D = self._print_matrix_contents(_Grid(node.rows))
+        D.baseline = D.height() // 2
+        return prettyForm(*D.parens("[", "]"))
+
+    def _join(self, parts, sep: str):
+        out = None
+        for part in parts:
+            if out is None:
+                out = part
+            else:
+                out = prettyForm(*stringPict.next(out, sep, part))
+        return out if out is not None else prettyForm("")
+
+    def _paren(self, item, level):
+        pf = self._print(item)
+        if precedence(item) < level:
+            pf = prettyForm(*pf.parens())
+        return pf
+
+    def _print_OSum(self, node: N.OSum):
+        out = None
+        for term in node.terms:
+            neg = False
+            if isinstance(term, N.Neg):
+                neg, term = True, term.item
+            elif isinstance(term, sympy.Expr) and term.could_extract_minus_sign():
+                neg, term = True, -term
+            pf = self._paren(term, PRECEDENCE["Add"] + 1 if isinstance(term, N.Node) else 0)
+            if out is None:
+                out = prettyForm(*pf.left("-")) if neg else pf
+            else:
+                out = prettyForm(*stringPict.next(out, " - " if neg else " + ", pf))
+        out = out if out is not None else prettyForm("0")
+        out.binding = prettyForm.ADD
+        return out
+
+    def _print_Neg(self, node: N.Neg):
+        return prettyForm(*self._paren(node.item, PRECEDENCE["Mul"]).left("-"))
+
+    def _print_OMul(self, node: N.OMul):
+        out = self._join([self._paren(f, PRECEDENCE["Mul"]) for f in node.factors], " ")
+        out.binding = prettyForm.MUL
+        return out
+
+    def _print_Dot(self, node: N.Dot):
+        out = self._join([self._paren(node.left, PRECEDENCE["Mul"]),
+                          self._paren(node.right, PRECEDENCE["Mul"])], "⋅")
+        out.binding = prettyForm.MUL
+        return out
+
+    def _print_SumOver(self, node: N.SumOver):
+        fake = types.SimpleNamespace(function=node.body,
+                                     limits=((node.index, node.lower, node.upper),))
+        return self._print_Sum(fake)
+
+    def _print_Transpose(self, node: N.Transpose):
+        base = self._print(node.base)
+        if precedence(node.base) < PRECEDENCE["Pow"] or base.height() > 1:
+            base = prettyForm(*base.parens())
+        return prettyForm(*base.right("ᵀ"))
+
+    def _print_Sub(self, node: N.Sub):
+        base = self._paren(node.base, PRECEDENCE["Pow"])
+        return prettyForm(*base.right(_script(text(node.index), _SUB, "_")))
+
+    def _print_Paren(self, node: N.Paren):
+        return prettyForm(*self._print(node.item).parens())
+
+    def _print_Rel(self, node: N.Rel):
+        return self._join([self._print(node.lhs), self._print(node.rhs)], f" {_RELS[node.rel]} ")
+
+    def _print_Chain(self, node: N.Chain):
+        return self._join([self._print(i) for i in node.items], " = ")
+
+    def _print_Entrywise(self, node: N.Entrywise):
+        return self._print(node.values)
+
+    def _print_Group(self, node: N.Group):
+        return self._join([self._print(i) for i in node.items], ",   ")
+
+    def _print_Items(self, node: N.Items):
+        return self._join([self._print(i) for i in node.items], ", ")
+
+    def _print_Frac(self, node: N.Frac):
+        return prettyForm.__truediv__(self._print(node.num), self._print(node.den))
+
+    def _print_Exp(self, node: N.Exp):
+        arg = prettyForm(*self._print(node.arg).parens())
+        out = prettyForm(*arg.left("exp"))
+        out.binding = prettyForm.FUNC
+        return out
+
+    def _print_Sqrt(self, node: N.Sqrt):
+        if isinstance(node.arg, sympy.Basic):
+            return self._print(sympy.sqrt(node.arg, evaluate=False))
+        return prettyForm(*self._print(node.arg).parens().left("√"))
+
+    def _print_Call(self, node: N.Call):
+        args = self._join([self._print(a) for a in node.args], ", ")
+        out = prettyForm(*prettyForm(*args.parens()).left(node.name))
+        out.binding = prettyForm.FUNC
+        return out
+
+    def _print_Infinity(self, e):
+        return prettyForm("∞")
+
+    def _print_NegativeInfinity(self, e):
+        return prettyForm("-∞")
+
+
+_PRINTER = SymrowTextPrinter()
+
+
+def text(node) -> str:
+    """Unicode text of a display node or SymPy object (possibly several lines)."""
+    return _PRINTER.doprint(node)
+
+
+def pretty_lines(node, width: int = TEXT_WIDTH) -> list[str]:
+    """A display as text lines; a chain too wide for ``width`` breaks at each ``=``."""
+    if isinstance(node, N.Group):
+        whole = text(node)
+        if max(map(len, whole.split("\n"))) <= width:
+            return whole.split("\n")
+        out: list[str] = []
+        for item in node.items:
+            out.extend(pretty_lines(item, width))
+        return out
+    if isinstance(node, N.Chain) and len(node.items) > 2:
+        whole = text(node)
+        if max(map(len, whole.split("\n"))) > width:
+            lhs = _PRINTER._print(node.items[0])
+            pad = " " * lhs.width()
+            out = []
+            for k, item in enumerate(node.items[1:]):
+                lead = lhs if k == 0 else prettyForm(pad)
+                out.extend(prettyForm(*stringPict.next(lead, " = ", _PRINTER._print(item)))
+                           .render(wrap_line=False).split("\n"))
+            return out
+        return whole.split("\n")
+    return text(node).split("\n")
+
+
+def _inline(value) -> str:
+    if isinstance(value, str):
+        return value
+    rendered = text(value)
+    return rendered if "\n" not in rendered else " ".join(rendered.split())
+
+
+def _wrap(paragraph: str, lang: str, width: int = 78) -> str:
+    if lang != "ja":
+        return textwrap.fill(paragraph, width)
+    lines, line, used = [], "", 0
+    for ch in paragraph:
+        w = 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        if used + w > width:
+            lines.append(line)
+            line, used = "", 0
+        line += ch
+        used += w
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def to_text(derivation, lang: str = "en") -> str:
+    """The narrated derivation as Unicode text."""
+    from ..narrate import segments
+    out: list[str] = []
+    for step in derivation.steps:
+        words = "".join(v if kind == "text" else _inline(v) for kind, v in segments(step, lang))
+        if step.kind == "heading":
+            bar = "=" * sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in words)
+            out.append(f"{words}\n{bar}")
+            continue
+        out.append(_wrap(words, lang))
+        if step.display is not None:
+            out.append("\n".join("    " + line.rstrip() for line in pretty_lines(step.display)))
+    return "\n\n".join(out) + "\n"
+
+
+def vecseq_text(seq) -> str:
+    """``A = [...]`` (concrete) or ``A ∈ ℝ^(m×ℓ)`` with its entry pattern (general)."""
+    from ..derive.common import entries_bmat
+    return text(N.Chain([seq, entries_bmat(seq)]))

@@ -1,0 +1,141 @@
+"""Test helpers: golden files and the real renderers (KaTeX, MathJax, TeX).
+
+Renderer tests call :func:`require`: a missing renderer skips the test with
+a stated reason locally, and fails it when ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+GOLDEN = TESTS / "golden"
+NODE_MODULES = TESTS / "node_modules"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+#: set by conftest from the --update-golden flag
+UPDATE_GOLDEN = False
+
+
+def require(ok: bool, what: str, how: str) -> None:
+    """Skip (locally) or fail (CI=true) when a renderer is missing."""
+    if ok:
+        return
+    message = f"{what} is not installed ({how})"
+    if IN_CI:
+        pytest.fail(f"CI=true and {message}")
+    pytest.skip(message)
+
+
+def require_node_module(name: str) -> None:
+    require(shutil.which("node") is not None and (NODE_MODULES / name).is_dir(),
+            f"node with the npm package {name}", "run `make renderers` or `cd tests && npm ci`")
+
+
+def require_tex(engine: str) -> None:
+    require(shutil.which(engine) is not None, engine,
+            "apt-get install texlive-latex-base texlive-latex-recommended texlive-luatex "
+            "texlive-lang-japanese")
+
+
+# -- golden files --------------------------------------------------------------
+
+def golden(name: str, actual: str) -> None:
+    """Compare ``actual`` with ``tests/golden/<name>``; rewrite it under --update-golden."""
+    path = GOLDEN / name
+    if UPDATE_GOLDEN:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+        return
+    if not path.exists():
+        pytest.fail(f"golden file {path.relative_to(TESTS)} is missing; create it with "
+                    f"`pytest --update-golden` and review it with `git diff`")
+    expected = path.read_text(encoding="utf-8")
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(
+            expected.splitlines(True), actual.splitlines(True),
+            f"golden/{name}", "actual", n=2))
+        pytest.fail(f"output differs from golden/{name} (regenerate with --update-golden "
+                    f"and review the diff):\n{diff[:6000]}")
+
+
+# -- math extraction -------------------------------------------------------------
+
+_ALIGN = re.compile(r"\\begin\{align\*\}.*?\\end\{align\*\}", re.S)
+_DISPLAY_MD = re.compile(r"^\$\$\n(.*?)\n\$\$$", re.S | re.M)
+_INLINE = re.compile(r"(?<![\\$])\$([^$\n]+)\$")
+
+
+def latex_math(fragment: str) -> list[dict]:
+    """Every display (align*) and inline ($...$) formula of a LaTeX fragment."""
+    out = [{"tex": m.group(0), "display": True} for m in _ALIGN.finditer(fragment)]
+    rest = _ALIGN.sub("", fragment)
+    out += [{"tex": m.group(1), "display": False} for m in _INLINE.finditer(rest)]
+    return out
+
+
+def markdown_math(text: str) -> list[dict]:
+    """Every $$ block and inline $ formula of a Markdown document."""
+    out = [{"tex": m.group(1), "display": True} for m in _DISPLAY_MD.finditer(text)]
+    rest = _DISPLAY_MD.sub("", text)
+    out += [{"tex": m.group(1), "display": False} for m in _INLINE.finditer(rest)]
+    return out
+
+
+# -- renderers -------------------------------------------------------------------------
+
+def katex(formulas: list[dict]) -> list[str | None]:
+    """Render with KaTeX (throwOnError, strict); one error message or None per formula."""
+    require_node_module("katex")
+    proc = subprocess.run(["node", str(TESTS / "katex_render.js")], input=json.dumps(formulas),
+                          capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(proc.stdout)
+
+
+def mathjax(formulas: list[dict]) -> list[str | None]:
+    """Render with MathJax 3 (errors made fatal); one error message or None per formula."""
+    require_node_module("mathjax-full")
+    proc = subprocess.run(["node", str(TESTS / "mathjax_render.js")], input=json.dumps(formulas),
+                          capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(proc.stdout)
+
+
+def assert_renders(formulas: list[dict], renderer=katex) -> None:
+    assert formulas, "no math found to render"
+    errors = [(f["tex"][:300], e) for f, e in zip(formulas, renderer(formulas)) if e]
+    assert not errors, f"{len(errors)} formula(s) failed:\n" + "\n".join(
+        f"- {e}\n  in: {tex}" for tex, e in errors[:5])
+
+
+def compile_tex(source: str, engine: str, *, timeout: int = 300) -> tuple[bytes, str]:
+    """Compile a document; return (pdf bytes, log).  Fails the test on a TeX error."""
+    require_tex(engine)
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "doc.tex").write_text(source, encoding="utf-8")
+        proc = subprocess.run(
+            [engine, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
+            cwd=tmp, capture_output=True, timeout=timeout)
+        log_path = Path(tmp) / "doc.log"
+        log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
+        if proc.returncode != 0:
+            errors = [line for line in log.splitlines() if line.startswith("!")][:5]
+            pytest.fail(f"{engine} failed ({proc.returncode}): {errors}\n{log[-3000:]}")
+        return (Path(tmp) / "doc.pdf").read_bytes(), log
+
+
+def overfull_boxes(log: str, tolerance_pt: float = 1.0) -> list[str]:
+    """Overfull \\hbox warnings wider than ``tolerance_pt``."""
+    found = []
+    for m in re.finditer(r"Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log):
+        if float(m.group(1)) > tolerance_pt:
+            found.append(m.group(0))
+    return found

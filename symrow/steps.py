@@ -115,6 +115,15 @@ class Derivation:
         from .render.document import to_document
         return to_document(self, lang)
 
+    def to_pdf(self, lang: str = "en") -> bytes:
+        """The document compiled to PDF (pdflatex for ``en``, lualatex for ``ja``).
+
+        Raises :class:`symrow.RenderError` naming the missing engine or
+        package, or quoting TeX's first error.
+        """
+        from .render.pdf import compile_pdf
+        return compile_pdf(self.to_document(lang), lang)
+
     def _repr_latex_(self) -> str:
         from .render.document import to_jupyter_latex
         return to_jupyter_latex(self, "en")

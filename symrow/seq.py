@@ -357,22 +357,30 @@ def vecseq(name: str, rows, cols=None, *, head: int | None = None,
     if isinstance(rows, (sympy.MatrixBase, list)) and not isinstance(rows, str):
         values = sympy.Matrix(rows)
         if cols is not None:
-            raise SizeError("give either a matrix or sizes, not both")
+            raise SizeError(f"vecseq({name!r}, ...): give either a matrix or two sizes, not both")
         if values.rows == 0 or values.cols == 0:
-            raise SizeError(f"{name}: the matrix is empty ({values.rows} x {values.cols})")
+            raise SizeError(f"vecseq({name!r}, ...): the matrix is empty "
+                            f"({values.rows} x {values.cols})")
         return VecSeq(name, values.rows, values.cols, head=head, values=values, max_dim=max_dim)
     if cols is None:
         raise SizeError(f"vecseq({name!r}, ...) needs both sizes, e.g. vecseq({name!r}, 2, 3)")
     return VecSeq(name, rows, cols, head=head, max_dim=max_dim)
 
 
-def check_distinct(seqs: Iterable[VecSeq]) -> None:
-    """Operands of one derivation must not share a letter (their entries would collide)."""
+def check_distinct(operands: Iterable[VecSeq], result: VecSeq | None = None) -> None:
+    """Operands of one derivation must not share a letter unless they are the
+    same sequence (``A A`` is fine), and the result must differ from them all:
+    their entries would collide."""
     seen: dict[tuple, VecSeq] = {}
-    for seq in seqs:
+    for seq in operands:
         key = (seq.letter, seq.tag)
-        if key in seen and seen[key] is not seq and seen[key] != seq:
+        if key in seen and seen[key] != seq:
             raise UnsafeNameError(
                 f"{seen[key].name} and {seq.name} would share entry symbols "
                 f"({seq.letter}_{{ij}}); give the operands different names")
         seen[key] = seq
+    if result is not None and (result.letter, result.tag) in seen:
+        other = seen[(result.letter, result.tag)]
+        raise UnsafeNameError(
+            f"the result {result.name} and the operand {other.name} would share entry "
+            f"symbols ({result.letter}_{{ij}}); name the result differently")

@@ -53,7 +53,7 @@ def intro_steps(A: VecSeq, B: VecSeq, C: VecSeq, product: str) -> list[Step]:
     a_i, c_i = A.vector(i), C.vector(i)
     return [
         Step("heading", {"topic": "vecseq"}),
-        Step("entries", {"A": A, "m": m, "ell": ell},
+        Step("entries", {"A": A, "m": m, "ell": ell, "shape": N.Rel(m, "times", ell)},
              N.Chain([A, entries_bmat(A)])),
         Step("stack", {"A": A, "m": m, "ell": ell},
              N.Rel(N.Chain([A, stack(A)]), "in", N.Space(m, ell))),
@@ -121,7 +121,7 @@ def combine(A: VecSeq, B: VecSeq, *, name: str = "C") -> Derivation:
                          f"(for C = AB^T, use symrow.match)")
     m, ell, n = A.rows, A.cols, B.cols
     C = _result_seq(name, m, n)
-    check_distinct([A, B, C])
+    check_distinct([A, B], C)
     i, j, k = I, J, K
     a_i, c_i = A.vector(i), C.vector(i)
 
@@ -201,7 +201,7 @@ def match(A: VecSeq, B: VecSeq, *, name: str = "C") -> Derivation:
                          f"(for C = AB, use symrow.combine)")
     m, ell, n = A.rows, A.cols, B.rows
     C = _result_seq(name, m, n)
-    check_distinct([A, B, C])
+    check_distinct([A, B], C)
     i, j, k = I, J, K
     a_i, c_i = A.vector(i), C.vector(i)
     BT = N.Transpose(B)

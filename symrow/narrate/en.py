@@ -8,14 +8,14 @@ TEMPLATES = {
     "heading.match": "The product {ABT}: match",
 
     # -- sections 1 and 2: the vector sequence, the product as a map -------
-    "entries": "Start from a matrix {A} with {m} rows and {ell} columns.",
+    "entries": "Start from a matrix {A} of shape {shape}.",
     "stack": ("Read each row of {A} as the coordinates of one point in "
-              "{ell}-dimensional space. Then {A} is a stack of {m} points, "
-              "one per row, from top to bottom. A matrix read this way is "
-              "a vector sequence."),
-    "points": "In other words, {A} stacks these {m} row vectors:",
-    "row": ("The row vector {a_i} is point number {i}: its {ell} components "
-            "are that point's coordinates."),
+              "{ell}-dimensional space. Then {A} is a stack of points, one "
+              "per row and {m} in all, read from top to bottom. A matrix "
+              "read this way is a vector sequence."),
+    "points": "In other words, {A} stacks these row vectors:",
+    "row": ("The row vector {a_i} is point number {i}: its components, "
+            "{ell} in all, are that point's coordinates."),
     "shapes": ("We work with three vector sequences {A}, {B} and {C}. The "
                "shapes of {A} and {C} are fixed as below; the shape of {B} "
                "follows from the product we form."),
@@ -25,8 +25,10 @@ TEMPLATES = {
     "products.match": ("Two kinds of product are worth telling apart: {AB}, "
                        "which we read as combine, and {ABT}, which we read as "
                        "match. This derivation follows the second."),
-    "map": ("In both cases the product is a map from {m} points in "
-            "{ell}-dimensional space to {m} points in {n}-dimensional space:"),
+    "map": ("In both cases the product is a map between point clouds. It "
+            "sends the points of {A}, which live in {ell}-dimensional space, "
+            "to the points of {C}, which live in {n}-dimensional space; both "
+            "clouds have the same number of points, {m}."),
     "point_map": ("The correspondence is row by row: point {i} of {A} is sent "
                   "to point {i} of {C}."),
 
@@ -47,7 +49,7 @@ TEMPLATES = {
 
     # -- section 4: match --------------------------------------------------
     "operands_match": "For {ABT}, the three vector sequences are",
-    "transpose": ("Transposing {B} stands its {n} points, each an "
+    "transpose": ("Transposing {B} stands its points, each an "
                   "{ell}-dimensional vector, side by side as columns:"),
     "product_match": ("With that, the product {ABT} pairs every row of {A} "
                       "with every column of {BT} in an inner product:"),

@@ -27,7 +27,7 @@ __all__ = ["SymrowLatexPrinter", "latex", "display_lines", "display", "vecseq_di
 
 _DOTS = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}
 _RELS = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
-         "ge": r"\geq", "le": r"\leq", "approx": r"\approx"}
+         "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}
 
 #: widest a display line may be, in ems of 10 pt type; an A4 page with
 #: 20 mm margins holds about 48 em

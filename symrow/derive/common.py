@@ -13,8 +13,8 @@ import sympy
 from .. import nodes as N
 from ..seq import VecSeq
 
-__all__ = ["indices", "entries_bmat", "stack", "row_bmat", "nested_rows", "table",
-           "column", "items", "I", "J", "K", "T"]
+__all__ = ["indices", "entries_bmat", "entry_of", "stack", "row_bmat", "row_bmat_of",
+           "nested_rows", "table", "column", "items", "I", "J", "K", "T"]
 
 #: the index letters of the article: i runs over points, j over the other operand
 I, J, K, T = (sympy.Symbol(s) for s in "ijkt")
@@ -56,9 +56,7 @@ def table(rows, cols, make: Callable) -> N.Bmat:
 
 def entries_bmat(seq: VecSeq) -> N.Bmat:
     """``[a_{11} ... a_{1l}; ...]``: the sequence entry by entry."""
-    if seq.concrete:
-        return table(seq.rows, seq.cols, seq.entry)
-    return table(seq.rows, seq.cols, seq.symbol)
+    return table(seq.rows, seq.cols, lambda i, j: entry_of(seq, i, j))
 
 
 def stack(seq: VecSeq) -> N.Bmat:

@@ -27,7 +27,8 @@ __all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text"
 
 _BOLD = {ch: chr(0x1D41A + k) for k, ch in enumerate("abcdefghijklmnopqrstuvwxyz")}
 _DOTS = {"c": "⋯", "v": "⋮", "d": "⋱", "l": "…"}
-_RELS = {"=": "=", "in": "∈", "to": "⟶", "mapsto": "⟼", "ge": "≥", "le": "≤", "approx": "≈", "times": "×"}
+_RELS = {"=": "=", "in": "∈", "to": "⟶", "mapsto": "⟼", "ge": "≥", "le": "≤", "approx": "≈",
+         "times": "×"}
 
 #: widest a text display line may be before a chain breaks at its ``=``
 TEXT_WIDTH = 100

@@ -7,8 +7,8 @@ parameter), then ``"<kind>"``; headings use ``"heading.<topic>"``.
 
 >>> from symrow.narrate import segments
 >>> from symrow.steps import Step
->>> segments(Step("map", {"A": "A", "C": "C", "m": "m", "ell": "l", "n": "n"}), "en")[:2]
-[('text', 'In both cases the product is a map from '), ('math', 'm')]
+>>> segments(Step("points", {"A": "A"}), "en")
+[('text', 'In other words, '), ('math', 'A'), ('text', ' stacks these row vectors:')]
 """
 
 from __future__ import annotations

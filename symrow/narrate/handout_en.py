@@ -1,3 +1,93 @@
-"""Narration templates: handout (en).  Fields in braces are shown as inline math."""
+"""Narration templates: handout (en).  Fields in braces are shown as inline math.
 
-TEMPLATES: dict[str, str] = {}
+The handout's own sentences: its introduction, the worked examples and the
+links between sections.  The general forms reuse the derivations' templates.
+"""
+
+TEMPLATES: dict[str, str] = {
+    # -- headings ----------------------------------------------------------
+    "heading.h_vecseq": "Matrices as vector sequences",
+    "heading.h_maps": "Matrix products as maps",
+    "heading.h_combine": "The product {AB}: combine",
+    "heading.h_match": "The product {ABT}: match",
+    "heading.h_attention": "Attention: match, distribute, combine",
+    "heading.h_closing": "Beyond attention",
+    "heading.h_general": "General form",
+    "heading.h_example": "Worked example",
+
+    # -- introduction ------------------------------------------------------
+    "h_intro": ("Formulas for transformers are full of matrix products such as "
+                "{QKT} and {PV}. Each one is easy to compute, yet it is often hard to "
+                "say what a given product does to the data. This handout offers "
+                "one way of reading them: treat every matrix as a list of points, "
+                "one point per row, and sort matrix products into two kinds."),
+    "h_intro_plan": ("The plan is short. Section 1 reads a matrix as a vector "
+                     "sequence, and section 2 reads a product as a map from one "
+                     "cloud of points to another. Sections 3 and 4 work out the two "
+                     "kinds of product, combine and match. Section 5 shows that "
+                     "attention is nothing but a match, a normalisation into a "
+                     "distribution, and a combine, in that order. Each section "
+                     "gives the general form first and then one small example with "
+                     "numbers or symbols you can check by hand. The names combine "
+                     "and match are labels chosen for teaching, not standard terms."),
+
+    # -- 1: vector sequences -----------------------------------------------
+    "h_vecseq_lead": ("Before any product, fix how a single matrix is read. The "
+                      "rows matter more than the columns here: each row will be "
+                      "one point, one token, one object."),
+    "h_ex_vecseq_matrix": ("Take {m} rows and {ell} columns of small integers:"),
+    "h_ex_vecseq_points": ("Read row by row, this is a list of {m} points in the "
+                           "plane:"),
+    "h_ex_vecseq_stack": ("and {A} is those points stacked from top to bottom. "
+                          "For instance {a_2} is the point with coordinates {x}."),
+
+    # -- 2: products as maps -----------------------------------------------
+    "products.handout": ("Two products will be told apart: {AB}, read as "
+                         "combine, and {ABT}, read as match. The next two "
+                         "sections take them one at a time."),
+    "h_ex_maps": ("With the example {A} and a second factor that has {n} columns, "
+                  "the product {C} is a map from {m} points in the plane to {m} "
+                  "points in {n}-dimensional space, from {space_a} to {space_c}:"),
+    "h_ex_maps_points": ("and every point keeps its row: the first point of {A} "
+                         "becomes the first point of {C}, and so on."),
+
+    # -- 3: combine --------------------------------------------------------
+    "h_ex_combine_b": ("Keep the example {A} and let {B} hold {ell} points in "
+                       "{n}-dimensional space:"),
+    "h_ex_combine_rows": ("Each row of {A} is now a list of weights, one per "
+                          "point of {B}. Row by row, {C} is built by scaling "
+                          "those points and adding them up:"),
+    "h_ex_combine_result": ("Stacked, the rows give the product {AB}, the same "
+                            "numbers that the usual row-times-column rule yields:"),
+    "h_ex_combine_read": ("Read the second row: the point {a_2} asks for {three} "
+                          "parts of {b_1} and {one} part of {b_2}, and {c_2} is "
+                          "exactly that mixture. Nothing about the position of "
+                          "{a_2} in the plane matters; only its components, "
+                          "used as weights."),
+
+    # -- 4: match ----------------------------------------------------------
+    "h_ex_match_b": ("Keep the example {A} again, and let {B} hold {n} points in "
+                     "the same {ell}-dimensional plane:"),
+    "h_ex_match_rows": ("Each row of {C} holds the inner products of one point "
+                        "of {A} with all points of {B}:"),
+    "h_ex_match_result": ("Stacked, the rows give the product {ABT}:"),
+    "h_ex_match_read": ("A larger inner product means a better match. In row 1, "
+                        "{c_11} beats {c_12}, so {a_1} matches {b_1} "
+                        "better than {b_2}. Picking the largest entry "
+                        "of each row of {C} pairs every point of {A} with the "
+                        "point of {B} it matches best:"),
+
+    # -- 6: closing --------------------------------------------------------
+    "h_closing_1": ("Nothing in sections 1 to 4 is special to attention. "
+                    "Whenever the rows of a matrix stand for things (tokens, "
+                    "image patches, time steps, cells, documents), a product of "
+                    "the form {ABT} compares every thing on the left with every "
+                    "thing on the right, and a product of the form {AB} builds "
+                    "each new thing as a weighted mixture of the things on the "
+                    "right."),
+    "h_closing_2": ("Attention is simply the place where the two meet most "
+                    "openly: it compares, it turns the comparisons into weights "
+                    "that sum to one, and it mixes. Reading a formula as points "
+                    "moving from one cloud to another makes it much easier to "
+                    "say what each product in a model is for."),
+}

@@ -20,12 +20,12 @@ __all__ = ["to_latex", "to_markdown", "to_document", "to_jupyter_latex", "TITLES
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
                 "%": r"\%", "#": r"\#", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
 
-#: document titles per derivation kind and language
+#: document titles per derivation kind and language, as LaTeX (math in ``$``)
 TITLES = {
-    "combine": {"en": "Reading the matrix product AB as combine",
-                "ja": "行列積 AB を結合として読む"},
-    "match": {"en": "Reading the matrix product AB^T as match",
-              "ja": "行列積 AB^T を照合として読む"},
+    "combine": {"en": "Reading the matrix product $AB$ as combine",
+                "ja": "行列積 $AB$ を結合として読む"},
+    "match": {"en": "Reading the matrix product $AB^{T}$ as match",
+              "ja": "行列積 $AB^{T}$ を照合として読む"},
     "attention": {"en": "Attention: match, distribute, combine",
                   "ja": "アテンション：照合・配分・結合"},
 }
@@ -60,11 +60,31 @@ def align(node, env: str = "align*") -> str:
     return "\\begin{%s}\n%s\n\\end{%s}" % (env, body, env)
 
 
+def heading_number(step) -> str:
+    """The number a heading shows before its words (``"3.2 "``), or ``""``."""
+    number = step.params.get("number")
+    return f"{number} " if number else ""
+
+
+_TEX_HEADINGS = {1: "section*", 2: "subsection*", 3: "subsubsection*"}
+
+
+def _tex_heading(step, lang: str) -> str:
+    number = step.params.get("number")
+    words = _sentence(step, lang, tex_escape)
+    return "\\%s{%s%s}" % (_TEX_HEADINGS[step.params.get("level", 2)],
+                            f"{number}\\quad " if number else "", words)
+
+
 def to_latex(derivation, lang: str = "en") -> str:
-    """A LaTeX fragment (amsmath): ``\\subsection*`` headings, sentences, ``align*``."""
+    """A LaTeX fragment (amsmath): ``\\subsection*`` headings, sentences, ``align*``.
+
+    A heading step may carry ``level`` (1 section, 2 subsection, the
+    default, 3 subsubsection) and ``number`` (shown before its words).
+    """
     return _walk(
         derivation, lang,
-        heading=lambda s: "\\subsection*{%s}" % _sentence(s, lang, tex_escape),
+        heading=lambda s: _tex_heading(s, lang),
         paragraph=lambda s: _sentence(s, lang, tex_escape),
         display=align)
 
@@ -77,7 +97,8 @@ def to_markdown(derivation, lang: str = "en") -> str:
     """Markdown: narration as text, inline math in ``$``, displays in ``$$`` blocks."""
     return _walk(
         derivation, lang,
-        heading=lambda s: "### " + _sentence(s, lang, _md_escape),
+        heading=lambda s: "#" * (s.params.get("level", 2) + 1) + " " + heading_number(s)
+        + _sentence(s, lang, _md_escape),
         paragraph=lambda s: _sentence(s, lang, _md_escape),
         display=lambda node: "$$\n" + align(node, "aligned") + "\n$$")
 
@@ -86,7 +107,7 @@ def to_jupyter_latex(derivation, lang: str = "en") -> str:
     """The ``text/latex`` form shown by Jupyter (MathJax reads ``$`` and ``$$``)."""
     return _walk(
         derivation, lang,
-        heading=lambda s: _sentence(s, lang, str),
+        heading=lambda s: heading_number(s) + _sentence(s, lang, str),
         paragraph=lambda s: _sentence(s, lang, str),
         display=lambda node: "$$" + align(node, "aligned") + "$$")
 
@@ -109,7 +130,11 @@ def preamble(lang: str) -> str:
 
 
 def to_document(derivation, lang: str = "en", title: str | None = None) -> str:
-    """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``."""
-    title = title or TITLES.get(derivation.kind, {}).get(check_lang(lang), derivation.kind)
-    return (preamble(lang) + "\\begin{document}\n\\section*{%s}\n\n" % tex_escape(title)
+    """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``.
+
+    ``title`` is LaTeX (default: :data:`TITLES` for the derivation's kind).
+    """
+    title = title or TITLES.get(derivation.kind, {}).get(check_lang(lang)) \
+        or tex_escape(derivation.kind)
+    return (preamble(lang) + "\\begin{document}\n\\section*{%s}\n\n" % title
             + to_latex(derivation, lang) + "\\end{document}\n")

@@ -125,7 +125,17 @@ class SymrowTextPrinter(PrettyPrinter):
         return prettyForm(*self._paren(node.item, PRECEDENCE["Mul"]).left("-"))
 
     def _print_OMul(self, node: N.OMul):
-        out = self._join([self._paren(f, PRECEDENCE["Mul"]) for f in node.factors], " ")
+        # juxtaposition, except between two numbers (2⋅3, not "2 3"), as in LaTeX
+        out = None
+        for k, factor in enumerate(node.factors):
+            pf = self._paren(factor, PRECEDENCE["Mul"])
+            if out is None:
+                out = pf
+            else:
+                numbers = isinstance(factor, sympy.Number) \
+                    and isinstance(node.factors[k - 1], sympy.Number)
+                out = prettyForm(*stringPict.next(out, "⋅" if numbers else " ", pf))
+        out = out if out is not None else prettyForm("")
         out.binding = prettyForm.MUL
         return out
 
@@ -228,26 +238,67 @@ def pretty_lines(node, width: int = TEXT_WIDTH) -> list[str]:
     return text(node).split("\n")
 
 
+_NBSP = "\u00a0"
+
+#: characters that may not start a line in Japanese (kinsoku shori)
+_NO_LINE_START = set("、。，．・：；？！ー）」』】〕〉》”’%,.:;?!)]")
+
+
 def _inline(value) -> str:
+    """A value shown inline: one line, its spaces non-breaking so it never wraps."""
     if isinstance(value, str):
         return value
     rendered = text(value)
-    return rendered if "\n" not in rendered else " ".join(rendered.split())
+    if "\n" in rendered:
+        rendered = " ".join(rendered.split())
+    return rendered.replace(" ", _NBSP)
+
+
+def display_width(chars: str) -> int:
+    """Columns a string takes in a terminal: wide (CJK) characters count 2.
+
+    >>> display_width("行列 AB")
+    7
+    """
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in chars)
+
+
+def _tokens(paragraph: str) -> list[str]:
+    """Units a line may break between: a wide character (with any closing
+    punctuation that must follow it), a run of narrow characters, or a space."""
+    out: list[str] = []
+    for ch in paragraph:
+        wide = unicodedata.east_asian_width(ch) in "WF"
+        if out and ch in _NO_LINE_START:
+            out[-1] += ch
+        elif ch == " " or wide or not out or out[-1] == " " \
+                or unicodedata.east_asian_width(out[-1][-1]) in "WF":
+            out.append(ch)
+        else:
+            out[-1] += ch
+    return out
 
 
 def _wrap(paragraph: str, lang: str, width: int = 78) -> str:
+    """Fill a paragraph to ``width`` terminal columns; inline math never breaks.
+
+    Japanese breaks between any two wide characters (never before 、 or 。)
+    and around runs of narrow ones, measured by display width.
+    """
     if lang != "ja":
-        return textwrap.fill(paragraph, width)
+        return textwrap.fill(paragraph, width).replace(_NBSP, " ")
     lines, line, used = [], "", 0
-    for ch in paragraph:
-        w = 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-        if used + w > width:
-            lines.append(line)
+    for token in _tokens(paragraph):
+        w = display_width(token)
+        if line and used + w > width:
+            lines.append(line.rstrip())
             line, used = "", 0
-        line += ch
+        if not line and token == " ":
+            continue
+        line += token
         used += w
-    lines.append(line)
-    return "\n".join(lines)
+    lines.append(line.rstrip())
+    return "\n".join(lines).replace(_NBSP, " ")
 
 
 def to_text(derivation, lang: str = "en") -> str:
@@ -257,7 +308,13 @@ def to_text(derivation, lang: str = "en") -> str:
     for step in derivation.steps:
         words = "".join(v if kind == "text" else _inline(v) for kind, v in segments(step, lang))
         if step.kind == "heading":
-            bar = "=" * sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in words)
+            if step.params.get("number"):
+                words = f"{step.params['number']} {words}"
+            # a section (level 1, and a derivation's own headings) is underlined
+            # with =, a subsection with -
+            rule = "=" if step.params.get("level", 1) == 1 else "-"
+            words = words.replace(_NBSP, " ")
+            bar = rule * display_width(words)
             out.append(f"{words}\n{bar}")
             continue
         out.append(_wrap(words, lang))

@@ -1,0 +1,300 @@
+"""The full handout: the mathematics of attention, read through matrix products.
+
+The handout follows the reference article's path, one section each:
+
+1. matrices as vector sequences;
+2. matrix products as maps between point clouds;
+3. ``AB``: combine;
+4. ``AB^T``: match;
+5. attention as match, then distribution, then combine.
+
+Every section has the general form (sizes m, ℓ, n with ellipses) and one
+worked concrete example.  The general forms are the steps of
+:func:`symrow.combine`, :func:`symrow.match` and :func:`symrow.attention`
+themselves; the examples and the connecting sentences are the handout's
+own steps, narrated by :mod:`symrow.narrate.handout_en` and
+:mod:`symrow.narrate.handout_ja`.
+
+A :class:`Handout` renders like a derivation:
+
+>>> import symrow.handout
+>>> h = symrow.handout.handout()
+>>> [s.params["number"] for s in h.steps if s.kind == "heading" and s.params["level"] == 1]
+['1', '2', '3', '4', '5', '6']
+>>> h.to_markdown("en").startswith("# Reading attention")
+True
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import sympy
+
+from . import nodes as N
+from .derive.common import I, row_bmat, stack
+from .narrate import check_lang
+from .render.document import preamble, to_latex, to_markdown, tex_escape
+from .seq import VecSeq, vecseq
+from .steps import Step
+
+__all__ = ["Handout", "handout", "TITLE", "EXAMPLE"]
+
+#: the handout's title, per language (LaTeX)
+TITLE = {
+    "en": "Reading attention through matrix products",
+    "ja": "行列積で読むアテンション",
+}
+SUBTITLE = {
+    "en": "A handout: matrices as vector sequences, products as combine and match",
+    "ja": "補足資料：ベクトル列・結合・照合",
+}
+
+#: the numbers of the worked examples: A holds three points in the plane
+EXAMPLE = {
+    "A": [[1, 2], [3, 1], [0, 2]],
+    "B_combine": [[1, 0, 1], [0, 1, 1]],
+    "B_match": [[1, 1], [2, -1]],
+}
+
+
+class Handout:
+    """The handout as an ordered list of steps; renders like a derivation.
+
+    ``steps`` are :class:`~symrow.steps.Step` records; headings carry
+    ``level`` (1 section, 2 subsection) and ``number``.
+    """
+
+    kind = "handout"
+
+    def __init__(self, steps: Iterable[Step]):
+        self.steps = tuple(steps)
+
+    def __repr__(self) -> str:
+        sections = sum(1 for s in self.steps if s.kind == "heading" and s.params.get("level") == 1)
+        return f"<Handout: {sections} sections, {len(self.steps)} steps>"
+
+    def to_latex(self, lang: str = "en") -> str:
+        """The body as a LaTeX fragment (amsmath)."""
+        return to_latex(self, lang)
+
+    def to_markdown(self, lang: str = "en") -> str:
+        """Markdown with ``$$`` blocks, for KaTeX sites and Jupyter."""
+        title = TITLE[check_lang(lang)]
+        return f"# {title}\n\n*{SUBTITLE[lang]}*\n\n" + to_markdown(self, lang)
+
+    def to_text(self, lang: str = "en") -> str:
+        """Unicode text for a terminal."""
+        from .render.text import to_text
+        title = TITLE[check_lang(lang)]
+        return f"{title}\n{SUBTITLE[lang]}\n\n" + to_text(self, lang)
+
+    def to_document(self, lang: str = "en") -> str:
+        """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``."""
+        head = ("\\begin{center}\n{\\LARGE\\bfseries %s\\par}\\vspace{0.6em}\n"
+                "{\\large %s\\par}\\vspace{0.3em}\n{\\small %s\\par}\n\\end{center}\n\n"
+                % (tex_escape(TITLE[check_lang(lang)]), tex_escape(SUBTITLE[lang]),
+                   _MADE_WITH[lang]))
+        return (preamble(lang) + "\\begin{document}\n" + head + to_latex(self, lang)
+                + "\\end{document}\n")
+
+    def to_pdf(self, lang: str = "en") -> bytes:
+        """The document compiled to PDF (pdflatex for ``en``, lualatex for ``ja``)."""
+        from .render.pdf import compile_pdf
+        return compile_pdf(self.to_document(lang), lang)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown("en")
+
+    def __str__(self) -> str:
+        return self.to_text("en")
+
+
+_MADE_WITH = {"en": "Every derivation in this handout was produced by symrow.",
+              "ja": "この資料の導出はすべて symrow が生成した。"}
+
+
+# -- building blocks ------------------------------------------------------------------
+
+def _h(level: int, number: str, topic: str, **params) -> Step:
+    return Step("heading", {"topic": topic, "level": level, "number": number, **params})
+
+
+def _say(kind: str, display=None, **params) -> Step:
+    return Step(kind, params, display)
+
+
+def _from(derivation, first_kind: str, *, stop: str | None = None,
+          skip: tuple = ("heading",)) -> list[Step]:
+    """The derivation's steps from the first of ``first_kind`` (inclusive) up to
+    ``stop`` (exclusive), without the kinds in ``skip``."""
+    kinds = [s.kind for s in derivation.steps]
+    start = kinds.index(first_kind)
+    end = kinds.index(stop, start) if stop else len(kinds)
+    return [s for s in derivation.steps[start:end] if s.kind not in skip]
+
+
+def _label(tex: str, text: str) -> N.Label:
+    return N.Label(tex, text)
+
+
+def _num(value) -> sympy.Integer:
+    return sympy.Integer(value)
+
+
+def _vec(values) -> N.Bmat:
+    """A row vector of numbers, ``[1  2  3]``."""
+    return N.Bmat([[_num(v) for v in values]])
+
+
+def _mat(rows) -> N.Bmat:
+    return N.Bmat([[_num(v) for v in row] for row in rows])
+
+
+def _lines(items: list) -> N.Group:
+    """Several displays, one per line once they no longer fit side by side."""
+    return N.Group(items)
+
+
+# -- the sections ------------------------------------------------------------------------
+
+def _general_products():
+    from .derive.products import combine, match
+    A, B = vecseq("A", "m", "ell"), vecseq("B", "ell", "n")
+    return combine(A, B), match(A, vecseq("B", "n", "ell"))
+
+
+def _section_vecseq(comb, A: VecSeq) -> list[Step]:
+    rows = EXAMPLE["A"]
+    steps = [_h(1, "1", "h_vecseq"), _say("h_vecseq_lead"),
+             _h(2, "1.1", "h_general")]
+    steps += _from(comb, "entries", stop="products")
+    steps += [
+        _h(2, "1.2", "h_example"),
+        _say("h_ex_vecseq_matrix", N.Chain([A, _mat(rows)]), A=A, m=A.rows, ell=A.cols),
+        _say("h_ex_vecseq_points",
+             _lines([N.Chain([A.vector(k + 1), _vec(r)]) for k, r in enumerate(rows)]),
+             A=A, m=A.rows),
+        _say("h_ex_vecseq_stack", N.Rel(N.Chain([A, stack(A)]), "in", N.Space(A.rows, A.cols)),
+             A=A, a_2=A.vector(2), x=_vec(rows[1])),
+    ]
+    return steps
+
+
+def _section_maps(comb, A: VecSeq) -> list[Step]:
+    steps = [_h(1, "2", "h_maps"), _h(2, "2.1", "h_general")]
+    steps += [Step(s.kind, {**s.params, "variant": "handout"}, s.display)
+              for s in _from(comb, "products", stop="map")]
+    steps += _from(comb, "map", stop="operands_combine")
+    n = len(EXAMPLE["B_combine"][0])
+    C = vecseq("C", A.rows, n)
+    steps += [
+        _h(2, "2.2", "h_example"),
+        _say("h_ex_maps", N.Rel(A, "to", C), A=A, C=C, m=A.rows, ell=A.cols, n=n,
+             space_a=N.Space(A.rows, A.cols), space_c=N.Space(C.rows, C.cols)),
+        _say("h_ex_maps_points",
+             N.Items([N.Rel(A.vector(k), "mapsto", C.vector(k)) for k in range(1, A.rows + 1)]),
+             A=A, C=C),
+    ]
+    return steps
+
+
+def _section_combine(comb, A: VecSeq) -> list[Step]:
+    Bv = EXAMPLE["B_combine"]
+    B = vecseq("B", sympy.Matrix(Bv))
+    C = vecseq("C", A.rows, B.cols)
+    Av = sympy.Matrix(EXAMPLE["A"])
+    Cv = Av * sympy.Matrix(Bv)
+    steps = [_h(1, "3", "h_combine", AB=N.OMul([vecseq("A", "m", "ell"),
+                                                vecseq("B", "ell", "n")])),
+             _h(2, "3.1", "h_general")]
+    steps += _from(comb, "operands_combine")
+    rows = []
+    for i in range(A.rows):
+        weights = [Av[i, j] for j in range(B.rows)]
+        rows.append(N.Chain([
+            C.vector(i + 1),
+            N.OSum([N.OMul([w, B.vector(j + 1)]) for j, w in enumerate(weights)]),
+            N.OSum([N.OMul([w, _vec(Bv[j])]) for j, w in enumerate(weights)]),
+            _vec(list(Cv.row(i)))]))
+    steps += [
+        _h(2, "3.2", "h_example"),
+        _say("h_ex_combine_b",
+             _lines([N.Chain([B.vector(j + 1), _vec(r)]) for j, r in enumerate(Bv)]),
+             A=A, B=B, ell=B.rows, n=B.cols),
+        _say("h_ex_combine_rows", _lines(rows), A=A, B=B, C=C),
+        _say("h_ex_combine_result",
+             N.Chain([C, N.OMul([A, B]), N.OMul([_mat(EXAMPLE["A"]), _mat(Bv)]),
+                      _mat(Cv.tolist())]),
+             C=C, AB=N.OMul([A, B])),
+        _say("h_ex_combine_read", a_2=A.vector(2), b_1=B.vector(1), b_2=B.vector(2),
+             c_2=C.vector(2), three=_num(Av[1, 0]), one=_num(Av[1, 1])),
+    ]
+    return steps
+
+
+def _section_match(mat, A: VecSeq) -> list[Step]:
+    Bv = EXAMPLE["B_match"]
+    B = vecseq("B", sympy.Matrix(Bv))
+    C = vecseq("C", A.rows, B.rows)
+    Av = sympy.Matrix(EXAMPLE["A"])
+    Cv = Av * sympy.Matrix(Bv).T
+
+    def dot_terms(i, j):
+        return N.OSum([N.OMul([Av[i, k], _num(Bv[j][k])]) for k in range(A.cols)])
+
+    rows = []
+    for i in range(A.rows):
+        rows.append(N.Chain([
+            C.vector(i + 1),
+            row_bmat(B.rows, lambda j, i=i: N.Dot(A.vector(i + 1), B.vector(j))),
+            row_bmat(B.rows, lambda j, i=i: dot_terms(i, j - 1)),
+            _vec(list(Cv.row(i)))]))
+    best = [max(range(B.rows), key=lambda j, i=i: Cv[i, j]) + 1 for i in range(A.rows)]
+    steps = [_h(1, "4", "h_match", ABT=N.OMul([vecseq("A", "m", "ell"),
+                                               N.Transpose(vecseq("B", "n", "ell"))])),
+             _h(2, "4.1", "h_general")]
+    steps += _from(mat, "operands_match")
+    steps += [
+        _h(2, "4.2", "h_example"),
+        _say("h_ex_match_b",
+             _lines([N.Chain([B.vector(j + 1), _vec(r)]) for j, r in enumerate(Bv)]),
+             A=A, B=B, n=B.rows, ell=B.cols),
+        _say("h_ex_match_rows", _lines(rows), A=A, B=B, C=C),
+        _say("h_ex_match_result",
+             N.Chain([C, N.OMul([A, N.Transpose(B)]),
+                      N.OMul([_mat(EXAMPLE["A"]), _mat(sympy.Matrix(Bv).T.tolist())]),
+                      _mat(Cv.tolist())]),
+             C=C, ABT=N.OMul([A, N.Transpose(B)])),
+        _say("h_ex_match_read",
+             N.Items([N.Rel(A.vector(i + 1), "to", B.vector(best[i])) for i in range(A.rows)]),
+             A=A, B=B, C=C, a_1=A.vector(1), b_1=B.vector(1), b_2=B.vector(2),
+             c_11=N.Chain([C.symbol(1, 1), _num(Cv[0, 0])]),
+             c_12=N.Chain([C.symbol(1, 2), _num(Cv[0, 1])])),
+    ]
+    return steps
+
+
+def _section_attention() -> list[Step]:
+    return [_h(1, "5", "h_attention")]
+
+
+def _section_closing() -> list[Step]:
+    return [_h(1, "6", "h_closing"),
+            _say("h_closing_1", AB=_label("AB", "AB"), ABT=_label("AB^{T}", "ABᵀ")),
+            _say("h_closing_2")]
+
+
+def handout() -> Handout:
+    """Build the handout (every language renders from the same steps)."""
+    comb, mat = _general_products()
+    A = vecseq("A", sympy.Matrix(EXAMPLE["A"]))
+    steps = [_say("h_intro", QKT=_label("QK^{T}", "QKᵀ"), PV=_label("PV", "PV")),
+             _say("h_intro_plan")]
+    steps += _section_vecseq(comb, A)
+    steps += _section_maps(comb, A)
+    steps += _section_combine(comb, A)
+    steps += _section_match(mat, A)
+    steps += _section_attention()
+    steps += _section_closing()
+    return Handout(steps)

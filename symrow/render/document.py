@@ -41,16 +41,20 @@ def _sentence(step, lang: str, escape) -> str:
                    for kind, v in segments(step, lang))
 
 
-def _walk(derivation, lang: str, *, heading, paragraph, display) -> str:
+def _walk(derivation, lang: str, *, heading, paragraph, display,
+          before_display: str = "\n\n") -> str:
+    """Headings, sentences and displays, separated by blank lines; a display
+    follows its sentence after ``before_display``."""
     check_lang(lang)
     parts: list[str] = []
     for step in derivation.steps:
         if step.kind == "heading":
             parts.append(heading(step))
             continue
-        parts.append(paragraph(step))
+        part = paragraph(step)
         if step.display is not None:
-            parts.append(display(step.display))
+            part += before_display + display(step.display)
+        parts.append(part)
     return "\n\n".join(parts) + "\n"
 
 
@@ -81,12 +85,15 @@ def to_latex(derivation, lang: str = "en") -> str:
 
     A heading step may carry ``level`` (1 section, 2 subsection, the
     default, 3 subsubsection) and ``number`` (shown before its words).
+    Each display starts on the line right after its sentence: an
+    ``align*`` after a blank line would open an empty paragraph first,
+    which shows as a gap of one line.
     """
     return _walk(
         derivation, lang,
         heading=lambda s: _tex_heading(s, lang),
         paragraph=lambda s: _sentence(s, lang, tex_escape),
-        display=align)
+        display=align, before_display="\n")
 
 
 def _md_escape(words: str) -> str:

@@ -54,8 +54,10 @@ def _first_error(log: str) -> str:
         if line.startswith("!"):
             message = line[1:].strip()
             for follow in lines[k + 1:k + 12]:
-                if re.match(r"^l\.\d+", follow):
-                    message += f" (at {follow.split(' ', 1)[0]})"
+                at = re.match(r"^(l\.\d+) ?(.*)", follow)
+                if at:
+                    near = at.group(2).strip()[-60:]
+                    message += f" (at {at.group(1)}" + (f": {near})" if near else ")")
                     break
             return message
     return ""

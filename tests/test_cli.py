@@ -1,0 +1,301 @@
+"""The ``symrow`` command, run as a user runs it: a subprocess.
+
+Success and error paths, exit codes, one-line errors without tracebacks,
+atomic output files, and what a command imports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import harness
+
+
+def run(*args, stdin: str | None = None, env: dict | None = None, cwd=None,
+        timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "symrow", *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})}, cwd=cwd)
+
+
+def assert_one_line_error(proc, *fragments: str) -> None:
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert lines[0].startswith("symrow"), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+# -- help and defaults -----------------------------------------------------------------
+
+def test_help_shows_examples_and_every_subcommand():
+    proc = run("--help")
+    assert proc.returncode == 0
+    assert "examples:" in proc.stdout
+    for command in ("combine", "match", "attention", "handout", "check"):
+        assert command in proc.stdout
+    assert "symrow handout --lang ja -o handout.pdf" in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["combine", "match", "attention", "handout", "check"])
+def test_every_subcommand_has_help_with_examples(command):
+    proc = run(command, "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert "examples:" in proc.stdout
+
+
+def test_check_subcommand_takes_the_size_flags_of_the_derivations():
+    proc = run("check", "--help")
+    for flag in ("--against", "--a", "--b", "--m", "--n", "--d", "--d-v", "--causal",
+                 "--heads", "--projections", "--general", "--format", "--timeout"):
+        assert flag in proc.stdout, flag
+    assert "{text,json}" in proc.stdout
+
+
+def test_check_parses_its_arguments():
+    from symrow.cli import build_parser
+    args = build_parser().parse_args(["check", "-", "--against", "attention", "--m", "2",
+                                      "--n", "3", "--d", "2", "--causal", "--format", "json"])
+    assert (args.file, args.against, args.m, args.n, args.d, args.causal, args.format) == \
+        ("-", "attention", 2, 3, 2, True, "json")
+    args = build_parser().parse_args(["check", "mine.tex", "--against", "combine",
+                                      "--general"])
+    assert args.general and args.against == "combine"
+
+
+def test_check_usage_errors_are_one_line():
+    assert_one_line_error(run("check", "mine.tex"), "--against")
+    assert_one_line_error(run("check", "mine.tex", "--against", "transpose"), "--against")
+    assert_one_line_error(run("check", "--against", "combine"), "FILE")
+
+
+def test_check_of_a_missing_file_is_one_line(tmp_path):
+    proc = run("check", str(tmp_path / "nope.tex"), "--against", "combine")
+    assert_one_line_error(proc, "cannot read", "nope.tex", "no such file")
+
+
+def test_no_arguments_prints_a_small_attention_derivation_and_a_hint():
+    from symrow.cli import DEFAULT_ATTENTION
+    proc = run()
+    harness.require(proc.returncode == 0 or "NotImplementedError" not in proc.stderr,
+                    "symrow.attention", "the attention issue")
+    assert proc.returncode == 0, proc.stderr
+    assert "softmax" in proc.stdout
+    assert proc.stderr.startswith("hint: ") and proc.stderr.count("\n") == 1
+    assert "--help" in proc.stderr
+    assert DEFAULT_ATTENTION == {"m": 2, "n": 2, "d": 2}
+
+
+# -- derivations in every format ------------------------------------------------------------
+
+def test_combine_text():
+    proc = run("combine", "--a", "2x3", "--b", "3x2")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "𝐜ᵢ = aᵢ₁ 𝐛₁ + aᵢ₂ 𝐛₂ + aᵢ₃ 𝐛₃" in proc.stdout
+
+
+@pytest.mark.renderer
+@pytest.mark.parametrize("args", [
+    ("combine", "--general"),
+    ("match", "--a", "2x2", "--b", "3x2", "--lang", "ja"),
+    ("attention", "--m", "2", "--n", "3", "--d", "2"),
+    ("attention", "--general", "--causal", "--lang", "ja"),
+])
+def test_markdown_renders_in_katex_and_mathjax(args):
+    proc = run(*args, "--format", "markdown")
+    if args[0] == "attention":
+        harness.require("NotImplementedError" not in proc.stderr, "symrow.attention",
+                        "the attention issue")
+    assert proc.returncode == 0, proc.stderr
+    formulas = harness.markdown_math(proc.stdout)
+    harness.assert_renders(formulas, harness.katex)
+    harness.assert_renders(formulas, harness.mathjax)
+
+
+def test_latex_and_tex_formats():
+    frag = run("match", "--general", "--format", "latex")
+    doc = run("match", "--general", "--format", "tex", "--lang", "ja")
+    assert frag.returncode == doc.returncode == 0
+    assert frag.stdout.startswith("\\subsection*") and "\\documentclass" not in frag.stdout
+    assert doc.stdout.startswith("\\documentclass") and "{ltjsarticle}" in doc.stdout
+
+
+def test_names_flag():
+    proc = run("combine", "--a", "1x2", "--b", "2x1", "--names", "X,W,Y", "--format", "latex")
+    assert proc.returncode == 0
+    assert "Y = X W,\\qquad Y = X W^{T}" in proc.stdout
+    assert_one_line_error(run("combine", "--names", "X,W"), "--names")
+
+
+@pytest.mark.renderer
+def test_pdf_to_a_file(tmp_path):
+    harness.require_tex("pdflatex")
+    proc = run("combine", "--general", "--format", "pdf", "-o", "c.pdf", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "" and proc.stderr == ""
+    assert (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.pdf"]  # nothing left behind
+
+
+@pytest.mark.renderer
+def test_format_follows_the_output_suffix(tmp_path):
+    harness.require_tex("pdflatex")
+    for name, start in (("c.pdf", b"%PDF"), ("c.tex", b"\\documentclass"),
+                        ("c.md", b"### "), ("c.txt", b"Matrices")):
+        proc = run("combine", "--general", "-o", str(tmp_path / name))
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / name).read_bytes().startswith(start), name
+
+
+@pytest.mark.renderer
+def test_pdf_to_a_pipe_is_allowed():
+    harness.require_tex("pdflatex")
+    proc = subprocess.run([sys.executable, "-m", "symrow", "match", "--format", "pdf"],
+                          capture_output=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.startswith(b"%PDF")
+
+
+def test_pdf_to_a_terminal_is_refused_before_compiling():
+    controller, terminal = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "symrow", "combine", "--format", "pdf"],
+                              stdout=terminal, stderr=subprocess.PIPE, text=True, timeout=120,
+                              env={**os.environ, "PATH": "/nonexistent"})
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    # PATH has no TeX: the refusal comes first, so no engine error is reported
+    assert_one_line_error(proc, "refusing to write a PDF to a terminal", "-o FILE")
+
+
+# -- errors: one line, exit 2, nothing written -------------------------------------------------
+
+@pytest.mark.parametrize("args,fragments", [
+    (("combine", "--a", "2x"), ("shape must look like 2x3",)),
+    (("combine", "--a", "2x3", "--b", "2x2"), ("needs as many columns in A as rows in B",)),
+    (("match", "--a", "2x3", "--b", "2x2"), ("match C = AB^T",)),
+    (("combine", "--general", "--a", "2x3"), ("--general takes no shapes",)),
+    (("combine", "--a", "0x3"), ("positive integer",)),
+    (("combine", "--a", "100x3"), ("past the limit of 64",)),
+    (("combine", "--format", "docx"), ("invalid choice",)),
+    (("combine", "--lang", "fr"), ("invalid choice",)),
+    (("transpose",), ("invalid choice",)),
+    (("attention", "--m", "two"), ()),
+    (("attention", "--heads", "0"), ("positive integer",)),
+    (("attention", "--m", "2;"), ("a size is a positive integer",)),
+])
+def test_bad_input_is_one_line_exit_2(args, fragments):
+    proc = run(*args)
+    if args[0] == "attention" and "NotImplementedError" in proc.stderr:
+        harness.require(False, "symrow.attention", "the attention issue")
+    assert_one_line_error(proc, *fragments)
+
+
+def test_output_into_a_missing_folder(tmp_path):
+    proc = run("combine", "-o", str(tmp_path / "no" / "c.txt"))
+    assert_one_line_error(proc, "does not exist")
+    assert not (tmp_path / "no").exists()
+
+
+def test_output_onto_a_folder(tmp_path):
+    assert_one_line_error(run("combine", "-o", str(tmp_path)), "is a folder")
+
+
+def test_a_failing_pdf_run_writes_nothing(tmp_path):
+    env = {"PATH": "/nonexistent"}  # no TeX engine can be found
+    proc = run("combine", "--general", "--format", "pdf", "-o", "c.pdf", cwd=tmp_path, env=env)
+    assert_one_line_error(proc, "pdflatex is not installed")
+    assert list(tmp_path.iterdir()) == []
+    # an existing file is left exactly as it was
+    (tmp_path / "c.pdf").write_bytes(b"old")
+    proc = run("handout", "--lang", "ja", "-o", "c.pdf", cwd=tmp_path, env=env)
+    assert_one_line_error(proc, "lualatex is not installed")
+    assert (tmp_path / "c.pdf").read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.pdf"]
+
+
+@pytest.mark.renderer
+def test_a_tex_error_is_one_line(tmp_path, monkeypatch):
+    # a TeX failure from the real engine, through the command: a document
+    # that needs a package nobody has
+    harness.require_tex("pdflatex")
+    script = ("import sys, symrow.render.document as doc\n"
+              "doc._PREAMBLE['en'] += '\\\\usepackage{symrownosuchpackage}\\n'\n"
+              "from symrow.cli import main\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    proc = subprocess.run([sys.executable, "-c", script, "combine", "-o", "c.pdf"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert_one_line_error(proc, "symrownosuchpackage.sty")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_internal_errors_are_one_line_too():
+    script = ("import sys, symrow.cli as cli\n"
+              "def boom(args): raise ZeroDivisionError('division by zero')\n"
+              "cli._product = lambda kind, args: boom(args)\n"
+              "sys.exit(cli.main(['combine']))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 70
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert "internal error: ZeroDivisionError" in proc.stderr and "SYMROW_DEBUG" in proc.stderr
+
+
+def test_broken_pipe_is_quiet():
+    proc = subprocess.run(f"'{sys.executable}' -m symrow match --general | head -c 10",
+                          shell=True, capture_output=True, text=True, timeout=120)
+    assert proc.stderr == ""
+
+
+# -- the handout --------------------------------------------------------------------------------
+
+@pytest.mark.renderer
+@pytest.mark.slow
+def test_handout_ja_pdf(tmp_path):
+    harness.require_tex("lualatex")
+    proc = run("handout", "--lang", "ja", "-o", "handout.pdf", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "handout.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_handout_markdown_and_text():
+    md = run("handout", "--format", "markdown")
+    assert md.returncode == 0 and md.stdout.startswith("# Reading attention")
+    text = run("handout", "--lang", "ja")
+    assert text.returncode == 0 and text.stdout.startswith("行列積で読むアテンション")
+
+
+# -- start-up cost --------------------------------------------------------------------------------
+
+_PROBE = """
+import json, runpy, sys
+sys.argv = ["symrow"] + json.loads(sys.argv[1])
+try:
+    runpy.run_module("symrow", run_name="__main__")
+except SystemExit:
+    pass
+sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+HEAVY = ("latex2sympy2", "numpy", "antlr4", "symrow.checker", "symrow.render.pdf",
+         "symrow.handout")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["combine", "--a", "2x3"],
+                                  ["match", "--general", "--format", "markdown"]])
+def test_commands_import_only_what_they_use(args):
+    proc = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(args)],
+                          capture_output=True, text=True, timeout=120)
+    line = [ln for ln in proc.stderr.splitlines() if ln.startswith("MODULES ")][-1]
+    modules = set(json.loads(line[len("MODULES "):]))
+    loaded = sorted(m for m in modules for h in HEAVY if m == h or m.startswith(h + "."))
+    assert loaded == [], f"{args} imported {loaded}"

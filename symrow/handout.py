@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import Iterable
 
 import sympy
@@ -275,8 +276,89 @@ def _section_match(mat, A: VecSeq) -> list[Step]:
     return steps
 
 
+def _demoted(steps) -> list[Step]:
+    """A derivation's steps inside a subsection: its own headings become level 3,
+    and the first (its title) is left out."""
+    out = []
+    for k, s in enumerate(steps):
+        if s.kind == "heading":
+            if k == 0:
+                continue
+            s = Step("heading", {**s.params, "level": 3}, s.display)
+        out.append(s)
+    return out
+
+
+def _decimal(x: float) -> N.Label:
+    text = f"{x:.3f}"
+    return N.Label(text, text)
+
+
+def _scores_over_root(value, d: int):
+    """A scaled score written inline, ``3/√2`` (``0`` for 0): small fractions
+    inside a matrix or an exponent are hard to read."""
+    if value == 0:
+        return _num(0)
+    return N.Label("%s/\\sqrt{%d}" % (value, d), f"{value}/√{d}")
+
+
 def _section_attention() -> list[Step]:
-    return [_h(1, "5", "h_attention")]
+    from .derive.attention import attention
+    Qv, Kv, Vv = EXAMPLE["A"], EXAMPLE["B_match"], EXAMPLE["B_combine"]
+    d = len(Qv[0])
+    Q, K, V = (vecseq(name, sympy.Matrix(v)) for name, v in (("Q", Qv), ("K", Kv), ("V", Vv)))
+    S = sympy.Matrix(Qv) * sympy.Matrix(Kv).T
+    m, n = S.shape
+    weights = [[math.exp(S[i, j] / math.sqrt(d)) for j in range(n)] for i in range(m)]
+    P = [[w / sum(row) for w in row] for row in weights]
+    O = [[sum(P[i][j] * Vv[j][k] for j in range(n)) for k in range(len(Vv[0]))]
+         for i in range(m)]
+    Pseq, Oseq, Sseq = vecseq("P", m, n), vecseq("O", m, len(Vv[0])), vecseq("S", m, n)
+    root = N.Sqrt(_num(d))
+
+    def softmax_entry(i, j):
+        def e(jj):
+            return N.Exp(_scores_over_root(S[i, jj], d))
+        return N.Frac(e(j), N.OSum([e(jj) for jj in range(n)]))
+
+    first_row = N.Group([N.Rel(N.Chain([Pseq.symbol(1, j + 1), softmax_entry(0, j)]),
+                               "approx", _decimal(P[0][j])) for j in range(n)])
+    combine_rows = [N.Rel(N.Chain([Oseq.vector(i + 1),
+                                   N.OSum([N.OMul([Pseq.symbol(i + 1, j + 1), V.vector(j + 1)])
+                                           for j in range(n)])]),
+                          "approx",
+                          N.Chain([N.OSum([N.OMul([_decimal(P[i][j]), _vec(Vv[j])])
+                                           for j in range(n)]),
+                                   N.Bmat([[_decimal(o) for o in O[i]]])]))
+                    for i in range(m)]
+    steps = [_h(1, "5", "h_attention"), _say("h_attention_lead"),
+             _h(2, "5.1", "h_general")]
+    steps += _demoted(attention("m", "n", "d").steps)
+    steps += [
+        _h(2, "5.2", "h_example"),
+        _say("h_ex_attn_setup",
+             N.Group([N.Chain([X, _mat(v)]) for X, v in ((Q, Qv), (K, Kv), (V, Vv))]),
+             Q=Q, K=K, V=V, A=vecseq("A", sympy.Matrix(Qv)), d=_num(d),
+             d_eq=N.Chain([N.Label("d", "d"), _num(d)])),
+        _say("h_ex_attn_match",
+             N.Chain([Sseq, N.OMul([Q, N.Transpose(K)]), _mat(S.tolist())]),
+             QKT=N.OMul([Q, N.Transpose(K)])),
+        _say("h_ex_attn_scale",
+             N.Chain([N.Frac(Sseq, root),
+                      N.Bmat([[_scores_over_root(S[i, j], d) for j in range(n)]
+                              for i in range(m)])]),
+             root=root),
+        _say("h_ex_attn_softmax", first_row),
+        _say("h_ex_attn_distribution",
+             N.Rel(Pseq, "approx", N.Bmat([[_decimal(p) for p in row] for row in P])),
+             P=Pseq),
+        _say("h_ex_attn_combine", N.Group(combine_rows), O=Oseq, P=Pseq, V=V),
+        _say("h_ex_attn_read", None,
+             o_1=Oseq.vector(1), o_2=Oseq.vector(2), v_1=V.vector(1), v_2=V.vector(2),
+             q_1=Q.vector(1), q_2=Q.vector(2), k_1=K.vector(1), k_2=K.vector(2),
+             share=N.Label(f"{round(100 * P[0][0])}\\%", f"{round(100 * P[0][0])}%")),
+    ]
+    return steps
 
 
 def _section_closing() -> list[Step]:

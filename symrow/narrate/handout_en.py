@@ -77,6 +77,34 @@ TEMPLATES: dict[str, str] = {
                         "of each row of {C} pairs every point of {A} with the "
                         "point of {B} it matches best:"),
 
+    # -- 5: attention ------------------------------------------------------
+    "h_attention_lead": ("Everything is now in place. Attention is a match, "
+                         "followed by a step that turns each row of scores into "
+                         "a distribution, followed by a combine. The general form "
+                         "below is symrow's attention derivation; the example "
+                         "reuses the numbers of sections 3 and 4."),
+    "h_ex_attn_setup": ("Let the three points of {A} ask the questions, so {Q} is "
+                        "the example {A}. The two points of section 4 serve as keys "
+                        "{K}, and the two points of section 3 as values {V}; the "
+                        "dimension is {d_eq}."),
+    "h_ex_attn_match": ("Stage 1, the match {QKT}, is exactly the product of "
+                        "section 4:"),
+    "h_ex_attn_scale": "Stage 2 divides every score by {root}:",
+    "h_ex_attn_softmax": ("Stage 3 works row by row. In row 1, the exponentials "
+                          "of the two scaled scores are divided by their sum:"),
+    "h_ex_attn_distribution": ("Doing the same for every row gives {P}, to three "
+                               "decimals. Each row is non-negative and sums to 1: "
+                               "a distribution over the keys."),
+    "h_ex_attn_combine": ("Stage 4 is the combine of section 3, with the rows of "
+                          "{P} as weights on the value points:"),
+    "h_ex_attn_read": ("Compare with section 4. There {q_1} matched {k_1} far "
+                       "better than {k_2}; here {share} of {o_1} comes from "
+                       "{v_1}. The query {q_2} matched both keys well, "
+                       "and {o_2} is a genuine mixture of {v_1} and {v_2}. "
+                       "Where section 4 picked one best point, the softmax hands "
+                       "out soft weights instead, and the combine turns them "
+                       "into new points."),
+
     # -- 6: closing --------------------------------------------------------
     "h_closing_1": ("Nothing in sections 1 to 4 is special to attention. "
                     "Whenever the rows of a matrix stand for things (tokens, "

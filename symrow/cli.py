@@ -346,14 +346,24 @@ def _run_check(args) -> int:
     return report.exit_code
 
 
+def _overview(derivation):
+    """The derivation's opening section and its closing summary: the short form
+    the bare command shows (the full one is a few hundred lines)."""
+    from types import SimpleNamespace
+    steps = derivation.steps
+    second = next((k for k, s in enumerate(steps) if k and s.kind == "heading"), len(steps))
+    return SimpleNamespace(kind=derivation.kind, steps=steps[:second] + steps[-1:])
+
+
 def _default() -> int:
     from .derive.attention import attention
+    from .render.text import to_text
     d = attention(**DEFAULT_ATTENTION)
-    emit(d.to_text("en"), None)
+    emit(to_text(_overview(d), "en"), None)
     sys.stderr.write(
-        "hint: this is `symrow attention --m 2 --n 2 --d 2`; `symrow --help` lists the "
-        "commands, e.g. `symrow combine --general --format pdf -o c.pdf` or "
-        "`symrow handout -o handout.pdf`\n")
+        "hint: the full derivation is `symrow attention --m 2 --n 2 --d 2`; "
+        "`symrow --help` lists the commands, e.g. `symrow combine --general --format pdf "
+        "-o c.pdf` or `symrow handout --lang ja -o handout.pdf`\n")
     return 0
 
 

@@ -90,7 +90,9 @@ def test_no_arguments_prints_a_small_attention_derivation_and_a_hint():
                     "symrow.attention", "the attention issue")
     assert proc.returncode == 0, proc.stderr
     assert "softmax" in proc.stdout
+    assert len(proc.stdout.splitlines()) < 60  # short: the overview, not the full derivation
     assert proc.stderr.startswith("hint: ") and proc.stderr.count("\n") == 1
+    assert "symrow attention --m 2 --n 2 --d 2" in proc.stderr
     assert "--help" in proc.stderr
     assert DEFAULT_ATTENTION == {"m": 2, "n": 2, "d": 2}
 

@@ -1,5 +1,175 @@
-"""Checking hand derivations (placeholder: being built for the checker issue)."""
+"""Check a hand derivation, written in LaTeX, step by step against symrow.
+
+>>> import symrow
+>>> d = symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2))
+>>> report = symrow.check(r'''
+... \\begin{align*}
+... C &= AB \\\\
+...   &= \\begin{bmatrix} a_{11}b_{11} + a_{12}b_{21} & a_{11}b_{12} + a_{12}b_{22} \\\\
+...                     a_{21}b_{11} + a_{22}b_{21} & a_{21}b_{12} + a_{22}b_{12} \\end{bmatrix}
+... \\end{align*}''', against=d)
+>>> report.verdict, report.exit_code
+('wrong', 1)
+>>> print(report.to_text())
+symrow check against combine (m=2, ℓ=2, n=2)
+step 1  line 3  holds     C = AB
+step 2  line 4  wrong     AB = \\begin{bmatrix} a_{11}b_{11} + a_{12}b_{21} & a_{11}b_{12} + a...
+        entry (2, 2) differs
+          missing term: a_{22} b_{22}
+          extra term: a_{22} b_{12}
+verdict: wrong (1 step holds, 1 wrong)
+
+How it works, in four stages, each in its own module:
+
+1. :mod:`.lexer` and :mod:`.structure` read the text into tokens, nest
+   braces and environments, and cut it into chains ``a = b = c``: each
+   ``=`` is a step;
+2. :mod:`.translate` turns each side into a small language of placeholders
+   that latex2sympy2 parses reliably, and :mod:`.parse` runs latex2sympy2
+   behind a hardened wrapper (state reset, full-input check, a lock);
+3. :mod:`.evaluate` turns the parsed trees into SymPy numbers and matrices
+   in the derivation's own symbols (:mod:`.reference`);
+4. :mod:`.verify` compares the sides entry by entry and explains a
+   difference; :mod:`.report` holds the result.
+
+Parsing and verifying run under one time limit (:mod:`.deadline`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from ..errors import LimitError, OptionError, ParseError
+from ..limits import get_limits
+from .deadline import run_with_deadline
+from .report import Report, StepReport
+
+__all__ = ["check", "Report", "StepReport", "MAX_INPUT"]
+
+#: the longest input the checker reads, in characters
+MAX_INPUT = 200_000
+#: the most index combinations (i, j, ...) one step may need
+MAX_ASSIGNMENTS = 4096
 
 
-def check(tex, against, *, timeout=None):
-    raise NotImplementedError("the checker is being built")
+def _timeout(timeout) -> float | None:
+    if timeout is None:
+        timeout = get_limits().check_timeout
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or \
+            math.isnan(timeout) or timeout <= 0:
+        raise OptionError(f"timeout must be a positive number of seconds; got {timeout!r}")
+    return None if math.isinf(timeout) else float(timeout)
+
+
+def check(tex: str, against, *, timeout: float | None = None) -> Report:
+    """Check the hand derivation ``tex`` against the derivation ``against``.
+
+    Returns a :class:`Report`.  Raises :class:`symrow.ParseError` when the
+    text as a whole cannot be read (unbalanced braces or environments, no
+    equation at all), :class:`symrow.CheckTimeout` after ``timeout``
+    seconds (default ``symrow.get_limits().check_timeout``), and
+    :class:`symrow.OptionError` for a bad argument.
+    """
+    if not isinstance(tex, str):
+        raise OptionError(f"the hand derivation must be a string of LaTeX; got "
+                          f"{type(tex).__name__}")
+    seconds = _timeout(timeout)
+    if len(tex) > MAX_INPUT:
+        raise LimitError(f"the input has {len(tex)} characters, more than the checker reads "
+                         f"({MAX_INPUT})")
+    from . import parse
+    parse.load()   # the import is not user-dependent: keep it out of the time limit
+    return run_with_deadline(lambda: _check(tex, against), seconds,
+                             on_timeout=parse.reset_parser_caches)
+
+
+def _check(tex: str, against) -> Report:
+    from .evaluate import Evaluator, MathError, ReadError, free_indices, index_range, parse_unit
+    from .lexer import Source, build_tree, tokenize
+    from .reference import Reference
+    from .structure import Chain, Problem, split
+    from .translate import TranslateError, Translator
+    from .verify import compare
+
+    ref = Reference(against)
+    src = Source(tex)
+    tree = build_tree(tokenize(tex), src)
+    items = split(tree, src)
+    if not items:
+        raise ParseError("there is no equation to check: write steps such as C = AB, one "
+                         "per line or in an align* environment", line=1, column=1,
+                         near=src.near(0))
+    translator = Translator(ref, src)
+    evaluator = Evaluator(ref)
+    cache: dict = {}
+    steps: list[StepReport] = []
+
+    def error_dict(message: str, pos: int, end: int) -> dict:
+        line, column = src.line_col(pos)
+        return {"message": message, "line": line, "column": column, "near": src.near(pos, end)}
+
+    def unparsed(pos: int, left: str, right: str, err: dict) -> None:
+        line, column = src.line_col(pos)
+        steps.append(StepReport(len(steps) + 1, line, column, left, right, "unparsed",
+                                err["message"], error=err))
+
+    for item in items:
+        if isinstance(item, Problem):
+            text = src.text[item.pos:item.end]
+            unparsed(item.pos, text, "", error_dict(item.message, item.pos, item.end))
+            continue
+        assert isinstance(item, Chain)
+        units = []
+        for member in item.members:
+            try:
+                unit = translator.unit(member.nodes, member.pos, member.end)
+                parse_unit(unit, cache)
+                units.append(unit)
+            except TranslateError as err:
+                units.append(error_dict(err.message, err.pos, err.end))
+            except ReadError as err:
+                units.append(error_dict(err.message, err.pos, err.end))
+        for k, eq in enumerate(item.equals):
+            lm, rm = item.members[k], item.members[k + 1]
+            left, right = src.text[lm.pos:lm.end].strip(), src.text[rm.pos:rm.end].strip()
+            lu, ru = units[k], units[k + 1]
+            bad = lu if isinstance(lu, dict) else ru if isinstance(ru, dict) else None
+            if bad is not None:
+                unparsed(eq.pos, left, right, bad)
+                continue
+            line, column = src.line_col(eq.pos)
+            # free indices (c_{ij} = ...): check every value they can take
+            try:
+                uses = free_indices([lu, ru], ref)
+                names = sorted(uses)
+                ranges = [range(1, index_range(n, uses) + 1) for n in names]
+            except MathError as err:
+                unparsed(eq.pos, left, right, error_dict(str(err), eq.pos, eq.end))
+                continue
+            total = math.prod(len(r) for r in ranges)
+            if total > MAX_ASSIGNMENTS:
+                unparsed(eq.pos, left, right, error_dict(
+                    f"the free indices {', '.join(names)} take {total} combinations, more "
+                    f"than {MAX_ASSIGNMENTS}", eq.pos, eq.end))
+                continue
+            report = None
+            for values in itertools.product(*ranges):
+                env = dict(zip(names, values))
+                try:
+                    diff = compare(evaluator.value(lu, env), evaluator.value(ru, env), ref)
+                except MathError as err:
+                    report = StepReport(len(steps) + 1, line, column, left, right, "wrong",
+                                        str(err), indices=env or None)
+                    break
+                if diff is not None:
+                    report = StepReport(
+                        len(steps) + 1, line, column, left, right, "wrong", diff.message,
+                        entry=diff.entry, indices=env or None,
+                        detail=diff.detail.to_dict() if diff.detail else None,
+                        others=tuple(diff.others))
+                    break
+            if report is None:
+                report = StepReport(len(steps) + 1, line, column, left, right, "holds")
+            steps.append(report)
+    return Report(ref.describe(), steps)

@@ -1,0 +1,143 @@
+"""A time limit that really interrupts pure-Python work, from any thread.
+
+The checker runs a LaTeX parser and SymPy on user input; either can take
+long on a hostile input.  :func:`run_with_deadline` runs a function in the
+*calling* thread and, when the limit passes, raises :class:`Deadline` inside
+it.  A watchdog thread delivers the exception with CPython's
+``PyThreadState_SetAsyncExc``, so it works in the main thread and in any
+other thread alike, needs no signal handler (and so cannot clash with one
+the host program installed), and starts no process.
+
+:class:`Deadline` derives from :class:`BaseException`: no ``except
+Exception`` inside the parser or SymPy can swallow it.  A bare ``except:``
+can (latex2sympy2 has some), so the watchdog keeps re-raising until the
+function gives up, and a function that returns after the limit passed still
+counts as timed out.  Only the boundary, :func:`run_with_deadline`, turns it
+into :class:`symrow.CheckTimeout`.
+
+The one thing this cannot interrupt is a single long call into C (a huge
+integer power, say); the checker bounds numbers, exponents and sizes before
+they reach SymPy so that no such call happens.
+
+>>> from symrow.checker.deadline import run_with_deadline
+>>> run_with_deadline(lambda: 6 * 7, 1.0)
+42
+>>> def spin():
+...     while True:
+...         pass
+>>> run_with_deadline(spin, 0.05)
+Traceback (most recent call last):
+...
+symrow.errors.CheckTimeout: checking took longer than its time limit of 0.05 s; raise it with timeout= (or --timeout)
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+from typing import Callable, TypeVar
+
+from ..errors import CheckTimeout
+
+__all__ = ["Deadline", "run_with_deadline", "remaining"]
+
+T = TypeVar("T")
+
+#: how often the watchdog re-raises after the limit, in case a bare except swallowed it
+_RETRY = 0.05
+
+# Two prototypes of one C function: one passes an exception class, the other
+# NULL (which clears a pending exception).  PYFUNCTYPE keeps the GIL held.
+_set_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object)(
+    ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+_clear_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
+    ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+
+_local = threading.local()
+
+
+class Deadline(BaseException):
+    """Raised inside the checked function when its time is up (internal)."""
+
+
+def remaining() -> float | None:
+    """Seconds left before the current deadline of this thread, or None if there is none."""
+    end = getattr(_local, "end", None)
+    return None if end is None else max(0.0, end - time.monotonic())
+
+
+class _Watchdog:
+    def __init__(self, thread_id: int, seconds: float):
+        self.thread_id = thread_id
+        self.seconds = seconds
+        self.lock = threading.Lock()
+        self.done = False
+        self.fired = False
+        self.wake = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="symrow-check-deadline",
+                                       daemon=True)
+
+    def _run(self) -> None:
+        if self.wake.wait(self.seconds):
+            return
+        while True:
+            with self.lock:
+                if self.done:
+                    return
+                self.fired = True
+                _set_async_exc(self.thread_id, Deadline)
+            if self.wake.wait(_RETRY):
+                return
+
+    def finish(self) -> bool:
+        """Stop the watchdog; clear an exception it left pending.  True if it fired."""
+        with self.lock:
+            self.done = True
+            fired = self.fired
+            if fired:
+                _clear_async_exc(self.thread_id, None)
+        self.wake.set()
+        return fired
+
+
+def _timeout_error(seconds: float) -> CheckTimeout:
+    return CheckTimeout(f"checking took longer than its time limit of {seconds:g} s; "
+                        f"raise it with timeout= (or --timeout)")
+
+
+def run_with_deadline(fn: Callable[[], T], seconds: float | None,
+                      on_timeout: Callable[[], None] | None = None) -> T:
+    """Call ``fn()`` in this thread; raise :class:`symrow.CheckTimeout` after ``seconds``.
+
+    ``seconds=None`` (or infinity) means no limit.  Inside a call that
+    already has a deadline, the outer one stays in force.  ``on_timeout``
+    runs after an interruption, e.g. to drop caches the interrupted code may
+    have left half-built.
+    """
+    if seconds is None or seconds == float("inf") or getattr(_local, "end", None) is not None:
+        return fn()
+    _local.end = time.monotonic() + seconds
+    dog = _Watchdog(threading.get_ident(), seconds)
+    timed_out = False
+    result = None
+    try:
+        dog.thread.start()
+        result = fn()
+    except Deadline:
+        timed_out = True
+    finally:
+        # Stop the watchdog for good.  Its exception may arrive in the middle
+        # of this very loop; finish() is idempotent, so just go round again.
+        while True:
+            try:
+                timed_out = dog.finish() or timed_out
+                break
+            except Deadline:
+                timed_out = True
+        _local.end = None
+    if timed_out:
+        if on_timeout is not None:
+            on_timeout()
+        raise _timeout_error(seconds)
+    return result

@@ -1,0 +1,371 @@
+"""Parse translated units, then evaluate them into SymPy values.
+
+Parsing (:func:`parse_unit`) runs latex2sympy2 on each unit's text, and
+on every cell of every explicit matrix, and checks that the result holds
+only the node types the translator can produce.  Evaluation
+(:class:`Evaluator`) walks the parsed, *unevaluated* tree itself: it looks
+placeholders up in the unit's table, multiplies factors strictly in the
+order written (so ``QK^T`` is never ``K^TQ``), applies the markers
+(transpose, softmax, group, entry), expands sums and bounds every number
+before it reaches SymPy, so no single arithmetic operation can run long.
+
+>>> import symrow
+>>> from symrow.checker.reference import Reference
+>>> from symrow.checker.translate import translate_text
+>>> from symrow.checker.evaluate import Evaluator, parse_unit
+>>> ref = Reference(symrow.match(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2)))
+>>> unit = translate_text(r"\\sum_{k=1}^{2} a_{1k} b_{2k}", ref)
+>>> parse_unit(unit, {})
+>>> Evaluator(ref).value(unit, {})
+a_{11}*b_{21} + a_{12}*b_{22}
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy
+
+from . import parse as l2s
+from .translate import Atom, Unit
+from .values import MathError, exp_of, is_matrix, row_softmax, scalar_or_matrix, shape_text
+
+__all__ = ["ReadError", "parse_unit", "Evaluator", "free_indices", "MathError"]
+
+#: largest integer power of a symbolic expression (expansion grows fast)
+MAX_SYMBOLIC_POWER = 16
+#: largest number of digits a number may reach
+MAX_DIGITS = 2000
+#: most terms a single sum may add up
+MAX_SUM_TERMS = 4096
+
+
+class ReadError(Exception):
+    """A unit cannot be read; ``pos``/``end`` locate it in the source."""
+
+    def __init__(self, message: str, pos: int, end: int):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        self.end = end
+
+
+_ALLOWED = (sympy.Symbol, sympy.Number, sympy.Add, sympy.Mul, sympy.Pow, sympy.exp,
+            sympy.Sum, sympy.Tuple)
+_ALLOWED_SINGLETONS = (sympy.S.Exp1, sympy.S.Infinity, sympy.S.NegativeInfinity)
+
+
+def _check_tree(tree, unit: Unit) -> None:
+    """Only the node types the translator emits; anything else is refused."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node in _ALLOWED_SINGLETONS:
+            continue
+        if not isinstance(node, _ALLOWED) or node in (sympy.nan, sympy.zoo) or \
+                isinstance(node, sympy.Float) and not node.is_finite:
+            raise ReadError(f"cannot read this expression (it parsed to "
+                            f"{type(node).__name__})", unit.pos, unit.end)
+        if isinstance(node, sympy.Symbol) and node.name not in unit.atoms:
+            raise ReadError(f"cannot read this expression (stray symbol {node.name})",
+                            unit.pos, unit.end)
+        stack.extend(node.args)
+
+
+def parse_unit(unit: Unit, cache: dict) -> None:
+    """Parse a unit and all its matrix cells; ``cache`` maps text to parsed trees."""
+    if unit.tree is None:
+        tree = cache.get(unit.text)
+        if tree is None:
+            try:
+                tree = l2s.parse(unit.text)
+            except l2s.TextError as err:
+                pos, end = unit.source_span(err.offset)
+                raise ReadError(f"cannot read this: {err.reason}", pos, end) from None
+            except RecursionError:
+                raise ReadError("this expression is nested too deeply", unit.pos,
+                                unit.end) from None
+            except Exception as err:  # latex2sympy2's converter raises bare Exceptions
+                reason = " ".join(str(err).split())[:120] or type(err).__name__
+                raise ReadError(f"cannot read this expression ({reason})", unit.pos,
+                                unit.end) from None
+            cache[unit.text] = tree
+        _check_tree(tree, unit)
+        unit.tree = tree
+    for atom in unit.atoms.values():
+        if atom.kind == "matrix":
+            for row in atom.cells:
+                for cell in row:
+                    parse_unit(cell, cache)
+
+
+def _atom(node, unit: Unit) -> Atom | None:
+    if isinstance(node, sympy.Symbol):
+        return unit.atoms.get(node.name)
+    return None
+
+
+def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
+    """Record index names used freely (not bound by a sum) and the ranges they index."""
+    if isinstance(tree, sympy.Sum):
+        body, limits = tree.args[0], tree.args[1:]
+        names = set(bound)
+        for var, lo, hi in reversed(limits):
+            _uses(lo, unit, ref, frozenset(names), out)
+            _uses(hi, unit, ref, frozenset(names), out)
+            atom = _atom(var, unit)
+            if atom is not None:
+                names.add(atom.name)
+        _uses(body, unit, ref, frozenset(names), out)
+        return
+    atom = _atom(tree, unit)
+    if atom is not None:
+        if atom.kind in ("entry", "row"):
+            q = ref.quantities[atom.name]
+            for k, item in enumerate(atom.items):
+                if isinstance(item, str) and item not in bound and item not in ref.sizes:
+                    out.setdefault(item, set()).add(
+                        (q.rows if k == 0 else q.cols, f"{q.name}"))
+        elif atom.kind == "marker" and atom.name in ("entry", "row"):
+            for item in atom.items:
+                if isinstance(item, str) and item not in bound and item not in ref.sizes:
+                    out.setdefault(item, set()).add((None, ""))
+        elif atom.kind in ("index", "auto") and atom.name not in bound and \
+                atom.name not in ref.sizes:
+            out.setdefault(atom.name, set()).add((None, ""))
+        elif atom.kind == "matrix":
+            for row in atom.cells:
+                for cell in row:
+                    _uses(cell.tree, cell, ref, bound, out)
+        return
+    for arg in tree.args:
+        _uses(arg, unit, ref, bound, out)
+
+
+def free_indices(units, ref) -> dict:
+    """Free index names of some units and the ranges they run over: name -> set of (size, quantity)."""
+    out: dict = {}
+    for unit in units:
+        _uses(unit.tree, unit, ref, frozenset(), out)
+    return out
+
+
+def index_range(name: str, uses: dict) -> int:
+    """The one size an index runs up to, from where it is used; raise if unclear."""
+    sizes = {size for size, _ in uses.get(name, ()) if size is not None}
+    if not sizes:
+        raise MathError(f"cannot tell what range the index {name} runs over; give a sum "
+                        f"its bounds, as in \\sum_{{{name}=1}}^{{3}}")
+    if len(sizes) > 1:
+        where = ", ".join(sorted({f"{q} ({size})" for size, q in uses[name] if size}))
+        raise MathError(f"the index {name} runs over different ranges: {where}")
+    return sizes.pop()
+
+
+class Evaluator:
+    """Evaluate parsed units against a reference."""
+
+    def __init__(self, ref):
+        self.ref = ref
+
+    def value(self, unit: Unit, env: dict):
+        return scalar_or_matrix(self._ev(unit.tree, unit, env))
+
+    # -- atoms ------------------------------------------------------------------------
+    def _index(self, item, env: dict) -> int:
+        if isinstance(item, int):
+            return item
+        if item in env:
+            return env[item]
+        if item in self.ref.sizes:
+            return self.ref.sizes[item]
+        raise MathError(f"the index {item} has no value here")
+
+    def _atom_value(self, atom: Atom, unit: Unit, env: dict):
+        kind = atom.kind
+        if kind in ("entry", "row", "whole"):
+            q = self.ref.quantities[atom.name]
+            if kind == "whole":
+                return q.symbols
+            idx = [self._index(item, env) for item in atom.items]
+            limits = (q.rows, q.cols)
+            for k, value in enumerate(idx):
+                if not 1 <= value <= limits[k]:
+                    what = "row" if k == 0 else "column"
+                    raise MathError(f"{q.name} is {q.rows} x {q.cols}, so it has no {what} "
+                                    f"{value} (check the bounds of the sum)")
+            if kind == "row":
+                return q.symbols[idx[0] - 1, :]
+            return q.symbols[idx[0] - 1, idx[1] - 1]
+        if kind == "size":
+            if atom.name in env:
+                return sympy.Integer(env[atom.name])
+            return sympy.Integer(self.ref.sizes[atom.name])
+        if kind == "index":
+            return sympy.Integer(self._index(atom.name, env))
+        if kind == "matrix":
+            return self._matrix(atom, env)
+        raise MathError(f"internal: a {kind} placeholder where a value belongs")
+
+    def _matrix(self, atom: Atom, env: dict):
+        rows = []
+        for r, row in enumerate(atom.cells):
+            blocks = []
+            for cell in row:
+                value = self.value(cell, env)
+                blocks.append(value if is_matrix(value) else sympy.ImmutableMatrix([[value]]))
+            heights = {b.rows for b in blocks}
+            if len(heights) != 1:
+                raise MathError(f"row {r + 1} of an explicit matrix mixes blocks of "
+                                f"different heights")
+            rows.append(sympy.Matrix.hstack(*blocks))
+        widths = {r.cols for r in rows}
+        if len(widths) != 1:
+            raise MathError("the rows of an explicit matrix have different widths "
+                            f"({', '.join(str(w) for w in sorted(widths))})")
+        return scalar_or_matrix(sympy.Matrix.vstack(*rows))
+
+    # -- nodes ------------------------------------------------------------------------
+    def _ev(self, node, unit: Unit, env: dict):
+        if isinstance(node, sympy.Symbol):
+            atom = unit.atoms[node.name]
+            return self._atom_value(atom, unit, env)
+        if node.is_Number or node in _ALLOWED_SINGLETONS:
+            return node
+        if isinstance(node, sympy.Add):
+            return self._add([self._ev(a, unit, env) for a in node.args])
+        if isinstance(node, sympy.Mul):
+            acc = None
+            for arg in node.args:
+                value = self._ev(arg, unit, env)
+                acc = value if acc is None else self._mul(acc, value)
+            return acc
+        if isinstance(node, sympy.Pow):
+            return self._pow(node, unit, env)
+        if isinstance(node, sympy.exp):
+            arg = self._ev(node.args[0], unit, env)
+            if is_matrix(arg):
+                raise MathError(f"exp of a {shape_text(arg)}; write it entry by entry")
+            return exp_of(arg)
+        if isinstance(node, sympy.Sum):
+            return self._sum(node.args[0], list(node.args[1:]), unit, env)
+        raise MathError(f"cannot evaluate {type(node).__name__}")
+
+    @staticmethod
+    def _add(values):
+        mats = [v for v in values if is_matrix(v)]
+        if not mats:
+            return sympy.Add(*values)
+        if len(mats) != len(values):
+            raise MathError(f"a number is added to a {shape_text(mats[0])}")
+        shapes = {m.shape for m in mats}
+        if len(shapes) != 1:
+            listed = " and ".join(f"{r} x {c}" for r, c in sorted(shapes))
+            raise MathError(f"matrices of different shapes are added: {listed}")
+        total = mats[0]
+        for m in mats[1:]:
+            total = total + m
+        return sympy.ImmutableMatrix(total)
+
+    @staticmethod
+    def _mul(x, y):
+        if not is_matrix(x) and not is_matrix(y):
+            return x * y
+        if not is_matrix(x) or not is_matrix(y):
+            return sympy.ImmutableMatrix((x * y) if is_matrix(x) else (y * x))
+        if x.cols == y.rows:
+            return scalar_or_matrix(x * y)
+        if x.shape == y.shape and 1 in x.shape:
+            # two row vectors (or two columns): their inner product
+            return sympy.Add(*[a * b for a, b in zip(x, y)])
+        raise MathError(f"a {x.rows} x {x.cols} matrix times a {y.rows} x {y.cols} matrix "
+                        f"is undefined")
+
+    def _pow(self, node, unit: Unit, env: dict):
+        base, exponent = node.args
+        atom = _atom(exponent, unit)
+        if atom is not None and atom.kind == "marker":
+            value = scalar_or_matrix(self._ev(base, unit, env))
+            return self._marker(atom, value, env)
+        b = self._ev(base, unit, env)
+        e = self._ev(exponent, unit, env)
+        if is_matrix(e):
+            raise MathError(f"an exponent is a {shape_text(e)}")
+        if is_matrix(b):
+            if e == 1:
+                return b
+            raise MathError(f"a power of a {shape_text(b)}; only transposes (^T) are "
+                            f"supported on matrices")
+        if b is sympy.S.Exp1:
+            return exp_of(e)
+        if e.is_Number:
+            if not (e.is_Integer or e.is_Rational):
+                raise MathError("a non-rational exponent")
+            if b.is_Number:
+                size = math.log10(max(abs(b.p), 2)) + math.log10(max(abs(b.q), 2))
+                if abs(e.p) > 10_000 or size * abs(e.p) / e.q > MAX_DIGITS:
+                    raise MathError("a number with more than 2000 digits")
+                if b == 0 and e < 0:
+                    raise MathError("division by zero")
+            elif abs(e.p) > MAX_SYMBOLIC_POWER or e.q > 16:
+                raise MathError(f"the exponent {e} is too large for a symbolic base "
+                                f"(at most {MAX_SYMBOLIC_POWER})")
+        else:
+            if abs(sympy.Integer(len(str(e)))) > 2000:
+                raise MathError("an exponent that is too long")
+        result = b ** e
+        if result.has(sympy.zoo) or result.has(sympy.nan):
+            raise MathError("division by zero")
+        return result
+
+    def _marker(self, atom: Atom, value, env: dict):
+        name = atom.name
+        if name == "group":
+            return value
+        if name == "T":
+            return sympy.ImmutableMatrix(value.T) if is_matrix(value) else value
+        if name == "softmax":
+            return row_softmax(value)
+        idx = [self._index(item, env) for item in atom.items]
+        if not is_matrix(value):
+            if all(i == 1 for i in idx):
+                return value
+            raise MathError("an index on a number")
+        if name == "row":
+            if not 1 <= idx[0] <= value.rows:
+                raise MathError(f"a {shape_text(value)} has no row {idx[0]}")
+            return scalar_or_matrix(value[idx[0] - 1, :])
+        if not (1 <= idx[0] <= value.rows and 1 <= idx[1] <= value.cols):
+            raise MathError(f"a {shape_text(value)} has no entry ({idx[0]}, {idx[1]})")
+        return value[idx[0] - 1, idx[1] - 1]
+
+    def _int(self, node, unit: Unit, env: dict, what: str) -> int:
+        value = self._ev(node, unit, env)
+        if is_matrix(value) or not getattr(value, "is_Integer", False):
+            raise MathError(f"the {what} of a sum must be a whole number; it is {value}")
+        return int(value)
+
+    def _sum(self, body, limits: list, unit: Unit, env: dict):
+        if not limits:
+            return self._ev(body, unit, env)
+        var, lo, hi = limits[-1]
+        atom = _atom(var, unit)
+        if atom is None or atom.kind != "bound":
+            raise MathError("cannot read the index of a sum")
+        name = atom.name
+        low = self._int(lo, unit, env, "lower bound")
+        hi_atom = _atom(hi, unit)
+        if hi_atom is not None and hi_atom.kind == "auto":
+            inner = sympy.Sum(body, *limits[:-1]) if limits[:-1] else body
+            uses: dict = {}
+            _uses(inner, unit, self.ref, frozenset(k for k in env if k != name), uses)
+            high = index_range(name, uses)
+        else:
+            high = self._int(hi, unit, env, "upper bound")
+        if high - low + 1 > MAX_SUM_TERMS:
+            raise MathError(f"a sum of more than {MAX_SUM_TERMS} terms")
+        terms = [self._sum(body, limits[:-1], unit, {**env, name: k})
+                 for k in range(low, high + 1)]
+        if not terms:
+            return sympy.S.Zero
+        return self._add(terms)

@@ -1,0 +1,152 @@
+"""latex2sympy2 behind a hardened wrapper.
+
+latex2sympy2 1.9.1 is the project's LaTeX parser, and it has hazards (see
+the project notes): it keeps state in module globals, one bad input
+rebinds a global and breaks every later parse, and its grammar has no
+end-of-input anchor, so it returns the parsed prefix of an input and drops
+the rest without a word.  This module is the only place that touches it:
+
+* it is imported lazily, on the first parse, never by ``import symrow``;
+* every call resets the module globals (``var``, ``variances``,
+  ``VARIABLE_VALUES``, ``is_real``, ``frac_type``) and holds a lock, so no
+  call sees what an earlier or a concurrent call left behind;
+* it drives latex2sympy2's own lexer, parser and converter, and then checks
+  that the parser consumed *every* token: an unparsed rest is an error at
+  the first token it left;
+* it reports where the text stopped as an offset, which the caller maps
+  back to the user's line and column.
+
+The text it gets is never the user's: the translator (:mod:`.translate`)
+hands it a small, regular language of one-letter placeholders, numbers,
+``+ - \\cdot / \\frac \\sqrt e^{} \\exp \\sum``, parentheses and ``\\infty``.
+
+>>> from symrow.checker.parse import parse
+>>> parse(r"a b + \\frac{c}{2}")
+a*b + c/2
+>>> parse(r"a + b )")
+Traceback (most recent call last):
+...
+symrow.checker.parse.TextError: unexpected ')' after the end of the expression (offset 6)
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+__all__ = ["parse", "TextError", "load", "reset_parser_caches"]
+
+_lock = threading.Lock()
+_mod = None          # the latex2sympy2 module, once loaded
+_classes = None      # (InputStream, CommonTokenStream, Token, ErrorListener, PSLexer, PSParser)
+
+
+class TextError(Exception):
+    """The parser could not read the (translated) text; ``offset`` is where it stopped."""
+
+    def __init__(self, message: str, offset: int):
+        super().__init__(f"{message} (offset {offset})")
+        self.reason = message
+        self.offset = offset
+
+
+def load():
+    """Import latex2sympy2 and its ANTLR runtime (about half a second, once)."""
+    global _mod, _classes
+    if _mod is not None:
+        return _mod
+    with _lock:
+        if _mod is None:
+            with warnings.catch_warnings():
+                # latex2sympy2 1.9.1 imports typing.io, deprecated since Python 3.8
+                warnings.simplefilter("ignore", DeprecationWarning)
+                import latex2sympy2 as mod
+                from antlr4 import CommonTokenStream, InputStream, Token
+                from antlr4.error.ErrorListener import ErrorListener
+                try:
+                    from gen.PSLexer import PSLexer
+                    from gen.PSParser import PSParser
+                except ImportError:  # pragma: no cover - other packagings
+                    from latex2sympy2.gen.PSLexer import PSLexer  # type: ignore
+                    from latex2sympy2.gen.PSParser import PSParser  # type: ignore
+            _classes = (InputStream, CommonTokenStream, Token, ErrorListener, PSLexer, PSParser)
+            _mod = mod
+    return _mod
+
+
+def _reset_globals(mod) -> None:
+    """Put latex2sympy2's module state back to a fixed, empty state."""
+    mod.var = {}
+    mod.variances = {}
+    mod.VARIABLE_VALUES = {}
+    mod.is_real = None
+    mod.frac_type = r"\frac"
+
+
+def reset_parser_caches() -> None:
+    """Drop the ANTLR prediction caches (after an interrupted parse may have left them half-built)."""
+    if _classes is None:
+        return
+    from antlr4.dfa.DFA import DFA
+    from antlr4.PredictionContext import PredictionContextCache
+    for cls in _classes[4:]:
+        atn = cls.atn
+        cls.decisionsToDFA = [DFA(state, i) for i, state in enumerate(atn.decisionToState)]
+        if hasattr(cls, "sharedContextCache"):
+            cls.sharedContextCache = PredictionContextCache()
+
+
+def _listener_class():
+    ErrorListener = _classes[3]
+
+    class Listener(ErrorListener):
+        def syntaxError(self, recognizer, offending, line, column, msg, e):  # noqa: N802
+            offset = offending.start if offending is not None and offending.start >= 0 \
+                else column
+            text = getattr(offending, "text", None)
+            if text == "<EOF>" or text is None:
+                raise TextError("the expression ends too early", offset)
+            raise TextError(f"unexpected {text!r}", offset)
+    return Listener
+
+
+_Listener = None
+
+
+def parse(text: str):
+    """Parse translated text into an unevaluated SymPy expression.
+
+    Raises :class:`TextError` when the text cannot be read to its end.
+    """
+    global _Listener
+    mod = load()
+    InputStream, CommonTokenStream, Token, _, PSLexer, PSParser = _classes
+    if _Listener is None:
+        _Listener = _listener_class()
+    from .deadline import remaining
+    left = remaining()
+    if not _lock.acquire(timeout=-1 if left is None else max(left, 0.001)):
+        from .deadline import Deadline
+        raise Deadline()
+    try:
+        _reset_globals(mod)
+        listener = _Listener()
+        lexer = PSLexer(InputStream(text))
+        lexer.removeErrorListeners()
+        lexer.addErrorListener(listener)
+        tokens = CommonTokenStream(lexer)
+        parser = PSParser(tokens)
+        parser.removeErrorListeners()
+        parser.addErrorListener(listener)
+        tree = parser.math()
+        rest = tokens.LT(1)
+        if rest is not None and rest.type != Token.EOF:
+            raise TextError(f"unexpected {rest.text!r} after the end of the expression",
+                            rest.start)
+        relation = tree.relation()
+        if tree.relation_list() is not None or relation is None or relation.expr() is None:
+            raise TextError("expected one expression, not a relation", 0)
+        return mod.convert_relation(relation)
+    finally:
+        _reset_globals(mod)
+        _lock.release()

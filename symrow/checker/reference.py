@@ -1,0 +1,245 @@
+"""What the names in a hand derivation mean: the reference a derivation gives.
+
+A :class:`Reference` is built from a concrete :class:`symrow.Derivation`.
+It lists the quantities the user may name (operands such as ``A`` and
+``Q``, results such as ``C``, ``S``, ``P``, ``O``, the mask ``M``), the sizes
+(``m``, ``n``, ``d``, ``\\ell``), and for every quantity:
+
+* ``symbols``: a matrix of symbols standing for its entries.  An operand's
+  are its own entry symbols (``a_{11}``); a derived quantity gets opaque
+  symbols of the same name (``c_{11}``), so a step can be compared at the
+  level the user wrote it;
+* ``definition``: its entries one level down, in the symbols of the
+  quantities it is made from (``p_{11}`` in terms of ``s_{11}, s_{12}``);
+* ``ground``: its entries in operand symbols only, *taken from the
+  derivation*: this is what a step is finally judged by.
+
+Definitions that symrow writes itself (``S = QK^T``, ``P = softmax(S/√d +
+M)``, ``O = PV``) are checked against the derivation's own ground truth when
+the reference is built; one that does not agree is replaced by the ground
+truth, so the meaning always comes from the derivation.
+
+>>> import symrow
+>>> from symrow.checker.reference import Reference
+>>> ref = Reference(symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 2)))
+>>> ref.sizes
+{'m': 2, 'ell': 3, 'n': 2}
+>>> ref.quantities["C"].symbols[0, 1], ref.quantities["C"].definition[0, 1]
+(c_{12}, a_{11}*b_{12} + a_{12}*b_{22} + a_{13}*b_{32})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sympy
+
+from ..errors import OptionError
+from ..limits import get_limits
+from ..seq import VecSeq, size_symbol
+from . import numeric
+from .values import MathError, row_softmax
+
+__all__ = ["Quantity", "Reference"]
+
+
+@dataclasses.dataclass
+class Quantity:
+    name: str
+    letter: str
+    tag: str
+    rows: int
+    cols: int
+    level: int
+    symbols: sympy.ImmutableMatrix
+    definition: sympy.ImmutableMatrix | None
+    ground: sympy.ImmutableMatrix
+
+    @property
+    def derived(self) -> bool:
+        return self.definition is not None
+
+
+def _matrix(value) -> sympy.ImmutableMatrix:
+    return sympy.ImmutableMatrix(value)
+
+
+class Reference:
+    """The names a hand derivation may use, and what they mean."""
+
+    def __init__(self, derivation):
+        from ..steps import Derivation
+        if not isinstance(derivation, Derivation):
+            raise OptionError(f"against= must be a derivation such as symrow.combine(...) or "
+                              f"symrow.attention(...); got {type(derivation).__name__}")
+        if not derivation.concrete:
+            raise OptionError("checking needs concrete sizes (e.g. 2 x 3), not general "
+                              "ones such as m x ell: a hand derivation is checked entry by "
+                              "entry")
+        self.kind = derivation.kind
+        self.options = dict(derivation.options)
+        self.max_dim = max(get_limits().max_dim, 64)
+        quantities = {name: _matrix(value) for name, value in derivation.quantities.items()
+                      if isinstance(value, sympy.MatrixBase)}
+        operands = dict(derivation.operands)
+        self.sizes = self._sizes(derivation, quantities)
+        size_values = {size_symbol(name): value for name, value in self.sizes.items()}
+        size_values[size_symbol("d_k")] = self.sizes.get("d", 0)
+        self.quantities: dict[str, Quantity] = {}
+        # operands and constants first: they are level 0
+        for name, value in quantities.items():
+            value = value.xreplace(size_values)
+            if name in operands:
+                seq = operands[name]
+                self._add(name, seq, 0, _matrix(seq.matrix), None, _matrix(seq.matrix))
+            elif not value.free_symbols:
+                seq = self._seq(name, value)
+                self._add(name, seq, 0, value, None, value)
+        grounds = {name: quantities[name].xreplace(size_values) for name in quantities}
+        for name in quantities:
+            if name not in self.quantities:
+                seq = self._seq(name, grounds[name])
+                symbols = sympy.ImmutableMatrix(seq.rows, seq.cols,
+                                                lambda i, j: seq.symbol(i + 1, j + 1))
+                self._add(name, seq, None, symbols, None, grounds[name])
+        self._define()
+        self.by_letter = {(q.letter, q.tag): q for q in self.quantities.values()}
+        self.matrices = dict(self.quantities)
+        self.ground_map = {}
+        self.level_of: dict[sympy.Symbol, int] = {}
+        self.unfold_maps: dict[int, dict] = {}
+        for q in self.quantities.values():
+            for i in range(q.rows):
+                for j in range(q.cols):
+                    sym = q.symbols[i, j]
+                    if not isinstance(sym, sympy.Symbol):
+                        continue
+                    self.level_of[sym] = q.level
+                    if q.derived:
+                        self.ground_map[sym] = q.ground[i, j]
+                        self.unfold_maps.setdefault(q.level, {})[sym] = q.definition[i, j]
+
+    # -- construction ---------------------------------------------------------
+    @staticmethod
+    def _sizes(derivation, quantities) -> dict:
+        def shape(name):
+            return quantities[name].shape if name in quantities else None
+        if derivation.kind in ("combine", "match"):
+            a, b = list(derivation.operands.values())[:2]
+            sizes = {"m": a.rows, "ell": a.cols}
+            sizes["n"] = b.cols if derivation.kind == "combine" else b.rows
+            return sizes
+        sizes = {}
+        if shape("Q"):
+            sizes["m"], sizes["d"] = shape("Q")
+        if shape("K"):
+            sizes["n"] = shape("K")[0]
+        if shape("V"):
+            sizes["d_v"] = shape("V")[1]
+        return sizes
+
+    def _seq(self, name: str, value) -> VecSeq:
+        return VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
+
+    def _add(self, name, seq, level, symbols, definition, ground) -> None:
+        self.quantities[name] = Quantity(name, seq.letter, seq.tag, seq.rows, seq.cols,
+                                         level if level is not None else -1, symbols,
+                                         definition, ground)
+
+    def _symbols_of(self, name: str):
+        q = self.quantities.get(name)
+        return None if q is None else q.symbols
+
+    def _define(self) -> None:
+        """One-level definitions, checked against the ground truth; then levels."""
+        mine: dict[str, sympy.ImmutableMatrix] = {}
+        if self.kind == "attention":
+            Q, K, V, S, P = (self._symbols_of(n) for n in "QKVSP")
+            M = self._symbols_of("M")
+            d = self.sizes.get("d")
+            if Q is not None and K is not None and S is not None:
+                mine["S"] = _matrix(Q * K.T)
+            if S is not None and P is not None and d:
+                scores = S / sympy.sqrt(d)
+                if M is not None and M.shape == S.shape:
+                    scores = scores + M
+                try:
+                    mine["P"] = _matrix(row_softmax(_matrix(scores)))
+                except MathError:
+                    pass
+            if P is not None and V is not None and "O" in self.quantities:
+                mine["O"] = _matrix(P * V)
+        for q in self.quantities.values():
+            if q.level >= 0:
+                continue
+            definition = mine.get(q.name)
+            if definition is None or definition.shape != q.ground.shape or \
+                    not self._agrees(definition, q.ground):
+                definition = q.ground
+            q.definition = definition
+        # levels: one above the highest quantity a definition uses
+        level_by_symbol = {}
+        for q in self.quantities.values():
+            if q.level == 0:
+                for sym in q.symbols.free_symbols:
+                    level_by_symbol[sym] = 0
+        pending = [q for q in self.quantities.values() if q.level < 0]
+        for _ in range(len(pending)):
+            for q in pending:
+                used = q.definition.free_symbols
+                if q.level < 0 and all(sym in level_by_symbol for sym in used):
+                    q.level = 1 + max((level_by_symbol[sym] for sym in used), default=0)
+                    for sym in q.symbols.free_symbols:
+                        level_by_symbol[sym] = q.level
+        for q in pending:
+            if q.level < 0:  # a cycle or an unknown symbol: judge by the ground truth alone
+                q.definition = q.ground
+                q.level = 1 + max((level_by_symbol.get(sym, 0)
+                                   for sym in q.ground.free_symbols), default=0)
+
+    def _agrees(self, definition, ground) -> bool:
+        """Does a one-level definition, taken down to operand symbols, equal the ground truth?"""
+        mapping = {}
+        for q in self.quantities.values():
+            if q.level != 0:
+                for i in range(q.rows):
+                    for j in range(q.cols):
+                        mapping[q.symbols[i, j]] = q.ground[i, j]
+        down = definition.xreplace(mapping)
+        symbols = sorted(down.free_symbols | ground.free_symbols, key=lambda s: s.name)
+        for point in numeric.sample_points(symbols, 2):
+            for x, y in zip(down, ground):
+                try:
+                    if not numeric.close(numeric.evaluate(x, point),
+                                         numeric.evaluate(y, point)):
+                        return False
+                except numeric.NumericError:
+                    return False
+        return True
+
+    # -- use ----------------------------------------------------------------------
+    def known_names(self) -> str:
+        names = ", ".join(self.quantities)
+        lower = [q for q in self.quantities.values() if q.letter]
+        rows = ", ".join("\\boldsymbol{%s}_i" % q.letter for q in lower)
+        entries = ", ".join("%s_{ij}" % q.letter for q in lower)
+        sizes = ", ".join("\\ell" if s == "ell" else s for s in self.sizes)
+        return (f"the matrices {names}, their rows {rows}, their entries {entries}, "
+                f"and the sizes {sizes}")
+
+    def describe(self) -> str:
+        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in self.sizes.items())
+        extra = ""
+        if self.options.get("causal"):
+            extra = ", causal"
+        return f"{self.kind} ({sizes}{extra})"
+
+    def level(self, expr) -> int:
+        return max((self.level_of.get(s, 0) for s in expr.free_symbols), default=0)
+
+    def unfold(self, expr, level: int):
+        mapping = self.unfold_maps.get(level)
+        return expr.xreplace(mapping) if mapping else expr
+
+    def ground(self, expr):
+        return expr.xreplace(self.ground_map) if self.ground_map else expr

@@ -1,0 +1,72 @@
+"""Small value helpers shared by the reference and the evaluator.
+
+Values are SymPy scalars or immutable matrices.  A 1 x 1 matrix is read as
+its one entry, so ``\\boldsymbol{a}_1 \\boldsymbol{b}_2^T`` is a number.
+
+>>> import sympy
+>>> from symrow.checker.values import row_softmax
+>>> a, b = sympy.symbols("a b")
+>>> row_softmax(sympy.ImmutableMatrix([[a, -sympy.oo]]))
+Matrix([[1, 0]])
+"""
+
+from __future__ import annotations
+
+import sympy
+
+__all__ = ["is_matrix", "scalar_or_matrix", "shape_text", "exp_of", "row_softmax",
+           "MathError"]
+
+
+class MathError(Exception):
+    """An expression that reads fine but means nothing (a product of mismatched shapes)."""
+
+
+def is_matrix(value) -> bool:
+    return isinstance(value, sympy.MatrixBase)
+
+
+def scalar_or_matrix(value):
+    """A 1 x 1 matrix as its entry; other matrices as immutable matrices."""
+    if is_matrix(value):
+        if value.shape == (1, 1):
+            return value[0, 0]
+        return sympy.ImmutableMatrix(value)
+    return value
+
+
+def shape_text(value) -> str:
+    if is_matrix(value):
+        return f"{value.rows} x {value.cols} matrix"
+    return "number"
+
+
+def _has_minus_infinity(expr) -> bool:
+    if expr is sympy.S.NegativeInfinity:
+        return True
+    return isinstance(expr, sympy.Add) and sympy.S.NegativeInfinity in expr.args \
+        and sympy.S.Infinity not in expr.args
+
+
+def exp_of(arg):
+    """``exp(arg)``; an argument with a -oo term (a masked score) gives 0."""
+    if _has_minus_infinity(arg):
+        return sympy.S.Zero
+    if arg.has(sympy.S.Infinity) or arg.has(sympy.S.NegativeInfinity) or \
+            arg.has(sympy.zoo) or arg.has(sympy.nan):
+        raise MathError("an exponent is infinite or undefined")
+    return sympy.exp(arg)
+
+
+def row_softmax(value):
+    """Softmax along each row (a number's softmax is 1)."""
+    if not is_matrix(value):
+        return sympy.S.One
+    rows = []
+    for i in range(value.rows):
+        exps = [exp_of(value[i, j]) for j in range(value.cols)]
+        total = sympy.Add(*exps)
+        if total == 0:
+            raise MathError(f"row {i + 1} of the softmax argument is masked everywhere")
+        rows.append([e / total for e in exps])
+    return scalar_or_matrix(sympy.ImmutableMatrix(rows))

@@ -1,0 +1,262 @@
+"""Decide whether the two sides of a step are equal, and if not, say where.
+
+Both sides are values: numbers or matrices of SymPy expressions in the
+derivation's symbols.  Named results (``c_{12}``, ``S``, ``p_{21}``) enter
+as opaque symbols, so each side stays at the level it was written at.
+
+For one entry:
+
+1. Unfold the side that is written at the higher level, one level at a
+   time (``o_{11}`` becomes ``p_{11} v_{11} + p_{12} v_{21}``), until both
+   sides stand at the same level; if they are then identical, the entry
+   holds.  The first level at which both sides meet is where a wrong entry
+   is *explained*: missing terms, extra terms and wrong coefficients, after
+   exact expansion (for a single fraction, separately for its numerator and
+   denominator).
+2. The verdict itself comes from the derivation's own ground truth, in
+   operand symbols: polynomials are compared exactly after expansion;
+   anything with ``exp`` (softmax) is evaluated at three fixed rational
+   points with 40 significant digits, and the first point where the sides
+   differ is reported with both values.
+
+>>> import sympy, symrow
+>>> from symrow.checker.reference import Reference
+>>> from symrow.checker.verify import compare
+>>> ref = Reference(symrow.combine(symrow.vecseq("A", 1, 2), symrow.vecseq("B", 2, 1)))
+>>> a11, a12, b11, b21, c11 = sympy.symbols("a_{11} a_{12} b_{11} b_{21} c_{11}")
+>>> compare(c11, a11 * b11 + a12 * b21, ref) is None
+True
+>>> diff = compare(c11, a11 * b11 + a12 * b11, ref).detail
+>>> diff.missing, diff.extra
+(['a_{12} b_{21}'], ['a_{12} b_{11}'])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sympy
+
+from . import numeric
+from .values import MathError, is_matrix, scalar_or_matrix, shape_text
+
+__all__ = ["EntryDiff", "Difference", "compare", "is_polynomial", "show"]
+
+#: sample points for the numeric comparison of non-polynomial entries
+POINTS = 3
+
+
+@dataclasses.dataclass
+class EntryDiff:
+    """How one entry (or a number) differs."""
+
+    missing: list = dataclasses.field(default_factory=list)
+    extra: list = dataclasses.field(default_factory=list)
+    coefficients: list = dataclasses.field(default_factory=list)   # (term, expected, got)
+    parts: list = dataclasses.field(default_factory=list)          # (name, EntryDiff)
+    counterexample: dict | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        out = {"missing": self.missing, "extra": self.extra,
+               "coefficients": [{"term": t, "expected": e, "got": g}
+                                for t, e, g in self.coefficients]}
+        if self.parts:
+            out["parts"] = [{"part": name, **diff.to_dict()} for name, diff in self.parts]
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    def summary(self) -> str:
+        pieces = []
+        for name, diff in self.parts:
+            inner = diff.summary()
+            if inner:
+                pieces.append(f"{name}: {inner}")
+        if not self.parts:
+            if self.missing:
+                pieces.append("missing " + ", ".join(self.missing))
+            if self.extra:
+                pieces.append("extra " + ", ".join(self.extra))
+            for term, expected, got in self.coefficients:
+                pieces.append(f"coefficient of {term} is {got}, expected {expected}")
+        if self.note:
+            pieces.append(self.note)
+        return "; ".join(pieces)
+
+
+@dataclasses.dataclass
+class Difference:
+    """Why a step is wrong: a shape mismatch, or entries that differ."""
+
+    message: str
+    entry: tuple | None = None
+    detail: EntryDiff | None = None
+    others: list = dataclasses.field(default_factory=list)
+
+
+def show(expr) -> str:
+    """An expression as compact LaTeX, for reports."""
+    return sympy.latex(expr, mul_symbol=None)
+
+
+def is_polynomial(expr) -> bool:
+    """Only +, x and non-negative integer powers of symbols (numeric factors may be surds)."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.is_Symbol or node.is_Number:
+            continue
+        if node.is_Add or node.is_Mul:
+            stack.extend(node.args)
+            continue
+        if node.is_Pow:
+            base, exp = node.args
+            if base.free_symbols:
+                if not (exp.is_Integer and exp >= 0):
+                    return False
+                stack.append(base)
+            elif exp.free_symbols or base in (sympy.S.Exp1,):
+                return False
+            continue
+        return False
+    return True
+
+
+def _terms(expr) -> dict:
+    expanded = sympy.expand(expr, power_exp=False, power_base=False, log=False)
+    table: dict = {}
+    for term in sympy.Add.make_args(expanded):
+        coeff, rest = term.as_coeff_Mul()
+        table[rest] = table.get(rest, 0) + coeff
+    return {k: v for k, v in table.items() if v != 0}
+
+
+def _sorted(texts) -> list:
+    return sorted(texts, key=numeric.natural_key)
+
+
+def _term_diff(expected, got, refine: bool = True) -> EntryDiff:
+    lt, rt = _terms(expected), _terms(got)
+    diff = EntryDiff()
+    for term, coeff in lt.items():
+        if term not in rt:
+            diff.missing.append(show(coeff * term))
+        elif rt[term] != coeff:
+            diff.coefficients.append((show(term), show(coeff), show(rt[term])))
+    for term, coeff in rt.items():
+        if term not in lt:
+            diff.extra.append(show(coeff * term))
+    diff.missing = _sorted(diff.missing)
+    diff.extra = _sorted(diff.extra)
+    diff.coefficients.sort(key=lambda item: numeric.natural_key(item[0]))
+    if refine and len(lt) == len(rt) == 1 and not diff.coefficients:
+        # a single fraction on each side: compare numerators and denominators
+        (tl, cl), = lt.items()
+        (tr, cr), = rt.items()
+        nl, dl = sympy.fraction(cl * tl)
+        nr, dr = sympy.fraction(cr * tr)
+        if dl != 1 or dr != 1:
+            if dl == dr:
+                diff.parts = [("numerator", _term_diff(nl, nr, False))]
+            elif nl == nr:
+                diff.parts = [("denominator", _term_diff(dl, dr, False))]
+            else:
+                diff.parts = [("numerator", _term_diff(nl, nr, False)),
+                              ("denominator", _term_diff(dl, dr, False))]
+    return diff
+
+
+def _zero(expr) -> bool:
+    if expr == 0:
+        return True
+    if is_polynomial(expr):
+        return sympy.expand(expr) == 0
+    return False
+
+
+def _counterexample(left, right) -> tuple[bool, dict | None]:
+    """(equal, counterexample): evaluate at fixed points; None when they agree."""
+    symbols = left.free_symbols | right.free_symbols
+    evaluated = 0
+    for point in numeric.sample_points(symbols, POINTS):
+        try:
+            lv = numeric.evaluate(left, point)
+            rv = numeric.evaluate(right, point)
+        except numeric.NumericError:
+            continue
+        evaluated += 1
+        if not numeric.close(lv, rv):
+            values = {s.name: str(point[s]) for s in
+                      sorted(symbols, key=lambda s: numeric.natural_key(s.name))}
+            return False, {"values": values, "left": numeric.show_number(lv),
+                           "right": numeric.show_number(rv)}
+    if evaluated == 0:
+        raise MathError("the sides cannot be evaluated (a division by zero?)")
+    return True, None
+
+
+def compare_scalar(left, right, ref) -> EntryDiff | None:
+    """None when ``left == right`` under the derivation's meaning; else how they differ."""
+    if left == right:
+        return None
+    L, R = left, right
+    meet = None
+    for _ in range(64):
+        lv, rv = ref.level(L), ref.level(R)
+        if meet is None and lv == rv:
+            meet = (L, R)
+        if _zero(L - R):
+            return None
+        if lv == 0 and rv == 0:
+            break
+        top = max(lv, rv)
+        if lv == top:
+            L = ref.unfold(L, top)
+        if rv == top:
+            R = ref.unfold(R, top)
+    lg, rg = ref.ground(left), ref.ground(right)
+    counter = None
+    if is_polynomial(lg) and is_polynomial(rg):
+        if sympy.expand(lg - rg) == 0:
+            return None
+    else:
+        equal, counter = _counterexample(lg, rg)
+        if equal:
+            return None
+    if meet is None:
+        meet = (lg, rg)
+    diff = _term_diff(*meet)
+    if not (diff.missing or diff.extra or diff.coefficients) and meet != (lg, rg):
+        diff = _term_diff(lg, rg)
+    diff.counterexample = counter
+    return diff
+
+
+def compare(left, right, ref) -> Difference | None:
+    """None when the step holds; else a :class:`Difference`."""
+    left, right = scalar_or_matrix(left), scalar_or_matrix(right)
+    if is_matrix(left) != is_matrix(right) or (is_matrix(left) and left.shape != right.shape):
+        return Difference(f"the left side is a {shape_text(left)}, the right side a "
+                          f"{shape_text(right)}")
+    if not is_matrix(left):
+        diff = compare_scalar(left, right, ref)
+        if diff is None:
+            return None
+        return Difference("the two sides differ", None, diff)
+    first = None
+    others = []
+    for i in range(left.rows):
+        for j in range(left.cols):
+            if first is None:
+                diff = compare_scalar(left[i, j], right[i, j], ref)
+                if diff is not None:
+                    first = ((i + 1, j + 1), diff)
+            elif compare_scalar(left[i, j], right[i, j], ref) is not None:
+                others.append((i + 1, j + 1))
+    if first is None:
+        return None
+    (i, j), diff = first
+    return Difference(f"entry ({i}, {j}) differs", (i, j), diff, others)

@@ -33,7 +33,7 @@ from typing import Iterable
 import sympy
 
 from . import nodes as N
-from .derive.common import I, row_bmat, stack
+from .derive.common import row_bmat, stack
 from .narrate import check_lang
 from .render.document import preamble, to_latex, to_markdown, tex_escape
 from .seq import VecSeq, vecseq
@@ -152,11 +152,6 @@ def _mat(rows) -> N.Bmat:
     return N.Bmat([[_num(v) for v in row] for row in rows])
 
 
-def _lines(items: list) -> N.Group:
-    """Several displays, one per line once they no longer fit side by side."""
-    return N.Group(items)
-
-
 # -- the sections ------------------------------------------------------------------------
 
 def _general_products():
@@ -174,7 +169,7 @@ def _section_vecseq(comb, A: VecSeq) -> list[Step]:
         _h(2, "1.2", "h_example"),
         _say("h_ex_vecseq_matrix", N.Chain([A, _mat(rows)]), A=A, m=A.rows, ell=A.cols),
         _say("h_ex_vecseq_points",
-             _lines([N.Chain([A.vector(k + 1), _vec(r)]) for k, r in enumerate(rows)]),
+             N.Group([N.Chain([A.vector(k + 1), _vec(r)]) for k, r in enumerate(rows)]),
              A=A, m=A.rows),
         _say("h_ex_vecseq_stack", N.Rel(N.Chain([A, stack(A)]), "in", N.Space(A.rows, A.cols)),
              A=A, a_2=A.vector(2), x=_vec(rows[1])),
@@ -221,9 +216,9 @@ def _section_combine(comb, A: VecSeq) -> list[Step]:
     steps += [
         _h(2, "3.2", "h_example"),
         _say("h_ex_combine_b",
-             _lines([N.Chain([B.vector(j + 1), _vec(r)]) for j, r in enumerate(Bv)]),
+             N.Group([N.Chain([B.vector(j + 1), _vec(r)]) for j, r in enumerate(Bv)]),
              A=A, B=B, ell=B.rows, n=B.cols),
-        _say("h_ex_combine_rows", _lines(rows), A=A, B=B, C=C),
+        _say("h_ex_combine_rows", N.Group(rows), A=A, B=B, C=C),
         _say("h_ex_combine_result",
              N.Chain([C, N.OMul([A, B]), N.OMul([_mat(EXAMPLE["A"]), _mat(Bv)]),
                       _mat(Cv.tolist())]),
@@ -259,9 +254,9 @@ def _section_match(mat, A: VecSeq) -> list[Step]:
     steps += [
         _h(2, "4.2", "h_example"),
         _say("h_ex_match_b",
-             _lines([N.Chain([B.vector(j + 1), _vec(r)]) for j, r in enumerate(Bv)]),
+             N.Group([N.Chain([B.vector(j + 1), _vec(r)]) for j, r in enumerate(Bv)]),
              A=A, B=B, n=B.rows, ell=B.cols),
-        _say("h_ex_match_rows", _lines(rows), A=A, B=B, C=C),
+        _say("h_ex_match_rows", N.Group(rows), A=A, B=B, C=C),
         _say("h_ex_match_result",
              N.Chain([C, N.OMul([A, N.Transpose(B)]),
                       N.OMul([_mat(EXAMPLE["A"]), _mat(sympy.Matrix(Bv).T.tolist())]),

@@ -85,7 +85,7 @@ def check(tex: str, against, *, timeout: float | None = None) -> Report:
 
 
 def _check(tex: str, against) -> Report:
-    from .evaluate import Evaluator, MathError, ReadError, free_indices, index_range, parse_unit
+    from .evaluate import Evaluator, MathError, ReadError, parse_unit, step_ranges
     from .lexer import Source, build_tree, tokenize
     from .reference import Reference
     from .structure import Chain, Problem, split
@@ -141,9 +141,9 @@ def _check(tex: str, against) -> Report:
             line, column = src.line_col(eq.pos)
             # free indices (c_{ij} = ...): check every value they can take
             try:
-                uses = free_indices([lu, ru], ref)
-                names = sorted(uses)
-                ranges = [range(1, index_range(n, uses) + 1) for n in names]
+                bounds = step_ranges(lu, ru, ref)
+                names = sorted(bounds)
+                ranges = [range(1, bounds[n] + 1) for n in names]
             except MathError as err:
                 unparsed(eq.pos, left, right, error_dict(str(err), eq.pos, eq.end))
                 continue

@@ -93,7 +93,7 @@ def parse_unit(unit: Unit, cache: dict) -> None:
         _check_tree(tree, unit)
         unit.tree = tree
     for atom in unit.atoms.values():
-        if atom.kind == "matrix":
+        if atom.kind in ("matrix", "sub"):
             for row in atom.cells:
                 for cell in row:
                     parse_unit(cell, cache)
@@ -130,10 +130,9 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
             for item in atom.items:
                 if isinstance(item, str) and item not in bound and item not in ref.sizes:
                     out.setdefault(item, set()).add((None, ""))
-        elif atom.kind in ("index", "auto") and atom.name not in bound and \
-                atom.name not in ref.sizes:
+        elif atom.kind == "index" and atom.name not in bound and atom.name not in ref.sizes:
             out.setdefault(atom.name, set()).add((None, ""))
-        elif atom.kind == "matrix":
+        elif atom.kind in ("matrix", "sub"):
             for row in atom.cells:
                 for cell in row:
                     _uses(cell.tree, cell, ref, bound, out)
@@ -147,6 +146,21 @@ def free_indices(units, ref) -> dict:
     out: dict = {}
     for unit in units:
         _uses(unit.tree, unit, ref, frozenset(), out)
+    return out
+
+
+def step_ranges(left: Unit, right: Unit, ref) -> dict:
+    """The range of each free index of a step: name -> upper bound.
+
+    Where the two sides disagree (``c_{ij} = ... b_{jk}`` with B not the
+    shape of C), the left side decides: the right side then refers to
+    entries that do not exist, which makes the step wrong, not unreadable.
+    """
+    lu, ru = free_indices([left], ref), free_indices([right], ref)
+    out = {}
+    for name in sorted(set(lu) | set(ru)):
+        known = {size for size, _ in lu.get(name, ()) if size is not None}
+        out[name] = index_range(name, lu if known else ru)
     return out
 
 
@@ -203,6 +217,8 @@ class Evaluator:
             return sympy.Integer(self.ref.sizes[atom.name])
         if kind == "index":
             return sympy.Integer(self._index(atom.name, env))
+        if kind == "sub":
+            return self.value(atom.cells[0][0], env)
         if kind == "matrix":
             return self._matrix(atom, env)
         raise MathError(f"internal: a {kind} placeholder where a value belongs")

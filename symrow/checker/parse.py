@@ -113,40 +113,55 @@ def _listener_class():
 _Listener = None
 
 
-def parse(text: str):
+def _run(text: str, mode):
+    """One parse attempt with the given ANTLR prediction mode."""
+    mod = _mod
+    InputStream, CommonTokenStream, Token, _, PSLexer, PSParser = _classes
+    _reset_globals(mod)
+    listener = _Listener()
+    lexer = PSLexer(InputStream(text))
+    lexer.removeErrorListeners()
+    lexer.addErrorListener(listener)
+    tokens = CommonTokenStream(lexer)
+    parser = PSParser(tokens)
+    parser.removeErrorListeners()
+    parser.addErrorListener(listener)
+    parser._interp.predictionMode = mode
+    tree = parser.math()
+    rest = tokens.LT(1)
+    if rest is not None and rest.type != Token.EOF:
+        raise TextError(f"unexpected {rest.text!r} after the end of the expression", rest.start)
+    relation = tree.relation()
+    if tree.relation_list() is not None or relation is None or relation.expr() is None:
+        raise TextError("expected one expression, not a relation", 0)
+    return mod.convert_relation(relation)
+
+
+def parse(text: str, *, two_stage: bool = True):
     """Parse translated text into an unevaluated SymPy expression.
 
-    Raises :class:`TextError` when the text cannot be read to its end.
+    Raises :class:`TextError` when the text cannot be read to its end.  The
+    usual ANTLR two-stage strategy keeps it fast: a parse in SLL mode (no
+    full-context prediction), and only if that fails, a parse in full LL
+    mode, whose error is the one reported.  ``two_stage=False`` parses in LL
+    mode only (the tests compare both).
     """
     global _Listener
-    mod = load()
-    InputStream, CommonTokenStream, Token, _, PSLexer, PSParser = _classes
+    load()
     if _Listener is None:
         _Listener = _listener_class()
-    from .deadline import remaining
+    from antlr4.atn.PredictionMode import PredictionMode
+    from .deadline import Deadline, remaining
     left = remaining()
     if not _lock.acquire(timeout=-1 if left is None else max(left, 0.001)):
-        from .deadline import Deadline
         raise Deadline()
     try:
-        _reset_globals(mod)
-        listener = _Listener()
-        lexer = PSLexer(InputStream(text))
-        lexer.removeErrorListeners()
-        lexer.addErrorListener(listener)
-        tokens = CommonTokenStream(lexer)
-        parser = PSParser(tokens)
-        parser.removeErrorListeners()
-        parser.addErrorListener(listener)
-        tree = parser.math()
-        rest = tokens.LT(1)
-        if rest is not None and rest.type != Token.EOF:
-            raise TextError(f"unexpected {rest.text!r} after the end of the expression",
-                            rest.start)
-        relation = tree.relation()
-        if tree.relation_list() is not None or relation is None or relation.expr() is None:
-            raise TextError("expected one expression, not a relation", 0)
-        return mod.convert_relation(relation)
+        if two_stage:
+            try:
+                return _run(text, PredictionMode.SLL)
+            except Exception:  # noqa: BLE001 - any failure: let full LL decide
+                pass
+        return _run(text, PredictionMode.LL)
     finally:
-        _reset_globals(mod)
+        _reset_globals(_mod)
         _lock.release()

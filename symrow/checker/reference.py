@@ -89,8 +89,10 @@ class Reference:
         # operands and constants first: they are level 0
         for name, value in quantities.items():
             value = value.xreplace(size_values)
-            if name in operands:
-                seq = operands[name]
+            seq = operands.get(name)
+            if seq is not None and seq.concrete and value == _matrix(seq.matrix):
+                # an operand: its entries are free symbols (with projections, Q, K, V
+                # are listed as operands too, but their value is X W_Q: derived)
                 self._add(name, seq, 0, _matrix(seq.matrix), None, _matrix(seq.matrix))
             elif not value.free_symbols:
                 seq = self._seq(name, value)
@@ -98,12 +100,23 @@ class Reference:
         grounds = {name: quantities[name].xreplace(size_values) for name in quantities}
         for name in quantities:
             if name not in self.quantities:
-                seq = self._seq(name, grounds[name])
+                seq = operands.get(name) or self._seq(name, grounds[name])
                 symbols = sympy.ImmutableMatrix(seq.rows, seq.cols,
                                                 lambda i, j: seq.symbol(i + 1, j + 1))
                 self._add(name, seq, None, symbols, None, grounds[name])
+        self._ground_fixpoint()
         self._define()
         self.by_letter = {(q.letter, q.tag): q for q in self.quantities.values()}
+        #: how to order the factors of a term in a report: operands in their order
+        #: (q before k before v), then derived quantities
+        self.rank = {}
+        pipeline = ["Q", "K", "S", "M", "P", "V", "O"] if self.kind == "attention" else []
+        order = sorted(self.quantities.values(),
+                       key=lambda q: (pipeline.index(q.name) if q.name in pipeline
+                                      else len(pipeline), q.level))
+        for r, q in enumerate(order):
+            for sym in q.symbols.free_symbols:
+                self.rank[sym] = r
         self.matrices = dict(self.quantities)
         self.ground_map = {}
         self.level_of: dict[sympy.Symbol, int] = {}
@@ -197,6 +210,24 @@ class Reference:
                 q.level = 1 + max((level_by_symbol.get(sym, 0)
                                    for sym in q.ground.free_symbols), default=0)
 
+    def _ground_fixpoint(self) -> None:
+        """Ground truths in operand symbols only (a derivation may state S in q and k
+        while Q is itself derived from X and W_Q)."""
+        for _ in range(len(self.quantities)):
+            derived = {}
+            for q in self.quantities.values():
+                if q.level != 0:
+                    for i in range(q.rows):
+                        for j in range(q.cols):
+                            derived[q.symbols[i, j]] = q.ground[i, j]
+            changed = False
+            for q in self.quantities.values():
+                if q.level != 0 and q.ground.free_symbols & derived.keys():
+                    q.ground = _matrix(q.ground.xreplace(derived))
+                    changed = True
+            if not changed:
+                return
+
     def _agrees(self, definition, ground) -> bool:
         """Does a one-level definition, taken down to operand symbols, equal the ground truth?"""
         mapping = {}
@@ -206,6 +237,8 @@ class Reference:
                     for j in range(q.cols):
                         mapping[q.symbols[i, j]] = q.ground[i, j]
         down = definition.xreplace(mapping)
+        if down == ground:
+            return True
         symbols = sorted(down.free_symbols | ground.free_symbols, key=lambda s: s.name)
         for point in numeric.sample_points(symbols, 2):
             for x, y in zip(down, ground):

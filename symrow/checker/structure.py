@@ -38,6 +38,10 @@ _EQUALS = {"=", "\\coloneqq", "\\eqqcolon", "\\equiv", "\\triangleq", "\\doteq",
            "\\coloneq"}
 _OPEN = {"(", "[", "\\langle", "\\lbrack", "\\lgroup", "\\{"}
 _CLOSE = {")", "]", "\\rangle", "\\rbrack", "\\rgroup", "\\}"}
+#: arrows: what stands next to one describes a map; on its own it is not a claim
+_MAPS = {"\\mapsto", "\\longmapsto", "\\to", "\\rightarrow", "\\longrightarrow",
+         "\\Rightarrow", "\\Longrightarrow", "\\implies", "\\iff", "\\Leftrightarrow",
+         "\\Longleftrightarrow"}
 _BINOPS = {"+", "-", "\\cdot", "\\times", "*", "/", "\\div", "\\ast", "\\pm", "\\mp"}
 
 
@@ -136,6 +140,12 @@ def _items(nodes: list) -> list:
                 if text in _EQUALS and node.kind in ("sym", "cmd"):
                     items.append(("eq", node))
                     continue
+                if text in _MAPS:
+                    items.append(("map", node))
+                    continue
+                if text == "\\in":
+                    items.append(("in", node))
+                    continue
                 if text in (",", ";", "."):
                     items.append(("sep", node))
                     continue
@@ -165,28 +175,47 @@ def _span(nodes: list) -> tuple[int, int]:
 def split(nodes: list, src: Source) -> list:
     """The chains (and problems) of a document tree, in source order."""
     # pieces: runs of items between separators; each remembers what came before it
-    pieces: list[tuple[str, list]] = []
+    # A piece next to an arrow (a_i \mapsto c_i) describes a map: without an '=' it is
+    # skipped quietly.  After \in (A \in R^{2x3}) everything up to the next separator is
+    # a membership, which is skipped.
+    pieces: list[tuple[str, list, bool]] = []
     current: list = []
     before = "brk"
+    quiet = False
+    skipping = False
     for kind, node in _items(nodes):
+        if skipping:
+            if kind not in ("brk", "soft", "sep", "map"):
+                continue
+            skipping = False
+        if kind == "in":
+            kind, skipping = "sep", True
+        if kind == "map":
+            if current:
+                pieces.append((before, current, True))
+                current = []
+            before = "sep"
+            quiet = True
+            continue
         if kind in ("brk", "soft", "sep") or (kind == "space" and any(
                 k == "node" for k, _ in current)):
             if current:
-                pieces.append((before, current))
+                pieces.append((before, current, quiet))
                 current = []
                 before = kind
             elif kind == "brk" or (kind == "soft" and before != "brk"):
                 before = kind
+            quiet = False
             continue
         if kind == "space":
             continue
         current.append((kind, node))
     if current:
-        pieces.append((before, current))
+        pieces.append((before, current, quiet))
 
     out: list = []          # Chain drafts and Problems, in order
     draft: list | None = None   # [members (lists of nodes), equals]
-    for before, piece in pieces:
+    for before, piece, quiet in pieces:
         parts: list[list] = [[]]
         equals: list[Token] = []
         for kind, node in piece:
@@ -218,8 +247,9 @@ def split(nodes: list, src: Source) -> list:
                 draft[0][-1].extend(content)
                 continue
             draft = None
-            out.append(Problem("there is no '=' here, so there is nothing to check",
-                               *_span(content)))
+            if not quiet:
+                out.append(Problem("there is no '=' here, so there is nothing to check",
+                                   *_span(content)))
             continue
         draft = [parts, equals]
         out.append(draft)

@@ -162,12 +162,14 @@ class _Emitter:
         self.spans: list = []
         self.letters: dict = {}
         self.atoms: dict = {}
+        self.pieces: list = []     # (text, atom or None, pos, end), to inline a lone piece
 
-    def put(self, text: str, pos: int, end: int) -> None:
+    def put(self, text: str, pos: int, end: int, atom: Atom | None = None) -> None:
         self.spans.append((self.length, self.length + len(text), pos, end))
         self.parts.append(text)
         self.parts.append(" ")
         self.length += len(text) + 1
+        self.pieces.append((text, atom, pos, end))
 
     def atom(self, atom: Atom, pos: int, end: int) -> str:
         letter = self.letters.get(atom.key)
@@ -177,7 +179,7 @@ class _Emitter:
             self.letters[atom.key] = letter
             sym = letter.lstrip("\\")
             self.atoms[sym] = dataclasses.replace(atom, pos=pos, end=end)
-        self.put(letter, pos, end)
+        self.put(letter, pos, end, atom)
         return letter
 
     def unit(self, pos: int, end: int) -> Unit:
@@ -433,17 +435,38 @@ class Translator:
             raise TranslateError(f"\\left{delim.text} is not supported; use ( ) or [ ]",
                                  left.pos, delim.end)
 
+    def _sub(self, nodes: list, pos: int, end: int, em: _Emitter,
+             build=None) -> None:
+        """Translate ``nodes`` as their own unit and emit one placeholder for it.
+
+        The parser then only ever sees one flat level: ``\\frac{a}{b}``,
+        ``e^{a}``, ``a b + c``.  Flat texts are short and repeat (every
+        fraction reads ``\\frac{a}{b}``), so parsing is fast and cached.  A
+        lone number or name is emitted in place instead.
+        """
+        sub = _Emitter()
+        if build is None:
+            self._expr(_Cursor(nodes, pos, end), sub, stop=None)
+        else:
+            build(sub)
+        if not sub.pieces:
+            raise TranslateError("there is nothing here", pos, end)
+        if len(sub.pieces) == 1:
+            text, atom, p, e = sub.pieces[0]
+            if atom is not None:
+                em.atom(atom, p, e)
+            else:
+                em.put(text, p, e)
+            return
+        unit = sub.unit(pos, end)
+        em.atom(Atom("sub", cells=((unit,),), ident=next(self._ids)), pos, end)
+
     def _grouped(self, inner: list, pos: int, end: int, em: _Emitter, cur: _Cursor) -> None:
-        """``( ... )``: a group, kept as a unit so the parser cannot regroup its product."""
+        """``( ... )``: its own unit, so the parser can neither regroup nor call it."""
         if not [n for n in inner if not _is(n, *_SPACING)]:
             raise TranslateError("empty brackets", pos, end)
-        em.put("\\left(", pos, pos + 1)
-        self._expr(_Cursor(inner, pos, end), em, stop=None)
-        em.put("\\right)", end - 1, end)
-        if not self._postfix(cur, em, simple=False):
-            em.put("^{", end - 1, end)
-            em.atom(Atom("marker", "group"), end - 1, end)
-            em.put("}", end - 1, end)
+        self._sub(inner, pos, end, em)
+        self._postfix(cur, em, simple=False)
 
     def _inner_product(self, inner: list, opener: Token, closer: Token, em: _Emitter,
                        cur: _Cursor) -> None:
@@ -462,16 +485,14 @@ class Translator:
         if len(parts) != 2 or not parts[0] or not parts[1]:
             raise TranslateError("\\langle x, y \\rangle needs two vectors separated by a "
                                  "comma", opener.pos, closer.end)
-        em.put("\\left(", opener.pos, opener.end)
-        for k, part in enumerate(parts):
-            if k:
-                em.put("\\cdot", opener.pos, closer.end)
-            self._grouped(part, part[0].pos, part[-1].end, em, _Cursor([], 0, 0))
-        em.put("\\right)", closer.pos, closer.end)
-        if not self._postfix(cur, em, simple=False):
-            em.put("^{", closer.pos, closer.end)
-            em.atom(Atom("marker", "group"), closer.pos, closer.end)
-            em.put("}", closer.pos, closer.end)
+
+        def build(sub: _Emitter) -> None:
+            self._sub(parts[0], parts[0][0].pos, parts[0][-1].end, sub)
+            sub.put("\\cdot", opener.pos, closer.end)
+            self._sub(parts[1], parts[1][0].pos, parts[1][-1].end, sub)
+
+        self._sub([], opener.pos, closer.end, em, build=build)
+        self._postfix(cur, em, simple=False)
 
     # -- scripts --------------------------------------------------------------------
     def _script_arg(self, cur: _Cursor, script: Token) -> list:
@@ -552,7 +573,7 @@ class Translator:
 
     def _power(self, sup: list, em: _Emitter, pos: int, end: int) -> None:
         em.put("^{", pos, end)
-        self._expr(_Cursor(sup, pos, end), em, stop=None)
+        self._sub(sup, pos, end, em)
         em.put("}", pos, end)
 
     # -- names ------------------------------------------------------------------------
@@ -626,46 +647,14 @@ class Translator:
         return self._softmax(cur, em, word[0].pos, word[-1].end)
 
     def _softmax(self, cur: _Cursor, em: _Emitter, pos: int, end: int) -> bool:
-        while _is(cur.peek(), *_SPACING) or _is(cur.peek(), *_SIZES):
-            cur.take()
-        node = cur.peek()
-        if _is(node, "_", "^"):
-            raise TranslateError("softmax takes no sub- or superscript here; symrow's "
-                                 "softmax always runs along each row", node.pos, node.end)
-        if isinstance(node, Group):
-            cur.take()
-            inner, a, b = node.children, node.pos, node.end
-        elif _is(node, "\\left"):
-            left = cur.take()
-            delim = cur.take()
-            if not _is(delim, "(", "["):
-                raise TranslateError("softmax needs its argument in ( )", left.pos, left.end)
-            depth, start = 0, cur.i
-            while True:
-                n = cur.take()
-                if n is None:
-                    raise TranslateError("\\left is never closed by \\right", left.pos,
-                                         left.end)
-                if _is(n, "\\left"):
-                    depth += 1
-                elif _is(n, "\\right"):
-                    if depth == 0:
-                        close = cur.take()
-                        inner, a, b = cur.nodes[start:cur.i - 2], left.pos, close.end
-                        break
-                    depth -= 1
-        elif _is(node, "(", "["):
-            opener = cur.take()
-            inner, close = self._until_close(cur, opener, _OPEN[opener.text])
-            a, b = opener.pos, close.end
-        else:
+        got = self._bracket_arg(cur, "softmax", pos, end)
+        if got is None:
             raise TranslateError("softmax needs its argument in brackets, as in "
                                  "\\operatorname{softmax}(S)", pos, end)
-        if not inner:
+        inner, a, b = got
+        if not [n for n in inner if not _is(n, *_SPACING)]:
             raise TranslateError("softmax of nothing", a, b)
-        em.put("\\left(", a, a + 1)
-        self._expr(_Cursor(inner, a, b), em, stop=None)
-        em.put("\\right)", b - 1, b)
+        self._sub(inner, a, b, em)
         self._marker(em, "softmax", (), pos, end)
         self._postfix(cur, em, simple=False)
         return True
@@ -675,7 +664,7 @@ class Translator:
         caret = cur.take()
         arg = self._script_arg(cur, caret)
         em.put("e^{", e.pos, e.end)
-        self._expr(_Cursor(arg, caret.pos, caret.end), em, stop=None)
+        self._sub(arg, caret.pos, cur.nodes[cur.i - 1].end, em)
         em.put("}", e.pos, e.end)
         if _is(cur.peek(), "^", "_", "'"):
             node = cur.peek()
@@ -853,9 +842,9 @@ class Translator:
         if not top or not bottom:
             raise TranslateError("\\frac has an empty part", cmd.pos, d)
         em.put("\\frac{", cmd.pos, cmd.end)
-        self._expr(_Cursor(top, a, b), em, stop=None)
+        self._sub(top, a, b, em)
         em.put("}{", c, d)
-        self._expr(_Cursor(bottom, c, d), em, stop=None)
+        self._sub(bottom, c, d, em)
         em.put("}", d - 1, d)
         if _is(cur.peek(), "^", "_", "'"):
             node = cur.peek()
@@ -875,46 +864,72 @@ class Translator:
             raise TranslateError("\\sqrt of nothing", cmd.pos, b)
         if root is not None:
             em.put("\\sqrt[", cmd.pos, cmd.end)
-            self._expr(_Cursor(root, cmd.pos, cmd.end), em, stop=None)
+            self._sub(root, cmd.pos, cmd.end, em)
             em.put("]{", a, b)
         else:
             em.put("\\sqrt{", cmd.pos, cmd.end)
-        self._expr(_Cursor(arg, a, b), em, stop=None)
+        self._sub(arg, a, b, em)
         em.put("}", b - 1, b)
         if _is(cur.peek(), "^", "_", "'"):
             node = cur.peek()
             raise TranslateError("a script right after \\sqrt{..}; put it in brackets first",
                                  node.pos, node.end)
 
-    def _exp(self, cur: _Cursor, em: _Emitter) -> None:
-        cmd = cur.take()
+    def _bracket_arg(self, cur: _Cursor, what: str, pos: int, end: int):
+        """A function's argument: ``{...}``, ``(...)``, ``[...]`` or ``\\left( ... \\right)``."""
         while _is(cur.peek(), *_SPACING) or _is(cur.peek(), *_SIZES):
             cur.take()
         node = cur.peek()
-        if _is(node, "^", "_"):
-            raise TranslateError("a script on \\exp; write \\exp(...) and put it in brackets "
-                                 "for a power", node.pos, node.end)
-        em.put("\\exp\\left(", cmd.pos, cmd.end)
+        if _is(node, "_", "^"):
+            raise TranslateError(f"{what} takes no sub- or superscript here", node.pos,
+                                 node.end)
         if isinstance(node, Group):
             cur.take()
-            self._expr(_Cursor(node.children, node.pos, node.end), em, stop=None)
-            end = node.end
-        elif _is(node, "(", "["):
+            return node.children, node.pos, node.end
+        if _is(node, "\\left"):
+            left = cur.take()
+            delim = cur.take()
+            if not _is(delim, "(", "[", "\\lbrack"):
+                raise TranslateError(f"{what} needs its argument in ( )", left.pos, left.end)
+            depth, start = 0, cur.i
+            while True:
+                n = cur.take()
+                if n is None:
+                    raise TranslateError("\\left is never closed by \\right", left.pos,
+                                         left.end)
+                if _is(n, "\\left"):
+                    depth += 1
+                elif _is(n, "\\right"):
+                    if depth == 0:
+                        close = cur.take()
+                        if close is None:
+                            raise TranslateError("\\right must be followed by a bracket",
+                                                 n.pos, n.end)
+                        return cur.nodes[start:cur.i - 2], left.pos, close.end
+                    depth -= 1
+        if _is(node, "(", "[", "\\lbrack"):
             opener = cur.take()
             inner, close = self._until_close(cur, opener, _OPEN[opener.text])
-            if not inner:
-                raise TranslateError("\\exp of nothing", opener.pos, close.end)
-            self._expr(_Cursor(inner, opener.pos, close.end), em, stop=None)
-            end = close.end
-        elif _is(node, "\\left"):
-            self._left(cur, em)
-            end = cur.nodes[cur.i - 1].end
-        elif node is not None:
-            self._primary(cur, em)
-            end = cur.nodes[cur.i - 1].end
-        else:
-            raise TranslateError("\\exp needs an argument", cmd.pos, cmd.end)
-        em.put("\\right)", end - 1, end)
+            return inner, opener.pos, close.end
+        return None
+
+    def _exp(self, cur: _Cursor, em: _Emitter) -> None:
+        cmd = cur.take()
+        got = self._bracket_arg(cur, "\\exp", cmd.pos, cmd.end)
+        if got is None:
+            node = cur.peek()
+            if node is None:
+                raise TranslateError("\\exp needs an argument", cmd.pos, cmd.end)
+            # \exp x: the next factor alone
+            sub_start = cur.i
+            self._primary(cur, _Emitter())
+            got = cur.nodes[sub_start:cur.i], node.pos, cur.nodes[cur.i - 1].end
+        inner, a, b = got
+        if not [n for n in inner if not _is(n, *_SPACING)]:
+            raise TranslateError("\\exp of nothing", a, b)
+        em.put("e^{", cmd.pos, cmd.end)
+        self._sub(inner, a, b, em)
+        em.put("}", b - 1, b)
         if _is(cur.peek(), "^", "_", "'"):
             node = cur.peek()
             raise TranslateError("a script right after \\exp(...); put it in brackets first",

@@ -97,9 +97,63 @@ class Difference:
     others: list = dataclasses.field(default_factory=list)
 
 
-def show(expr) -> str:
-    """An expression as compact LaTeX, for reports."""
-    return sympy.latex(expr, mul_symbol=None)
+#: the longest term a report shows in full
+MAX_SHOWN = 160
+
+
+def show(expr, rank: dict | None = None) -> str:
+    """An expression as compact LaTeX for a report, factors in the derivation's order.
+
+    ``rank`` maps symbols to their place (q before k before v); a product is
+    written in that order, as a student would write it.
+    """
+    text = _show(expr, rank or {})
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 3] + "..."
+
+
+def _show(expr, rank: dict) -> str:
+    if expr.is_Mul:
+        coeff, factors = expr.as_coeff_mul()
+        # s/sqrt(2) rather than sqrt(2) s/2
+        roots = [f for f in factors if f.is_Pow and f.base.is_Integer and f.exp == sympy.S.Half]
+        if len(roots) == 1 and coeff.is_Rational and coeff.q == roots[0].base:
+            rest = [f for f in factors if f is not roots[0]]
+            body = _show(sympy.Mul(*rest), rank) if rest else "1"
+            sign = "-" if coeff < 0 else ""
+            top = body if abs(coeff.p) == 1 else f"{abs(coeff.p)} {body}"
+            return sign + r"\frac{%s}{\sqrt{%d}}" % (top, roots[0].base)
+    if expr.is_Mul or expr.is_Pow:
+        num, den = sympy.fraction(expr)
+        if den != 1:
+            return r"\frac{%s}{%s}" % (_show(num, rank), _show(den, rank))
+    if expr.is_Mul:
+        coeff, factors = expr.as_coeff_mul()
+        factors = sorted(factors, key=lambda f: (rank.get(f, 99) if f.is_Symbol else 100,
+                                                 numeric.natural_key(str(f))))
+        parts = []
+        for f in factors:
+            text = _show(f, rank)
+            parts.append(f"({text})" if f.is_Add else text)
+        body = " ".join(parts)
+        if coeff == 1:
+            return body
+        if coeff == -1:
+            return "-" + body
+        return sympy.latex(coeff) + " " + body
+    if expr.is_Add:
+        out = ""
+        for k, term in enumerate(expr.as_ordered_terms()):
+            text = _show(term, rank)
+            if k and text.startswith("-"):
+                out += " - " + text[1:]
+            elif k:
+                out += " + " + text
+            else:
+                out = text
+        return out
+    if isinstance(expr, sympy.exp):
+        return "e^{%s}" % _show(expr.args[0], rank)
+    return sympy.latex(expr)
 
 
 def is_polynomial(expr) -> bool:
@@ -138,17 +192,22 @@ def _sorted(texts) -> list:
     return sorted(texts, key=numeric.natural_key)
 
 
-def _term_diff(expected, got, refine: bool = True) -> EntryDiff:
+def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
     lt, rt = _terms(expected), _terms(got)
     diff = EntryDiff()
     for term, coeff in lt.items():
         if term not in rt:
-            diff.missing.append(show(coeff * term))
+            diff.missing.append(show(coeff * term, rank))
         elif rt[term] != coeff:
-            diff.coefficients.append((show(term), show(coeff), show(rt[term])))
+            diff.coefficients.append((show(term, rank), show(coeff), show(rt[term])))
     for term, coeff in rt.items():
         if term not in lt:
-            diff.extra.append(show(coeff * term))
+            diff.extra.append(show(coeff * term, rank))
+    if any(text.endswith("...") for text in diff.missing + diff.extra):
+        many = len(diff.missing) + len(diff.extra)
+        diff.note = (f"{many} terms differ; they are too long to show here; the "
+                     f"counterexample pins the difference down")
+        diff.missing, diff.extra = [], []
     diff.missing = _sorted(diff.missing)
     diff.extra = _sorted(diff.extra)
     diff.coefficients.sort(key=lambda item: numeric.natural_key(item[0]))
@@ -160,12 +219,12 @@ def _term_diff(expected, got, refine: bool = True) -> EntryDiff:
         nr, dr = sympy.fraction(cr * tr)
         if dl != 1 or dr != 1:
             if dl == dr:
-                diff.parts = [("numerator", _term_diff(nl, nr, False))]
+                diff.parts = [("numerator", _term_diff(nl, nr, rank, False))]
             elif nl == nr:
-                diff.parts = [("denominator", _term_diff(dl, dr, False))]
+                diff.parts = [("denominator", _term_diff(dl, dr, rank, False))]
             else:
-                diff.parts = [("numerator", _term_diff(nl, nr, False)),
-                              ("denominator", _term_diff(dl, dr, False))]
+                diff.parts = [("numerator", _term_diff(nl, nr, rank, False)),
+                              ("denominator", _term_diff(dl, dr, rank, False))]
     return diff
 
 
@@ -228,9 +287,9 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
             return None
     if meet is None:
         meet = (lg, rg)
-    diff = _term_diff(*meet)
+    diff = _term_diff(*meet, ref.rank)
     if not (diff.missing or diff.extra or diff.coefficients) and meet != (lg, rg):
-        diff = _term_diff(lg, rg)
+        diff = _term_diff(lg, rg, ref.rank)
     diff.counterexample = counter
     return diff
 

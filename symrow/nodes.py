@@ -23,7 +23,7 @@ from sympy.printing.precedence import PRECEDENCE
 __all__ = [
     "Node", "RowVec", "Dots", "Bmat", "OSum", "OMul", "Neg", "Dot", "SumOver",
     "Transpose", "Space", "Rel", "Chain", "Group", "Items", "Frac", "Exp",
-    "Sqrt", "Call", "Label", "Paren", "Sub", "Entrywise",
+    "Sqrt", "Call", "Label", "Paren", "Sub", "Entrywise", "Cases", "SoftmaxExpansion",
 ]
 
 
@@ -58,6 +58,9 @@ class RowVec(Node):
 
     def __init__(self, seq, index):
         self.seq, self.index = seq, index
+
+    def __hash__(self) -> int:  # cheap: printers look row vectors up by hash
+        return hash((self.seq.name, self.index))
 
 
 class Dots(Node):
@@ -265,3 +268,56 @@ class Entrywise(Node):
 
     def __init__(self, names: Bmat, values: Bmat):
         self.names, self.values = names, values
+
+
+class Cases(Node):
+    """A definition by cases: ``rows`` is a tuple of ``(value, condition)``."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows):
+        self.rows = tuple((value, cond) for value, cond in rows)
+
+
+class SoftmaxExpansion(Node):
+    """Softmax-weighted combinations written out in full, one equation each::
+
+        lhs = exp(a_1) / (exp(a_1) + ... + exp(a_c)) w_1 + ... + exp(a_c) / (...) w_c
+
+    where ``a_j = (x_1 y_j1 + ... + x_d y_jd) / scale`` is an inner product
+    written out in components.  This is how attention's outputs look with
+    everything substituted, and it grows as the fourth power of the sizes,
+    so it is kept by index rather than as a tree of nodes:
+
+    * ``eqs``: one ``(lhs, query, count, weights)`` per equation: the item
+      on the left, the components ``x_1..x_d``, how many keys the sum runs
+      over (a prefix, for a causal mask) and the items ``w_1..`` they weigh;
+    * ``keys``: the rows ``(y_j1, ..., y_jd)``, shared by all equations;
+    * ``scale``: the display item divided by (e.g. ``Sqrt(d)``), or None.
+
+    Rows and columns are shared tuples, so building one is cheap; printers
+    stream it.  :meth:`chains` gives the same equations as ordinary nodes.
+    """
+
+    __slots__ = ("eqs", "keys", "scale")
+
+    def __init__(self, eqs, keys, scale=None):
+        self.eqs = tuple((lhs, tuple(query), int(count), tuple(weights))
+                         for lhs, query, count, weights in eqs)
+        self.keys = tuple(tuple(row) for row in keys)
+        self.scale = scale
+
+    def exponent(self, query, key):
+        """The argument of one exponential: the inner product, over ``scale``."""
+        dot = OSum([OMul([x, y]) for x, y in zip(query, key)])
+        return dot if self.scale is None else Frac(dot, self.scale)
+
+    def chains(self) -> list:
+        """The equations as :class:`Chain` nodes of ordinary nodes (large!)."""
+        out = []
+        for lhs, query, count, weights in self.eqs:
+            den = OSum([Exp(self.exponent(query, key)) for key in self.keys[:count]])
+            out.append(Chain([lhs, OSum([
+                OMul([Frac(Exp(self.exponent(query, key)), den), weight])
+                for key, weight in zip(self.keys[:count], weights)])]))
+        return out

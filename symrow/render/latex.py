@@ -45,6 +45,13 @@ class SymrowLatexPrinter(LatexPrinter):
     }
 
     # -- atoms -----------------------------------------------------------
+    def _print(self, expr, **kwargs) -> str:
+        # symbols and numbers repeat thousands of times in a large display, and
+        # SymPy's own printing of them is slow: print each one once per printer
+        if not kwargs and isinstance(expr, sympy.Basic) and (expr.is_Symbol or expr.is_number):
+            return self._token(expr)
+        return super()._print(expr, **kwargs)
+
     def _print_VecSeq(self, seq) -> str:
         return seq.latex_name
 
@@ -94,6 +101,8 @@ class SymrowLatexPrinter(LatexPrinter):
             number = isinstance(factor, sympy.Number)
             if k and isinstance(factor, sympy.Number) and factor.is_negative:
                 tex = r"\left(%s\right)" % self._print(factor)
+            elif isinstance(factor, N.Frac):
+                tex = self._print(factor)  # the fraction bar delimits it
             else:
                 tex = self.parenthesize(factor, PRECEDENCE["Mul"], strict=False)
             if k and (number and prev_number):
@@ -112,7 +121,10 @@ class SymrowLatexPrinter(LatexPrinter):
             self.parenthesize(node.body, PRECEDENCE["Add"]))
 
     def _print_Transpose(self, node: N.Transpose) -> str:
-        return "%s^{T}" % self.parenthesize(node.base, PRECEDENCE["Pow"], strict=True)
+        base = self.parenthesize(node.base, PRECEDENCE["Pow"], strict=True)
+        if "^" in base and not base.startswith(r"\left("):
+            base = "{%s}" % base  # K^{(1)} and w^{Q}_{1}: no double superscript
+        return "%s^{T}" % base
 
     def _print_Sub(self, node: N.Sub) -> str:
         return "%s_{%s}" % (self.parenthesize(node.base, PRECEDENCE["Pow"], strict=True),
@@ -136,6 +148,10 @@ class SymrowLatexPrinter(LatexPrinter):
     def _print_Entrywise(self, node: N.Entrywise) -> str:
         return self._print(node.values)
 
+    def _print_Cases(self, node: N.Cases) -> str:
+        rows = [r"%s & %s" % (self._print(v), self._print(c)) for v, c in node.rows]
+        return "\\begin{cases} " + r" \\ ".join(rows) + " \\end{cases}"
+
     def _print_Frac(self, node: N.Frac) -> str:
         return r"\frac{%s}{%s}" % (self._print(node.num), self._print(node.den))
 
@@ -150,6 +166,112 @@ class SymrowLatexPrinter(LatexPrinter):
     def _print_Call(self, node: N.Call) -> str:
         args = ", ".join(self._print(a) for a in node.args)
         return r"\operatorname{%s}\left(%s\right)" % (node.name, args)
+
+    # -- streamed expansions ---------------------------------------------
+    def _token(self, leaf) -> str:
+        """LaTeX of a leaf (symbol, number, row vector), printed once per printer."""
+        cache = self.__dict__.setdefault("_tokens", {})
+        tex = cache.get(leaf)
+        if tex is None:
+            if len(cache) > 100_000:
+                cache.clear()
+            tex = cache[leaf] = super()._print(leaf)
+        return tex
+
+    def _print_SoftmaxExpansion(self, node: N.SoftmaxExpansion) -> str:
+        return r",\qquad ".join(self._lines_SoftmaxExpansion(node, None, "= "))
+
+    def _lines_SoftmaxExpansion(self, node: N.SoftmaxExpansion, width: float | None,
+                                rel: str = "&= ") -> list[str]:
+        """The equations as display lines, streamed token by token in one pass.
+
+        The text and the line breaks are those of :func:`display_lines` on
+        ``node.chains()`` (a test holds them equal), but no tree is built and
+        nothing is stored and reused: every inner product is written out from
+        its tokens each time it appears, and the widths that decide the line
+        breaks are summed from the same tokens as they are written.  So the
+        time per character is the same at every size.
+        """
+        tok, tw = self._token, _token_width
+        if self._settings["exp_style"] == "e":
+            open_, close, exp_w, exp_k = "e^{", "}", 0.6, 0.7
+        else:
+            open_, close, exp_w, exp_k = r"\exp\left(", r"\right)", 2.2, 1.0
+        scale = node.scale
+        s_w = None
+        if scale is not None:
+            s_tex = self._print(scale)
+            s_w = tw(s_tex)  # what Width gives a leaf: the width of its LaTeX
+            open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
+        close_end = close + "} "
+        keys = [[tok(y) for y in key] for key in node.keys]
+        heads = [key[0] for key in keys]
+        tails = [key[1:] for key in keys]
+        head_w = [tw(t) for t in heads]
+        tail_w = [[tw(t) for t in key[1:]] for key in keys]
+
+        queries: dict = {}  # the tokens of each query (equations share them)
+        lines: list[str] = []
+        for lhs, query, count, weights in node.eqs:
+            prep = queries.get(id(query))
+            if prep is None:
+                q = [tok(x) for x in query]
+                # tokens of this query: "\exp\left(\frac{q_{i1} " opens an exponential,
+                # " + q_{it} " continues its inner product; the constant pieces
+                # between exponentials are joined to them
+                opening = open_ + q[0] + " "
+                prep = queries[id(query)] = (
+                    r"\frac{" + opening, close + "}{" + opening, close + " + " + opening,
+                    tw(q[0]), [" + " + x + " " for x in q[1:]], [tw(x) for x in q[1:]],
+                    1.5 * (len(q) - 1))
+            num_open, den_open, den_next, first_w, rest, rest_w, gaps = prep
+            head = tok(lhs)
+            out = [head, " ", rel]
+            ap = out.append
+            slots, terms = [], []
+            for j in range(count):
+                if j:
+                    slots.append(len(out))
+                    ap(" + ")
+                # the numerator exp(q_i . k_j / scale); widths summed as Width sums them
+                ap(num_open)
+                ap(heads[j])
+                acc = first_w + head_w[j] + 0.2
+                for x, y, wx, wy in zip(rest, tails[j], rest_w, tail_w[j]):
+                    ap(x)
+                    ap(y)
+                    acc += wx + wy + 0.2
+                arg = acc + gaps if s_w is None else max(acc + gaps, s_w) + 0.3
+                num = exp_w + exp_k * arg
+                den = 0
+                for jj in range(count):  # the denominator, written out again
+                    ap(den_next if jj else den_open)
+                    ap(heads[jj])
+                    acc = first_w + head_w[jj] + 0.2
+                    for x, y, wx, wy in zip(rest, tails[jj], rest_w, tail_w[jj]):
+                        ap(x)
+                        ap(y)
+                        acc += wx + wy + 0.2
+                    arg = acc + gaps if s_w is None else max(acc + gaps, s_w) + 0.3
+                    den += exp_w + exp_k * arg
+                den += 1.5 * (count - 1)
+                ap(close_end)
+                weight = tok(weights[j])
+                ap(weight)
+                terms.append((max(num, den) + 0.3 + tw(weight)) + 0.2)
+            if width is not None:
+                # break as display_lines breaks a Chain([lhs, OSum(terms)])
+                w_lhs, w_rhs = tw(head), sum(terms) + 1.5 * (count - 1)
+                if (w_lhs + w_rhs) + 1.8 > width and w_rhs > width - w_lhs - 1.8:
+                    limit, used = width - w_lhs - 1.8 - 1.0, 0.0
+                    for j, w_term in enumerate(terms):
+                        wt = w_term + 1.5
+                        if j and used + wt > limit:
+                            out[slots[j - 1]] = " \\\\\n&\\quad + "
+                            used = 0.0
+                        used += wt
+            lines.append("".join(out))
+        return lines
 
     # -- SymPy objects that need a different look ------------------------
     def _print_Infinity(self, expr) -> str:
@@ -190,6 +312,17 @@ _CMD = re.compile(r"\\(?:boldsymbol|mathbb|operatorname|left|right|begin\{[a-z*]
                   r"end\{[a-z*]+\}|frac|sqrt|exp)")
 
 
+_TOKEN_WIDTHS: dict[str, float] = {}
+
+
+def _token_width(tex: str) -> float:
+    """:func:`text_width` of a leaf's LaTeX, remembered (leaves repeat)."""
+    width = _TOKEN_WIDTHS.get(tex)
+    if width is None:
+        width = _TOKEN_WIDTHS[tex] = text_width(tex)
+    return width
+
+
 def text_width(tex: str) -> float:
     """A rough width, in ems, of a line of math written in LaTeX."""
     script = 0.0
@@ -213,6 +346,8 @@ class Width:
         method = getattr(self, "w_" + type(node).__name__, None)
         if method is not None:
             return method(node)
+        if isinstance(node, (sympy.Basic, N.RowVec)):  # leaves repeat: remember them
+            return _token_width(self.p._token(node))
         return text_width(self.p.doprint(node))
 
     def w_Bmat(self, node: N.Bmat) -> float:
@@ -283,6 +418,9 @@ def display_lines(node, width: float = LINE_WIDTH, **settings) -> list[str]:
     (:class:`~symrow.nodes.Entrywise`) is shown one entry per line.
     """
     p = printer(**settings)
+    own = getattr(p, "_lines_" + type(node).__name__, None)
+    if own is not None:  # a node that lays itself out (e.g. SoftmaxExpansion)
+        return own(node, width)
     w = Width(p)
     if isinstance(node, N.Group):
         if w(node) <= width:

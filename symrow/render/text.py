@@ -175,8 +175,17 @@ class SymrowTextPrinter(PrettyPrinter):
     def _print_Group(self, node: N.Group):
         return self._join([self._print(i) for i in node.items], ",   ")
 
+    def _print_SoftmaxExpansion(self, node: N.SoftmaxExpansion):
+        return self._print(N.Group(node.chains()))
+
     def _print_Items(self, node: N.Items):
         return self._join([self._print(i) for i in node.items], ", ")
+
+    def _print_Cases(self, node: N.Cases):
+        rows = [self._join([self._print(v), self._print(c)], "  ") for v, c in node.rows]
+        out = prettyForm(*stringPict.stack(*rows))
+        out.baseline = out.height() // 2
+        return prettyForm(*out.parens("{", ""))
 
     def _print_Frac(self, node: N.Frac):
         return prettyForm.__truediv__(self._print(node.num), self._print(node.den))
@@ -215,6 +224,8 @@ def text(node) -> str:
 
 def pretty_lines(node, width: int = TEXT_WIDTH) -> list[str]:
     """A display as text lines; a chain too wide for ``width`` breaks at each ``=``."""
+    if isinstance(node, N.SoftmaxExpansion):
+        return _softmax_lines(node, width)
     if isinstance(node, N.Group):
         whole = text(node)
         if max(map(len, whole.split("\n"))) <= width:
@@ -236,6 +247,24 @@ def pretty_lines(node, width: int = TEXT_WIDTH) -> list[str]:
             return out
         return whole.split("\n")
     return text(node).split("\n")
+
+
+def _softmax_lines(node: N.SoftmaxExpansion, width: int) -> list[str]:
+    """One equation after another; a wide one puts each term on its own line."""
+    out: list[str] = []
+    for chain in node.chains():
+        whole = text(chain).split("\n")
+        if max(map(len, whole)) <= width:
+            out.extend(whole)
+            continue
+        lhs, rhs = chain.items
+        lead = _PRINTER._print(lhs)
+        pad = prettyForm(" " * lead.width())
+        for k, term in enumerate(rhs.terms):
+            out.extend(prettyForm(*stringPict.next(lead if k == 0 else pad, " = " if k == 0
+                                                   else " + ", _PRINTER._print(term)))
+                       .render(wrap_line=False).split("\n"))
+    return out
 
 
 _NBSP = "\u00a0"

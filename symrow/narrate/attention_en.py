@@ -1,3 +1,203 @@
-"""Narration templates: attention (en).  Fields in braces are shown as inline math."""
+"""Narration templates: attention (en).  Fields in braces are shown as inline math.
 
-TEMPLATES: dict[str, str] = {}
+Keys start with ``attn_`` (and headings with ``heading.attn_``) so that they
+never clash with the other modules' keys.
+"""
+
+TEMPLATES: dict[str, str] = {
+    # -- headings ----------------------------------------------------------
+    "heading.attn_formula": "Attention in one line",
+    "heading.attn_projections": "Where the queries, keys and values come from",
+    "heading.attn_match": "Stage 1, match: {QKT}",
+    "heading.attn_scale": "Stage 2: scale the scores",
+    "heading.attn_mask": "The causal mask",
+    "heading.attn_distribution": "Stage 3: turn each row into a distribution",
+    "heading.attn_combine": "Stage 4, combine: {PV}",
+    "heading.attn_expansion": "Everything substituted",
+    "heading.attn_heads": "Several heads",
+
+    # -- the formula and its operands ---------------------------------------
+    "attn_formula_heads": ("With {H} heads, attention runs {H} times side by side, "
+                           "once per head, and then mixes the results: the outputs "
+                           "{O_1} to {O_H} are placed next to each other and "
+                           "multiplied by an output projection {W_O}:"),
+    "attn_formula.plain": ("Scaled dot-product attention sends {m} query points to {m} "
+                           "output points, consulting {n} key points and {n} value "
+                           "points on the way:"),
+    "attn_formula.causal": ("Scaled dot-product attention sends {m} query points to {m} "
+                            "output points, consulting {n} key points and {n} value "
+                            "points on the way. With a causal mask M, a query may "
+                            "only look at the keys up to its own position:"),
+    "attn_operands.general": (
+        "All three operands are vector sequences. {Q} stacks {m} query points "
+        "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
+        "so that they can be compared by inner products. {V} stacks {n} value "
+        "points {v_j} of dimension {d_v}. Key {k_j} and value {v_j} belong "
+        "together: they describe the same item {j}. The numbers {m} and {n} need "
+        "not be equal; when the queries come from a different sequence than the "
+        "keys and values, this is cross-attention."),
+    "attn_operands.self": (
+        "All three operands are vector sequences. {Q} stacks {m} query points "
+        "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
+        "so that they can be compared by inner products. {V} stacks {n} value "
+        "points {v_j} of dimension {d_v}. Key {k_j} and value {v_j} belong "
+        "together: they describe the same item {j}."),
+    "attn_operands.cross": (
+        "All three operands are vector sequences. {Q} stacks {m} query points "
+        "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
+        "so that they can be compared by inner products. {V} stacks {n} value "
+        "points {v_j} of dimension {d_v}. Key {k_j} and value {v_j} belong "
+        "together: they describe the same item {j}. Here there are {m} queries "
+        "but {n} keys: the queries come from another sequence than the keys and "
+        "values, which is cross-attention. Nothing below needs the two numbers "
+        "to agree."),
+    "attn_plan.plain": ("Read from the inside out, the formula has three stages: "
+                        "match the queries against the keys, turn each row of "
+                        "scores into a distribution, and combine the values with "
+                        "it:"),
+    "attn_plan.causal": ("Read from the inside out, the formula has three stages: "
+                         "match the queries against the keys, turn each row of "
+                         "masked scores into a distribution, and combine the values "
+                         "with it:"),
+
+    # -- projections -------------------------------------------------------
+    "attn_inputs.self": ("In a transformer, the queries, keys and values are not "
+                         "given: they are computed from one input vector sequence "
+                         "{X}, whose {m} rows {x_i} are tokens described by {D} "
+                         "numbers each:"),
+    "attn_inputs.cross": ("In a transformer, the queries, keys and values are not "
+                          "given: they are computed from input vector sequences. "
+                          "In cross-attention the queries come from {X} ({m} "
+                          "tokens), while the keys and values come from a second "
+                          "sequence {Y} ({n} tokens, rows {y_j}):"),
+    "attn_projection_defs.one": "Three weight matrices turn the inputs into the operands:",
+    "attn_projection_defs.heads": ("Every one of the {H} heads has its own three "
+                                   "weight matrices:"),
+    "attn_projection_shapes": ("The weight matrices have {D} rows, one per input "
+                               "feature, and as many columns as the operand they "
+                               "produce:"),
+    "attn_projection_rows": (
+        "Each projection is a combine. The query point {q_i} takes the {D} "
+        "components of the input point {x_i} as weights and combines the rows of "
+        "{W_Q} with them; keys and values are made the same way:"),
+    "attn_projection_entries": "Written out entry by entry, {Q}, {K} and {V} are",
+
+    # -- stage 1: match ----------------------------------------------------
+    "attn_match": ("The first product, {QKT}, is a match: every query point is "
+                   "compared with every key point by an inner product."),
+    "attn_match_row": ("Row {i} of {S} matches the single query {q_i} against all "
+                       "the keys, one inner product per key:"),
+    "attn_match_entry.general": (
+        "Each score {s_ij} is one inner product, a sum of {d} products of "
+        "components. The larger it is, the better key {k_j} matches query {q_i}:"),
+    "attn_match_entry.concrete": (
+        "Each score is one inner product, a sum of {d} products of components. "
+        "The larger it is, the better the key matches the query. Written out:"),
+
+    # -- stage 2: scale ----------------------------------------------------
+    "attn_scale.symbolic": (
+        "Before the exponential, every score is divided by {sqrt_d}. An inner "
+        "product adds up {d} products, so its size grows with the dimension: if "
+        "the components are independent with variance 1, the score has variance "
+        "{d}. Dividing by {sqrt_d} brings the variance back to 1 and keeps the "
+        "next stage from becoming too sharp:"),
+    "attn_scale.number": (
+        "Before the exponential, every score is divided by {sqrt_d}. An inner "
+        "product adds up {d} products, so its size grows with the dimension; "
+        "dividing by the square root of the dimension keeps it moderate. Here "
+        "the number is substituted, {sqrt_d} = {value}:"),
+    "attn_scale.one": (
+        "The formula divides every score by {sqrt_d}, to keep the scores moderate "
+        "as the dimension grows. Here {d} = 1, so the scores stay as they are."),
+
+    # -- the causal mask ---------------------------------------------------
+    "attn_mask.square": (
+        "A causal mask forbids a query to look ahead: query {i} may use the keys "
+        "1 to {i} only. The mask {M} has 0 on and below the diagonal and minus "
+        "infinity above it, and it is added to the scaled scores:"),
+    "attn_mask.offset": (
+        "A causal mask forbids a query to look ahead. With {m} queries and {n} "
+        "keys, the queries are taken to be the last {m} positions of the {n}, so "
+        "query {i} may use the keys up to position {last}, and the last "
+        "query sees every key. The mask {M} has 0 where the query may look and "
+        "minus infinity elsewhere, and it is added to the scaled scores:"),
+    "attn_masked": "After adding {M}, the scores a query may not use are minus infinity:",
+
+    # -- stage 3: distribution ---------------------------------------------
+    "attn_softmax.plain": (
+        "The softmax works on each row on its own: it exponentiates every entry "
+        "and divides by the sum of the row."),
+    "attn_softmax.causal": (
+        "The softmax works on each row on its own: it exponentiates every entry "
+        "and divides by the sum of the row. The mask enters through the "
+        "exponential."),
+    "attn_softmax_entry.general": "Entry by entry:",
+    "attn_softmax_entry.concrete": "Entry by entry:",
+    "attn_mask_zero": ("Since the exponential of minus infinity is 0, a masked key "
+                       "gets weight exactly 0, and each sum runs only over the keys "
+                       "the query may see:"),
+    "attn_distribution.plain": (
+        "Every {p_ij} is positive, because an exponential never vanishes, and "
+        "each row sums to 1, because the numerators add up to the common "
+        "denominator:"),
+    "attn_distribution.causal": (
+        "Every {p_ij} is non-negative (positive where the query may look, 0 where "
+        "it may not), and each row sums to 1, because the numerators add up to "
+        "the common denominator:"),
+    "attn_distribution_read": (
+        "So each row {p_i} is a distribution over the {n} keys: it shares out one "
+        "unit of attention among them, and the keys that match {q_i} best get "
+        "the largest shares."),
+
+    # -- stage 4: combine --------------------------------------------------
+    "attn_combine": ("The last product, {PV}, is a combine: each output point mixes "
+                     "all the value points."),
+    "attn_combine_row": ("Take out row {i} of {O}: the weights are the distribution "
+                         "{p_i}, and the points combined are the rows of {V}:"),
+    "attn_combine_causal.square": (
+        "With the mask, the weights of the keys after position {i} are 0, so row "
+        "{i} combines only {v_1} to {v_i}:"),
+    "attn_combine_causal.offset": (
+        "With the mask, the weights of the keys the query may not see are 0, so "
+        "row {i} combines only {v_1} to {v_i}:"),
+    "attn_combine_entry": "Component {l} of the output is the same combine, component by component:",
+    "attn_combine_read": (
+        "Because the weights are non-negative and sum to 1, {o_i} is a weighted "
+        "average of the value points: it lies among them, in the region they "
+        "span, and it leans towards the values whose keys match {q_i} best."),
+
+    # -- the full expansion ------------------------------------------------
+    "attn_expand_rows.general": (
+        "Substituting the distribution and the match into the combine writes "
+        "every output point in the entries of {Q}, {K} and {V} alone: an "
+        "exponential of an inner product over a sum of such exponentials, "
+        "times a value point, summed over the keys:"),
+    "attn_expand_rows.concrete": (
+        "Substituting the distribution and the match into the combine writes "
+        "every output point in the entries of {Q}, {K} and {V} alone: an "
+        "exponential of an inner product over a sum of such exponentials, "
+        "times a value point, summed over the keys. Point by point:"),
+    "attn_expand_entries.general": "and each entry {o_il}, with the inner products written out:",
+    "attn_expand_entries.concrete": "Entry by entry, with the inner products written out:",
+    "attn_summary": (
+        "In short, attention sends each query point {q_i} through three maps: a "
+        "match against all keys gives the scores {s_i}, the softmax turns them "
+        "into a distribution {p_i}, and a combine of the value points with that "
+        "distribution gives the output {o_i}."),
+
+    # -- several heads -----------------------------------------------------
+    "attn_heads": ("Each of the {H} heads is the attention derived above, with its "
+                   "own vector sequences; the steps shown for head 1 hold for every "
+                   "head with its own entries:"),
+    "attn_concat": ("The head outputs are concatenated side by side: row {i} of "
+                    "{C} places the output points of all {H} heads for query "
+                    "{i} next to each other."),
+    "attn_output_blocks": ("The output projection {W_O} has one block of {d_v} rows "
+                           "per head:"),
+    "attn_output": ("Multiplying by {W_O} is one more combine. Cutting it into "
+                    "blocks shows that combining the concatenation is the same as "
+                    "letting every head combine its own block and adding the results:"),
+    "attn_output_row": ("Row by row: {o_i} combines the rows of {W_O}, weighted by "
+                        "the components of the concatenated row {c_i}:"),
+    "attn_output_entries": "Entry by entry, in the entries of the head outputs:",
+}

@@ -130,6 +130,14 @@ def _check(tex: str, against) -> Report:
                 units.append(error_dict(err.message, err.pos, err.end))
             except ReadError as err:
                 units.append(error_dict(err.message, err.pos, err.end))
+            except RecursionError:
+                units.append(error_dict("this is nested too deeply to read", member.pos,
+                                        member.end))
+            except Exception as err:  # noqa: BLE001 - a bug must not cost the report
+                units.append(error_dict(
+                    f"internal error while reading this: {type(err).__name__}: "
+                    f"{' '.join(str(err).split())[:200]} (a bug in symrow; please report it)",
+                    member.pos, member.end))
         for k, eq in enumerate(item.equals):
             lm, rm = item.members[k], item.members[k + 1]
             left, right = src.text[lm.pos:lm.end].strip(), src.text[rm.pos:rm.end].strip()
@@ -161,6 +169,19 @@ def _check(tex: str, against) -> Report:
                 except MathError as err:
                     report = StepReport(len(steps) + 1, line, column, left, right, "wrong",
                                         str(err), indices=env or None)
+                    break
+                except RecursionError:
+                    report = StepReport(len(steps) + 1, line, column, left, right, "unparsed",
+                                        "this step is nested too deeply to check",
+                                        error=error_dict("this step is nested too deeply to "
+                                                         "check", eq.pos, eq.end))
+                    break
+                except Exception as err:  # noqa: BLE001 - a bug must not cost the report
+                    message = (f"internal error while checking this step: "
+                               f"{type(err).__name__}: {' '.join(str(err).split())[:200]} "
+                               f"(a bug in symrow; please report it)")
+                    report = StepReport(len(steps) + 1, line, column, left, right, "unparsed",
+                                        message, error=error_dict(message, eq.pos, eq.end))
                     break
                 if diff is not None:
                     report = StepReport(

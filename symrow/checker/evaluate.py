@@ -317,6 +317,8 @@ class Evaluator:
         if e.is_Number:
             if not (e.is_Integer or e.is_Rational):
                 raise MathError("a non-rational exponent")
+            if b.is_Number and not b.is_finite:
+                raise MathError("a power of infinity")
             if b.is_Number:
                 size = math.log10(max(abs(b.p), 2)) + math.log10(max(abs(b.q), 2))
                 if abs(e.p) > 10_000 or size * abs(e.p) / e.q > MAX_DIGITS:

@@ -29,6 +29,8 @@ import sympy
 __all__ = ["evaluate", "close", "sample_points", "natural_key", "show_number"]
 
 _local = threading.local()
+#: the largest |x| for which exp(x) is evaluated (larger ones have no use here)
+_MAX_EXP = 10_000
 #: a fixed seed: the same input always gets the same sample points
 SEED = 20260611
 
@@ -82,18 +84,21 @@ def evaluate(expr, values: dict):
                 out *= ev(arg)
         elif node.is_Pow:
             base, exp = node.args
-            if exp.is_Integer:
-                b = ev(base)
-                if b == 0 and exp < 0:
+            b, e = ev(base), ev(exp)
+            if b == 0:
+                if e.real <= 0:
                     raise NumericError("division by zero")
-                out = b ** int(exp)
+                out = ctx.mpc(0)
             else:
-                b, e = ev(base), ev(exp)
-                if b == 0:
-                    raise NumericError("zero to a non-integer power")
-                out = ctx.power(b, e)
+                # |b^e| = exp(Re(e log b)): refuse what would not fit in memory
+                if abs((e * ctx.log(b)).real) > _MAX_EXP:
+                    raise NumericError("a power is too large to evaluate")
+                out = b ** int(exp) if exp.is_Integer else ctx.power(b, e)
         elif isinstance(node, sympy.exp):
-            out = ctx.exp(ev(node.args[0]))
+            arg = ev(node.args[0])
+            if abs(arg.real) > _MAX_EXP:
+                raise NumericError("an exponent is too large to evaluate")
+            out = ctx.exp(arg)
         else:
             raise NumericError(f"cannot evaluate {type(node).__name__}")
         if not (ctx.isfinite(out.real) and ctx.isfinite(out.imag)):

@@ -50,6 +50,9 @@ _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iot
           "omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega").split()
 _PLACEHOLDERS = [c for c in _LETTERS] + ["\\" + g for g in _GREEK]
 
+#: the deepest nesting of brackets, fractions and exponents the translator reads
+MAX_NESTING = 40
+
 _SPACING = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\>", "\\quad", "\\qquad", "\\enspace",
             "\\thinspace", "\\medspace", "\\thickspace", "\\negthinspace", "\\negmedspace",
             "\\negthickspace", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\limits",
@@ -244,6 +247,7 @@ class Translator:
         self.src = src
         self._ids = itertools.count(1)
         self.cells_total = 0
+        self._depth = 0
 
     # -- entry points -------------------------------------------------------
     def unit(self, nodes: list, pos: int, end: int) -> Unit:
@@ -445,10 +449,17 @@ class Translator:
         lone number or name is emitted in place instead.
         """
         sub = _Emitter()
-        if build is None:
-            self._expr(_Cursor(nodes, pos, end), sub, stop=None)
-        else:
-            build(sub)
+        self._depth += 1
+        if self._depth > MAX_NESTING:
+            raise TranslateError(f"brackets are nested more than {MAX_NESTING} deep here",
+                                 pos, end)
+        try:
+            if build is None:
+                self._expr(_Cursor(nodes, pos, end), sub, stop=None)
+            else:
+                build(sub)
+        finally:
+            self._depth -= 1
         if not sub.pieces:
             raise TranslateError("there is nothing here", pos, end)
         if len(sub.pieces) == 1:
@@ -673,6 +684,7 @@ class Translator:
 
     def _name(self, cur: _Cursor, em: _Emitter) -> None:
         letter, bold, inner_sub, pos, end = self._head(cur)
+        head_end = end
         sub, sup, primes, (_, send) = self._scripts(cur)
         if inner_sub is not None:
             if sub is not None:
@@ -684,7 +696,10 @@ class Translator:
             em.put("\\exp\\left(1\\right)", pos, end)
             self._name_scripts(None, sup, primes, em, pos, end)
             return
-        atom, sup = self._resolve(letter, bold, sub, sup, pos, end)
+        shown = self.src.text[pos:head_end]
+        if sub is not None:
+            shown += "_" + (_plain(sub) if len(sub) == 1 else "{" + _plain(sub) + "}")
+        atom, sup = self._resolve(letter, bold, sub, sup, pos, end, shown)
         em.atom(atom, pos, end)
         self._name_scripts(atom, sup, primes, em, pos, end)
 
@@ -697,10 +712,9 @@ class Translator:
         for _ in range(primes):
             self._marker(em, "T", (), pos, end)
 
-    def _resolve(self, letter: str, bold: bool, sub, sup, pos: int, end: int):
+    def _resolve(self, letter: str, bold: bool, sub, sup, pos: int, end: int, shown: str):
         """The atom a name stands for; returns (atom, superscript left to apply)."""
         ref = self.ref
-        shown = self.src.text[pos:end]
         # sizes: m, n, d, \ell, d_k, d_v
         if not bold:
             size = None

@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import sympy
 
@@ -179,8 +180,38 @@ def is_polynomial(expr) -> bool:
     return True
 
 
+#: the most terms an exact expansion may produce
+MAX_EXPANSION = 200_000
+
+
+def expansion_size(expr) -> int:
+    """An upper estimate of the number of terms ``expand`` would produce."""
+    if expr.is_Add:
+        return sum(expansion_size(a) for a in expr.args)
+    if expr.is_Mul:
+        out = 1
+        for a in expr.args:
+            out *= expansion_size(a)
+            if out > MAX_EXPANSION:
+                return out
+        return out
+    if expr.is_Pow and expr.exp.is_Integer and expr.exp > 1:
+        k = expansion_size(expr.base)
+        if k <= 1:
+            return 1
+        return math.comb(int(expr.exp) + k - 1, k - 1) if k < 10_000 else MAX_EXPANSION + 1
+    return 1
+
+
+def expand(expr, **hints):
+    """``sympy.expand``, refused when the result would be huge."""
+    if expansion_size(expr) > MAX_EXPANSION:
+        raise MathError(f"expanding this would give more than {MAX_EXPANSION} terms")
+    return sympy.expand(expr, **hints)
+
+
 def _terms(expr) -> dict:
-    expanded = sympy.expand(expr, power_exp=False, power_base=False, log=False)
+    expanded = expand(expr, power_exp=False, power_base=False, log=False)
     table: dict = {}
     for term in sympy.Add.make_args(expanded):
         coeff, rest = term.as_coeff_Mul()
@@ -232,7 +263,7 @@ def _zero(expr) -> bool:
     if expr == 0:
         return True
     if is_polynomial(expr):
-        return sympy.expand(expr) == 0
+        return expand(expr) == 0
     return False
 
 
@@ -257,10 +288,27 @@ def _counterexample(left, right) -> tuple[bool, dict | None]:
     return True, None
 
 
+def _infinity(expr):
+    """+oo or -oo if ``expr`` is infinite (a finite score plus a -oo mask entry), else None."""
+    if expr in (sympy.S.Infinity, sympy.S.NegativeInfinity):
+        return expr
+    if expr.is_Add:
+        signs = {a for a in expr.args if a in (sympy.S.Infinity, sympy.S.NegativeInfinity)}
+        if len(signs) == 1:
+            return signs.pop()
+    return None
+
+
 def compare_scalar(left, right, ref) -> EntryDiff | None:
     """None when ``left == right`` under the derivation's meaning; else how they differ."""
     if left == right:
         return None
+    li, ri = _infinity(left), _infinity(right)
+    if li is not None or ri is not None:
+        if li == ri:
+            return None
+        return EntryDiff(missing=[show(li if li is not None else left, ref.rank)],
+                         extra=[show(ri if ri is not None else right, ref.rank)])
     L, R = left, right
     meet = None
     for _ in range(64):
@@ -279,7 +327,7 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
     lg, rg = ref.ground(left), ref.ground(right)
     counter = None
     if is_polynomial(lg) and is_polynomial(rg):
-        if sympy.expand(lg - rg) == 0:
+        if expand(lg - rg) == 0:
             return None
     else:
         equal, counter = _counterexample(lg, rg)

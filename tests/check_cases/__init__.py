@@ -1,0 +1,1 @@
+"""Data and helpers for the checker tests (hand derivations, stand-in derivations)."""

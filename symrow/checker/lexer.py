@@ -183,6 +183,9 @@ def _tokens(text: str) -> Iterator[Token]:
         elif ch == "$":
             kind, tok = "dollar", "$"
             i += 1
+            if i < n and text[i] == "$":
+                tok = "$$"
+                i += 1
         elif ch in _SINGLE:
             kind, tok = "sym", ch
             i += 1

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .lexer import DOC_ENVS, Env, Group, Source, Token
+from .lexer import DOC_ENVS, MATRIX_ENVS, Env, Group, Source, Token
 
 __all__ = ["Member", "Chain", "Problem", "split"]
 
@@ -77,15 +77,46 @@ def _softmax_text(group: Group) -> bool:
     return letters.lower() == "softmax"
 
 
-def _flatten(nodes: list, out: list) -> None:
-    """Splice layout environments into one stream; mark their edges as row breaks."""
+_MATH_OPEN = {"\\[", "\\("}
+_MATH_CLOSE = {"\\]", "\\)"}
+
+
+def _has_math_marks(nodes: list) -> bool:
+    for node in nodes:
+        if isinstance(node, Token) and (node.kind == "dollar" or node.text in _MATH_OPEN):
+            return True
+        if isinstance(node, Env) and (node.name in DOC_ENVS or _has_math_marks(node.children)):
+            return True
+    return False
+
+
+def _flatten(nodes: list, out: list, state: dict) -> None:
+    """Splice layout environments into one stream; mark their edges as row breaks.
+
+    When the text marks its mathematics (``$...$``, ``\\[...\\]``, ``align*``, ...),
+    only that is read: prose around it, even a whole document, is skipped.
+    """
     for node in nodes:
         if isinstance(node, Env) and node.name in DOC_ENVS:
             out.append(("brk", node.begin))
-            _flatten(node.children, out)
+            was, state["math"] = state["math"], True
+            _flatten(node.children, out, state)
+            state["math"] = was
             out.append(("brk", node.end_token))
         elif isinstance(node, Token) and node.kind == "dollar":
+            state["math"] = not state["math"]
             out.append(("brk", node))
+        elif isinstance(node, Token) and node.text in _MATH_OPEN:
+            state["math"] = True
+            out.append(("brk", node))
+        elif isinstance(node, Token) and node.text in _MATH_CLOSE:
+            state["math"] = False
+            out.append(("brk", node))
+        elif state["prose"] and not state["math"]:
+            if isinstance(node, Group):
+                _flatten(node.children, out, state)
+            elif isinstance(node, Env) and node.name not in MATRIX_ENVS:
+                _flatten(node.children, out, state)
         else:
             out.append(("node", node))
 
@@ -93,7 +124,8 @@ def _flatten(nodes: list, out: list) -> None:
 def _items(nodes: list) -> list:
     """Classify the top-level stream: content nodes, '=', separators, breaks."""
     flat: list = []
-    _flatten(nodes, flat)
+    marked = _has_math_marks(nodes)
+    _flatten(nodes, flat, {"prose": marked, "math": not marked})
     items: list = []
     depth = 0
     skip_delim = False

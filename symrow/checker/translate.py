@@ -268,8 +268,8 @@ class Translator:
                 break
             if isinstance(node, Token):
                 text = node.text
-                if text in _SPACING:
-                    cur.take()
+                if text in _SPACING or text in _SIZES:
+                    cur.take()      # \bigl( is just (
                     continue
                 if text in _SPACE_WITH_ARG:
                     cur.take()
@@ -512,6 +512,10 @@ class Translator:
         if node is None or _is(node, "^", "_"):
             raise TranslateError(f"'{script.text}' needs something after it",
                                  script.pos, script.end)
+        if isinstance(node, Token) and node.kind == "num" and len(node.text) > 1:
+            raise TranslateError(f"write {script.text}{{{node.text}}} with braces: without "
+                                 f"them LaTeX takes only the first digit, "
+                                 f"{script.text}{node.text[0]}", script.pos, node.end)
         if isinstance(node, Token) and node.kind == "cmd" and (
                 node.text in _FONT or node.text in _BOLD) and isinstance(cur.peek(), Group):
             return [node, cur.take()]

@@ -257,7 +257,7 @@ def build_tree(tokens: list[Token], src: Source) -> list[Node]:
             continue
         if tok.kind == "cmd" and tok.text == "\\begin":
             name, k2 = _env_name(tokens, k, src)
-            stack.append(("env", (name, tok), current))
+            stack.append(("env", (name, tok, tokens[k2 - 1].end), current))
             if len(stack) > MAX_DEPTH:
                 raise src.error(f"braces and environments are nested more than {MAX_DEPTH} "
                                 f"deep", tok.pos, tok.end)
@@ -274,7 +274,7 @@ def build_tree(tokens: list[Token], src: Source) -> list[Node]:
                                     tok.pos, tokens[k2 - 1].end)
                 raise src.error(f"\\end{{{name}}} has no matching \\begin{{{name}}}",
                                 tok.pos, tokens[k2 - 1].end)
-            _, (open_name, begin), parent = stack.pop()
+            _, (open_name, begin, _), parent = stack.pop()
             if open_name != name:
                 line = src.line_col(begin.pos)[0]
                 raise src.error(f"\\end{{{name}}} does not match \\begin{{{open_name}}} "
@@ -289,9 +289,9 @@ def build_tree(tokens: list[Token], src: Source) -> list[Node]:
         kind, opener, _ = stack[-1]
         if kind == "{":
             raise src.error("'{' is never closed", opener.pos, opener.end)
-        name, begin = opener
+        name, begin, name_end = opener
         raise src.error(f"\\begin{{{name}}} is never closed by \\end{{{name}}}",
-                        begin.pos, begin.end)
+                        begin.pos, name_end)
     return root
 
 

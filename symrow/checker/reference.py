@@ -144,9 +144,11 @@ class Reference:
             return sizes
         sizes = {}
         if shape("Q"):
-            sizes["m"], sizes["d"] = shape("Q")
+            sizes["m"] = shape("Q")[0]
         if shape("K"):
             sizes["n"] = shape("K")[0]
+        if shape("Q"):
+            sizes["d"] = shape("Q")[1]
         if shape("V"):
             sizes["d_v"] = shape("V")[1]
         return sizes

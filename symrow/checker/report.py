@@ -73,8 +73,9 @@ class StepReport:
             out["error"] = dict(self.error)
         return out
 
-    def text_lines(self) -> list[str]:
-        head = f"step {self.index}  line {self.line}  {self.status:<8}  "
+    def text_lines(self, widths: tuple[int, int] = (1, 1)) -> list[str]:
+        head = (f"step {self.index:<{widths[0]}}  line {self.line:<{widths[1]}}  "
+                f"{self.status:<8}  ")
         if self.status == "unparsed":
             err = self.error or {}
             where = f"line {err.get('line')}, column {err.get('column')}"
@@ -83,10 +84,10 @@ class StepReport:
             return [head + f"{where}: {err.get('message', self.message)}"]
         lines = [head + _short(f"{self.left} = {self.right}")]
         if self.status == "wrong":
-            pad = " " * 8
             where = ""
             if self.indices:
                 where = "for " + ", ".join(f"{k} = {v}" for k, v in self.indices.items()) + ": "
+            pad = " " * (len(head) - 10)
             lines.append(pad + where + self.message)
             detail = self.detail or {}
             for line in _detail_lines(detail):
@@ -166,8 +167,10 @@ class Report:
 
     def to_text(self) -> str:
         lines = [f"symrow check against {self.against}"]
+        widths = (max((len(str(s.index)) for s in self.steps), default=1),
+                  max((len(str(s.line)) for s in self.steps), default=1))
         for step in self.steps:
-            lines += step.text_lines()
+            lines += step.text_lines(widths)
         counts = self.counts
         parts = []
         for status in STATUSES:

@@ -11,10 +11,13 @@ one step.
 
 >>> from symrow.checker.lexer import Source, tokenize, build_tree
 >>> from symrow.checker.structure import split
->>> text = r"\\begin{align*} S &= QK^T \\\\ &= P \\end{align*} x = y"
+>>> text = r"\\begin{align*} S &= QK^T \\\\ &= P \\end{align*} where $x = y$"
 >>> src = Source(text)
 >>> [[len(m.nodes) for m in c.members] for c in split(build_tree(tokenize(text), src), src)]
 [[1, 4, 1], [1, 1]]
+
+Text that marks its mathematics (``$...$``, ``\\[...\\]``, an ``align*``) is
+read for that mathematics only; the prose around it ("where") is skipped.
 """
 
 from __future__ import annotations

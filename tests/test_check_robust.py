@@ -1,0 +1,364 @@
+"""The checker's contract: a report or a clear SymrowError, in time, for any input.
+
+Covers the report API, argument errors, the time limit (main thread, other
+threads, nested limits), independence from call order and from other
+threads, that no user text is evaluated as Python, that ``import symrow``
+does not load the parser, and a fuzz test over thousands of random and
+mutated inputs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import symrow
+from check_cases.derivations import against, combine
+from check_cases.handwritten import attention_derivation
+from symrow.checker import deadline
+
+
+# -- import ---------------------------------------------------------------------------------
+
+def test_import_symrow_does_not_load_the_parser():
+    code = ("import sys, symrow\n"
+            "d = symrow.combine(symrow.vecseq('A', 2, 2), symrow.vecseq('B', 2, 2))\n"
+            "d.to_latex(); d.to_text()\n"
+            "import symrow.checker\n"
+            "assert 'latex2sympy2' not in sys.modules, 'loaded on import'\n"
+            "assert 'antlr4' not in sys.modules, 'antlr loaded on import'\n"
+            "symrow.check('C = AB', d)\n"
+            "assert 'latex2sympy2' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- the report -----------------------------------------------------------------------------
+
+def test_report_api_text_and_json():
+    report = symrow.check("C = AB = BA\n c_{11} = +", against("comb22"))
+    assert report.verdict == "wrong" and not report.ok and report.exit_code == 1
+    assert [s.status for s in report.steps] == ["holds", "wrong", "unparsed"]
+    data = json.loads(report.to_json())
+    assert data == report.to_dict()
+    assert data["verdict"] == "wrong" and data["exit_code"] == 1 and data["ok"] is False
+    assert data["counts"] == {"holds": 1, "wrong": 1, "unparsed": 1}
+    wrong = data["steps"][1]
+    assert wrong["entry"] == [1, 1] and wrong["line"] == 1 and wrong["column"] == 8
+    assert wrong["detail"]["missing"] == ["a_{12} b_{21}"]
+    unparsed = data["steps"][2]["error"]
+    assert (unparsed["line"], unparsed["column"]) == (2, 11)
+    text = report.to_text()
+    assert text.splitlines()[0] == "symrow check against combine (m=2, ℓ=2, n=2)"
+    assert text.splitlines()[-1] == "verdict: wrong (1 step holds, 1 wrong, 1 could not be read)"
+    assert "line 2, column 11" in text
+
+
+def test_verdict_precedence():
+    d = against("comb22")
+    assert symrow.check("C = AB", d).exit_code == 0
+    assert symrow.check("C = AB\n C = +", d).verdict == "unparsed"
+    assert symrow.check("C = AB\n C = +", d).exit_code == 2
+    assert symrow.check("C = BA\n C = +", d).exit_code == 1   # a definite finding wins
+
+
+# -- argument and whole-input errors ----------------------------------------------------------
+
+def test_bad_arguments_are_option_errors():
+    d = against("comb22")
+    with pytest.raises(symrow.OptionError):
+        symrow.check(b"C = AB", d)
+    with pytest.raises(symrow.OptionError):
+        symrow.check("C = AB", "combine")
+    general = symrow.combine(symrow.vecseq("A", "m", "ell"), symrow.vecseq("B", "ell", "n"))
+    with pytest.raises(symrow.OptionError, match="concrete sizes"):
+        symrow.check("C = AB", general)
+    for bad in (0, -1, float("nan"), "10", True):
+        with pytest.raises(symrow.OptionError):
+            symrow.check("C = AB", d, timeout=bad)
+
+
+@pytest.mark.parametrize("tex, line, column, near", [
+    ("", 1, 1, "end of input"),
+    ("   % only a comment\n", 1, 1, " "),
+    ("C = A{B", 1, 6, "{"),
+    ("C = AB}", 1, 7, "}"),
+    ("\\begin{align*}\nC &= AB\n", 1, 1, "\\begin{align*}"),
+    ("\\begin{align*}\nC &= AB\n\\end{aligned}", 3, 1, "\\end{aligned}"),
+])
+def test_unreadable_input_is_one_parse_error(tex, line, column, near):
+    with pytest.raises(symrow.ParseError) as err:
+        symrow.check(tex, against("comb22"))
+    assert (err.value.line, err.value.column) == (line, column)
+    assert near in (err.value.near or " ")
+    assert "\n" not in str(err.value)
+
+
+def test_input_size_limit():
+    with pytest.raises(symrow.LimitError):
+        symrow.check("C = AB\n" * 40_000, against("comb22"))
+
+
+# -- the time limit -------------------------------------------------------------------------------
+
+def heavy_text() -> str:
+    """A derivation that takes seconds to check: twenty 4 x 4 attention derivations."""
+    return "\n".join(attention_derivation(4, 4, 4, swap=s) for s in (None, "S", "P", "O") * 5)
+
+
+def test_deadline_is_not_an_exception():
+    assert issubclass(deadline.Deadline, BaseException)
+    assert not issubclass(deadline.Deadline, Exception)
+    assert issubclass(symrow.CheckTimeout, symrow.SymrowError)
+
+
+def test_timeout_interrupts_the_main_thread():
+    with pytest.raises(symrow.CheckTimeout, match="time limit of 0.05 s"):
+        symrow.check(heavy_text(), against("att444"), timeout=0.05)
+
+
+def test_timeout_from_limits():
+    with symrow.limits(check_timeout=0.05):
+        with pytest.raises(symrow.CheckTimeout):
+            symrow.check(heavy_text(), against("att444"))
+
+
+def test_timeout_interrupts_another_thread():
+    outcome = {}
+
+    def work():
+        try:
+            symrow.check(heavy_text(), against("att444"), timeout=0.05)
+            outcome["result"] = "finished"
+        except symrow.SymrowError as err:
+            outcome["result"] = type(err).__name__
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(120)
+    assert outcome == {"result": "CheckTimeout"}
+
+
+def test_after_a_timeout_checks_are_unchanged():
+    tex = attention_derivation(2, 2, 2, swap="P")
+    before = symrow.check(tex, against("att222")).to_dict()
+    for _ in range(3):
+        with pytest.raises(symrow.CheckTimeout):
+            symrow.check(heavy_text(), against("att444"), timeout=0.02)
+    assert symrow.check(tex, against("att222")).to_dict() == before
+
+
+def test_a_swallowing_function_still_times_out():
+    import time
+
+    def stubborn():
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            try:
+                while True:
+                    pass
+            except BaseException:      # swallows the Deadline
+                pass
+        return "late"
+
+    with pytest.raises(symrow.CheckTimeout):
+        deadline.run_with_deadline(stubborn, 0.05)
+
+
+# -- order, threads, no evaluation ----------------------------------------------------------------
+
+ITEMS = [
+    ("comb23", "C = AB = BA"),
+    ("comb23", r"c_{ij} = \sum_k a_{ik} b_{kj}"),
+    ("match23", r"C = AB^\top = \begin{bmatrix} \boldsymbol{a}_1 \\ \boldsymbol{a}_2 "
+                r"\end{bmatrix} B'"),
+    ("match23", r"c_{12} = \langle \boldsymbol{a}_2, \boldsymbol{b}_1 \rangle"),
+    ("att222", attention_derivation(2, 2, 2)),
+    ("att222", attention_derivation(2, 2, 2, swap="P")),
+    ("att222", r"d \cdot s_{11} = 2 s_{11} = e_1"),
+    ("att222", r"P = \operatorname{softmax}(QK^T)"),
+    ("att222c", attention_derivation(2, 2, 2, causal=True)),
+    ("att222c", r"\boldsymbol{o}_2 = p_{21}\boldsymbol{v}_1 + p_{22}\boldsymbol{v}_1"),
+    ("comb22", r"C = \begin{bmatrix} a_{11} & d \end{bmatrix} + \mathrm{softmax}(A)"),
+    ("comb22", r"C = A(B"),
+]
+
+
+def run_items(order):
+    out = {}
+    for k in order:
+        key, tex = ITEMS[k]
+        out[k] = symrow.check(tex, against(key)).to_dict()
+    return out
+
+
+def test_reports_do_not_depend_on_call_order():
+    reference = run_items(range(len(ITEMS)))
+    for seed in (1, 2, 3):
+        order = list(range(len(ITEMS)))
+        random.Random(seed).shuffle(order)
+        assert run_items(order) == reference
+
+
+def test_reports_do_not_depend_on_other_threads():
+    reference = run_items(range(len(ITEMS)))
+    results: list = []
+
+    def work(seed):
+        order = list(range(len(ITEMS)))
+        random.Random(seed).shuffle(order)
+        results.append(run_items(order))
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(300)
+    assert len(results) == 3 and all(r == reference for r in results)
+
+
+def test_user_text_is_never_evaluated(monkeypatch):
+    import builtins
+
+    import sympy
+    import sympy.parsing.sympy_parser as sympy_parser
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("user text reached eval/exec/parse_expr")
+
+    original_sympify = sympy.sympify
+
+    def guarded_sympify(a, *args, **kwargs):
+        if isinstance(a, str):
+            raise AssertionError(f"a string reached sympify: {a!r}")
+        return original_sympify(a, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "eval", forbidden)
+    monkeypatch.setattr(builtins, "exec", forbidden)
+    monkeypatch.setattr(sympy_parser, "parse_expr", forbidden)
+    monkeypatch.setattr(sympy, "sympify", guarded_sympify)
+    hostile = [r"C = __import__('os').system('echo hacked')",
+               r"C = \text{__import__('os')} AB", r"C = AB; import os", "C = A.B"]
+    for tex in hostile:
+        report = symrow.check(tex, against("comb22"))
+        assert report.verdict in ("unparsed", "holds", "wrong")
+    assert symrow.check(attention_derivation(2, 2, 2), against("att222")).ok
+
+
+# -- fuzz -------------------------------------------------------------------------------------------
+
+VOCAB = ["a", "b", "c", "d", "e", "q", "k", "s", "p", "o", "v", "x", "i", "j", "t", "Q", "K",
+         "V", "S", "P", "O", "M", "A", "B", "C", "E", "I", "_", "^", "{", "}", "(", ")", "[",
+         "]", "=", "&", "\\\\", "+", "-", "/", "*", "'", ",", ".", "1", "2", "12", "11", "21",
+         "0.5", "10", "99999999999999999999999999999999", r"\frac", r"\sqrt", r"\exp", r"\sum",
+         r"\left(", r"\right)", r"\left[", r"\right]", r"\langle", r"\rangle", r"\cdot",
+         r"\times", r"\top", r"\intercal", r"\mathsf{T}", "T", r"\boldsymbol", r"\mathbf",
+         r"\bm", r"\vec", r"\operatorname{softmax}", r"\mathrm{softmax}", r"\text{so}",
+         r"\begin{bmatrix}", r"\end{bmatrix}", r"\begin{pmatrix}", r"\end{pmatrix}",
+         r"\begin{align*}", r"\end{align*}", r"\begin{cases}", r"\infty", r"\,", r"\;", r"\!",
+         r"\quad", " ", "\n", "$", "$$", r"\[", r"\]", r"\ell", "%", r"\foo", "é", "∑", "·",
+         r"\bigl(", r"\bigr)", "^{T}", "_{ij}", "_{1}", "_{10,2}", r"\cdots", r"\in",
+         r"\mapsto", r"\le", ":=", r"\dfrac", r"\sqrt[3]", "e^{", "}^{", r"\lim", r"\int",
+         r"\begin{document}", r"\end{document}", "\t", "\x00", "~", "\\"]
+
+BASES = [
+    ("att222", attention_derivation(2, 2, 2)),
+    ("att222c", attention_derivation(2, 2, 2, causal=True)),
+    ("comb23", "\\begin{align*} C &= AB \\\\ c_{ij} &= \\sum_{k=1}^{3} a_{ik} b_{kj} \\\\ "
+               "\\boldsymbol{c}_1 &= \\begin{bmatrix} \\boldsymbol{a}_1 \\boldsymbol{b}^T_{1} "
+               "& (AB)_{12} \\end{bmatrix} \\end{align*}"),
+    ("match23", r"C = AB^\top = \begin{bmatrix} \langle \boldsymbol{a}_1, \boldsymbol{b}_1 "
+                r"\rangle & e^{0} c_{12} \\ \frac{2 c_{21}}{2} & \sqrt{c_{22}^2} \end{bmatrix}"),
+]
+
+#: every input must be answered within this many seconds (the default limit)
+LIMIT = 10.0
+
+
+def assert_answered(tex: str, key: str) -> None:
+    try:
+        report = symrow.check(tex, against(key), timeout=LIMIT)
+    except symrow.SymrowError as err:
+        assert str(err) and "\n" not in str(err)
+        return
+    assert report.verdict in ("holds", "wrong", "unparsed")
+    for step in report.steps:
+        assert "internal error" not in step.message, (tex, step.message)
+    report.to_text()
+    json.loads(report.to_json())
+
+
+FUZZ = settings(deadline=None, derandomize=True, database=None, max_examples=1000,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@settings(FUZZ, max_examples=2000)
+@given(tokens=st.lists(st.sampled_from(VOCAB), max_size=40),
+       key=st.sampled_from(["att222", "comb23", "match23", "att222c"]))
+def test_fuzz_random_token_soup(tokens, key):
+    assert_answered(" ".join(tokens) if len(tokens) % 2 else "".join(tokens), key)
+
+
+@st.composite
+def mutated(draw):
+    key, text = draw(st.sampled_from(BASES))
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(text)))
+        op = draw(st.sampled_from(["delete", "insert", "duplicate", "swap", "replace"]))
+        if op == "delete":
+            text = text[:i] + text[i + draw(st.integers(1, 12)):]
+        elif op == "insert":
+            text = text[:i] + draw(st.sampled_from(VOCAB)) + text[i:]
+        elif op == "duplicate":
+            j = i + draw(st.integers(1, 40))
+            text = text[:i] + text[i:j] * draw(st.integers(2, 3)) + text[i:]
+        elif op == "swap" and i + 1 < len(text):
+            text = text[:i] + text[i + 1] + text[i] + text[i + 2:]
+        else:
+            text = text[:i] + draw(st.text(max_size=4)) + text[i + 1:]
+    return key, text
+
+
+@FUZZ
+@given(case=mutated())
+def test_fuzz_mutated_derivations(case):
+    key, text = case
+    assert_answered(text, key)
+
+
+@settings(deadline=None, derandomize=True, database=None, max_examples=300)
+@given(st.text(max_size=60))
+def test_fuzz_arbitrary_unicode(text):
+    assert_answered(text, "comb23")
+
+
+def test_fuzz_is_answered_the_same_twice():
+    """Mutated inputs give the same report on a second call (no hidden state)."""
+    rng = random.Random(7)
+    for _ in range(60):
+        key, text = rng.choice(BASES)
+        i = rng.randrange(len(text))
+        text = text[:i] + rng.choice(VOCAB) + text[i + rng.randrange(4):]
+        try:
+            first = symrow.check(text, against(key)).to_dict()
+        except symrow.SymrowError as err:
+            first = str(err)
+        try:
+            second = symrow.check(text, against(key)).to_dict()
+        except symrow.SymrowError as err:
+            second = str(err)
+        assert first == second
+
+
+def test_large_concrete_sizes_are_refused_or_answered():
+    d = combine((12, 12), (12, 12))
+    report = symrow.check(r"c_{ij} = \sum_{k=1}^{12} a_{ik}b_{kj}", d)
+    assert report.ok
+    report = symrow.check(r"C = (A + B)^{2}", d)
+    assert report.verdict == "wrong" and "power" in report.steps[0].message

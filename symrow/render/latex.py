@@ -225,6 +225,7 @@ class SymrowLatexPrinter(LatexPrinter):
                     tw(q[0]), [" + " + x + " " for x in q[1:]], [tw(x) for x in q[1:]],
                     1.5 * (len(q) - 1))
             num_open, den_open, den_next, first_w, rest, rest_w, gaps = prep
+            products = range(len(rest))
             head = tok(lhs)
             out = [head, " ", rel]
             ap = out.append
@@ -236,23 +237,29 @@ class SymrowLatexPrinter(LatexPrinter):
                 # the numerator exp(q_i . k_j / scale); widths summed as Width sums them
                 ap(num_open)
                 ap(heads[j])
+                tail, tail_wj = tails[j], tail_w[j]
                 acc = first_w + head_w[j] + 0.2
-                for x, y, wx, wy in zip(rest, tails[j], rest_w, tail_w[j]):
-                    ap(x)
-                    ap(y)
-                    acc += wx + wy + 0.2
-                arg = acc + gaps if s_w is None else max(acc + gaps, s_w) + 0.3
+                for t in products:
+                    ap(rest[t])
+                    ap(tail[t])
+                    acc += rest_w[t] + tail_wj[t] + 0.2
+                arg = acc + gaps
+                if s_w is not None:
+                    arg = (arg if arg >= s_w else s_w) + 0.3
                 num = exp_w + exp_k * arg
                 den = 0
                 for jj in range(count):  # the denominator, written out again
                     ap(den_next if jj else den_open)
                     ap(heads[jj])
+                    tail, tail_wj = tails[jj], tail_w[jj]
                     acc = first_w + head_w[jj] + 0.2
-                    for x, y, wx, wy in zip(rest, tails[jj], rest_w, tail_w[jj]):
-                        ap(x)
-                        ap(y)
-                        acc += wx + wy + 0.2
-                    arg = acc + gaps if s_w is None else max(acc + gaps, s_w) + 0.3
+                    for t in products:
+                        ap(rest[t])
+                        ap(tail[t])
+                        acc += rest_w[t] + tail_wj[t] + 0.2
+                    arg = acc + gaps
+                    if s_w is not None:
+                        arg = (arg if arg >= s_w else s_w) + 0.3
                     den += exp_w + exp_k * arg
                 den += 1.5 * (count - 1)
                 ap(close_end)

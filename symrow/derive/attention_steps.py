@@ -108,6 +108,7 @@ class Builder:
                                                       lambda h: self.heads[h - 1].O),
                                              _label("W_{O}", "W_O")])])))
         steps.append(Step("attn_formula", {"O": s.O, "Q": s.Q, "K": s.K, "V": s.V, "m": cfg.m,
+                                           "M": M_LABEL,
                                            "n": cfg.n, "variant": "causal" if cfg.causal
                                            else "plain"}, att))
         return steps

@@ -26,7 +26,7 @@ TEMPLATES: dict[str, str] = {
                            "points on the way:"),
     "attn_formula.causal": ("Scaled dot-product attention sends {m} query points to {m} "
                             "output points, consulting {n} key points and {n} value "
-                            "points on the way. With a causal mask M, a query may "
+                            "points on the way. With a causal mask {M}, a query may "
                             "only look at the keys up to its own position:"),
     "attn_operands.general": (
         "All three operands are vector sequences. {Q} stacks {m} query points "

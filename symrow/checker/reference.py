@@ -136,7 +136,10 @@ class Reference:
     @staticmethod
     def _sizes(derivation, quantities) -> dict:
         def shape(name):
-            return quantities[name].shape if name in quantities else None
+            for key in (name, name + "^(1)"):   # several heads: sizes of head 1
+                if key in quantities:
+                    return quantities[key].shape
+            return None
         if derivation.kind in ("combine", "match"):
             a, b = list(derivation.operands.values())[:2]
             sizes = {"m": a.rows, "ell": a.cols}
@@ -255,9 +258,10 @@ class Reference:
     # -- use ----------------------------------------------------------------------
     def known_names(self) -> str:
         names = ", ".join(self.quantities)
-        lower = [q for q in self.quantities.values() if q.letter]
-        rows = ", ".join("\\boldsymbol{%s}_i" % q.letter for q in lower)
-        entries = ", ".join("%s_{ij}" % q.letter for q in lower)
+        tagged = list(dict.fromkeys((q.letter, "^{%s}" % q.tag if q.tag else "")
+                                    for q in self.quantities.values()))
+        rows = ", ".join("\\boldsymbol{%s}%s_i" % pair for pair in tagged)
+        entries = ", ".join("%s%s_{ij}" % pair for pair in tagged)
         sizes = ", ".join("\\ell" if s == "ell" else s for s in self.sizes)
         return (f"the matrices {names}, their rows {rows}, their entries {entries}, "
                 f"and the sizes {sizes}")

@@ -29,7 +29,7 @@ column of the offending token:
 >>> ref = Reference(symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2)))
 >>> unit = translate_text(r"\\boldsymbol{a}_1 B^{\\top} + c_{12}", ref)
 >>> unit.text
-'a b ^{ c } + f'
+'a {b} ^{ c } + f'
 >>> [(k, a.kind, a.name, a.items) for k, a in sorted(unit.atoms.items())]
 [('a', 'row', 'A', (1,)), ('b', 'whole', 'B', ()), ('c', 'marker', 'T', ()), ('f', 'entry', 'C', (1, 2))]
 """
@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 
 from .lexer import MATRIX_ENVS, Env, Group, Source, Token, build_tree, tokenize
 
@@ -184,6 +185,18 @@ class _Emitter:
             self.atoms[sym] = dataclasses.replace(atom, pos=pos, end=end)
         self.put(letter, pos, end, atom)
         return letter
+
+    def brace_last(self) -> None:
+        """``a`` -> ``{a}`` before a superscript: ``{a}^{b}`` parses in ANTLR's fast
+        SLL mode, ``a^{b}`` needs its slow full-context mode."""
+        text, atom, pos, end = self.pieces[-1]
+        if atom is None or text.startswith("{"):
+            return
+        start, stop, p, e = self.spans[-1]
+        self.parts[-2] = "{" + text + "}"
+        self.spans[-1] = (start, stop + 2, p, e)
+        self.length += 2
+        self.pieces[-1] = ("{" + text + "}", atom, pos, end)
 
     def unit(self, pos: int, end: int) -> Unit:
         return Unit("".join(self.parts).rstrip(), self.atoms, self.spans, pos, end)
@@ -582,11 +595,13 @@ class Translator:
         return True
 
     def _marker(self, em: _Emitter, kind: str, items: tuple, pos: int, end: int) -> None:
+        em.brace_last()
         em.put("^{", pos, end)
         em.atom(Atom("marker", kind, items), pos, end)
         em.put("}", pos, end)
 
     def _power(self, sup: list, em: _Emitter, pos: int, end: int) -> None:
+        em.brace_last()
         em.put("^{", pos, end)
         self._sub(sup, pos, end, em)
         em.put("}", pos, end)
@@ -749,12 +764,30 @@ class Translator:
                     f"row or {letter}_{{11}} for an entry", pos, end)
             items = self._index_items(sub, pos, end, single=bold)
             return self._indexed(q, items, bold, pos, end), sup
-        # capitals: a matrix, W_Q style names, or entries written Q_{12}
+        # capitals: a matrix, W_Q style names, heads Q^{(1)}, or entries written Q_{12}
+        head = ""
+        if sup is not None:
+            found = re.match(r"^\{?\((\d{1,3})\)(.*?)\}?$", _plain(sup))
+            if found:
+                head = f"^({found.group(1)})"
+                tail = found.group(2)
+                if tail and tail.strip("{}") not in _TRANSPOSE_WORDS:
+                    raise TranslateError(f"cannot read the superscript of {shown}", pos, end)
+                sup = [Token("letter", "T", pos, end)] if tail else None
         if sub is not None:
             word = _plain(sub).strip("{}")
-            full = f"{letter}_{word}"
+            full = f"{letter}_{word}{head}"
             if full in ref.matrices:
                 return Atom("whole", full), sup
+        if head:
+            full = letter + head
+            if full not in ref.matrices:
+                raise TranslateError(self._unknown(shown + head), pos, end)
+            if sub is None:
+                return Atom("whole", full), sup
+            q = ref.matrices[full]
+            items = self._index_items(sub, pos, end, single=False)
+            return self._indexed(q, items, False, pos, end), sup
         q = ref.matrices.get(letter)
         if q is None:
             raise TranslateError(self._unknown(shown), pos, end)

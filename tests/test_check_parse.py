@@ -106,8 +106,7 @@ def test_translated_text_of_common_forms_needs_no_full_context_parse(monkeypatch
 
 def test_parser_caches_can_be_dropped():
     l2s.reset_parser_caches()
-    a, b, c, f = sympy.symbols("a b c f")
-    assert sympy.expand(l2s.parse("a b + {c}^{f}")) == a * b + c ** f
+    assert str(l2s.parse("a b + {c}^{f}")) == "a*b + c**f"
 
 
 def test_relations_are_refused_by_the_wrapper():

@@ -129,6 +129,17 @@ CASES = [
          r"P = \mathrm{softmax}(S/\sqrt{d_k}) = \text{softmax}\left(\frac{1}{\sqrt{2}} Q K^{T}"
          r"\right) = softmax(\frac{QK^{\mathsf{T}}}{\sqrt{d}})", "holds"),
     Case("attention-full-handwritten", "att222", attention_derivation(2, 2, 2), "holds"),
+    Case("attention-bold-capitals-and-fonts", "att222",
+         r"O = \operatorname*{softmax}\left(\frac{\mathbf{Q}\mathbf{K}^{\mathsf T}}{\sqrt{d}}"
+         r"\right)\mathbf{V} = \mathrm{softmax}\!\left(\tfrac{S}{\sqrt{d}}\right) V = "
+         r"\text{softmax}\left(2^{-1/2} S\right)V = \mathbf{P}\mathbf{V}", "holds"),
+    Case("attention-entries-of-products", "att222",
+         r"P_{12} = p_{12}, \quad (PV)_{21} = o_{21}, \quad [S]_{22} = s_{22}, \quad "
+         r"o_{12} = \sum\limits_{j=1}^{2} p_{1j} v_{j2}", "holds"),
+    Case("attention-softmax-entry-sums", "att222",
+         r"o_{11} = \frac{\sum_{j=1}^{2} e^{s_{1j}/\sqrt{2}} v_{j1}}"
+         r"{\sum_{j=1}^{2} e^{s_{1j}/\sqrt{2}}} = \dfrac{e^{s_{11}/\sqrt 2} v_{11} + "
+         r"e^{s_{12}/\sqrt 2} v_{21}}{e^{s_{11}/\sqrt 2}+e^{s_{12}/\sqrt 2}}", "holds"),
     Case("attention-entry-formulas", "att222",
          "s_{ij} = \\boldsymbol{q}_i \\cdot \\boldsymbol{k}_j = \\sum_{t=1}^{d} q_{it} k_{jt}\n"
          "p_{ij} = \\frac{\\exp(s_{ij}/\\sqrt{d})}{\\sum_{k=1}^{n} \\exp(s_{ik}/\\sqrt{d})}\n"

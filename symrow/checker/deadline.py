@@ -49,10 +49,13 @@ _RETRY = 0.05
 
 # Two prototypes of one C function: one passes an exception class, the other
 # NULL (which clears a pending exception).  PYFUNCTYPE keeps the GIL held.
-_set_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object)(
-    ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
-_clear_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
-    ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+try:
+    _set_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object)(
+        ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+    _clear_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
+        ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+except (AttributeError, OSError):  # pragma: no cover - not CPython: cannot interrupt
+    _set_async_exc = _clear_async_exc = None
 
 _local = threading.local()
 
@@ -117,6 +120,12 @@ def run_with_deadline(fn: Callable[[], T], seconds: float | None,
     """
     if seconds is None or seconds == float("inf") or getattr(_local, "end", None) is not None:
         return fn()
+    if _set_async_exc is None:  # pragma: no cover - not CPython: judge afterwards
+        start = time.monotonic()
+        result = fn()
+        if time.monotonic() - start > seconds:
+            raise _timeout_error(seconds)
+        return result
     _local.end = time.monotonic() + seconds
     dog = _Watchdog(threading.get_ident(), seconds)
     timed_out = False

@@ -66,9 +66,10 @@ _BOLD = {"\\boldsymbol", "\\mathbf", "\\bm", "\\vec", "\\mathbfit", "\\pmb", "\\
          "\\overrightarrow", "\\bf", "\\symbf", "\\symbfit"}
 _FONT = {"\\mathrm", "\\mathit", "\\mathsf", "\\text", "\\textrm", "\\operatorname",
          "\\mathop", "\\textit", "\\mathnormal", "\\textnormal"}
-_TRANSPOSE_WORDS = {"T", "\\top", "\\intercal", "\\mathsf{T}", "\\mathrm{T}", "\\text{T}",
-                    "\\mathit{T}", "\\textsf{T}", "\\mathbf{T}", "\\textrm{T}", "\\prime",
-                    "\\mathsf{T}", "t", "\\mathtt{T}"}
+#: superscripts read as a transpose (braces removed): ^T ^{\top} ^\mathsf{T} ^{\mathsf T} ...
+_TRANSPOSE_WORDS = {"T", "\\top", "\\intercal", "\\prime", "\\mathsfT", "\\mathrmT",
+                    "\\textT", "\\mathitT", "\\textsfT", "\\mathbfT", "\\textrmT",
+                    "\\mathttT", "\\rmT", "\\sfT", "\\operatornameT"}
 _MUL = {"\\cdot", "\\times", "*", "\\ast", "\\bullet"}
 _DIV = {"/", "\\div"}
 _OPEN = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\lgroup": "\\rgroup"}
@@ -530,8 +531,10 @@ class Translator:
                                  f"them LaTeX takes only the first digit, "
                                  f"{script.text}{node.text[0]}", script.pos, node.end)
         if isinstance(node, Token) and node.kind == "cmd" and (
-                node.text in _FONT or node.text in _BOLD) and isinstance(cur.peek(), Group):
-            return [node, cur.take()]
+                node.text in _FONT or node.text in _BOLD):
+            nxt = cur.peek()
+            if isinstance(nxt, Group) or (isinstance(nxt, Token) and nxt.kind == "letter"):
+                return [node, cur.take()]      # ^{\mathsf{T}}, ^\mathsf T
         return _arg_nodes(node)
 
     def _scripts(self, cur: _Cursor) -> tuple[list | None, list | None, int, tuple]:
@@ -565,10 +568,8 @@ class Translator:
         return sub, sup, primes, (first[0], last_end)
 
     def _is_transpose(self, sup: list) -> bool:
-        text = _plain(sup)
-        if text.startswith("{") and text.endswith("}"):
-            text = text[1:-1]
-        return text in _TRANSPOSE_WORDS and text != "t"
+        text = _plain(sup).replace("{", "").replace("}", "")
+        return text in _TRANSPOSE_WORDS
 
     def _postfix(self, cur: _Cursor, em: _Emitter, simple: bool) -> bool:
         """Scripts after a number, a bracket, a matrix or softmax(...); True if any."""
@@ -635,6 +636,10 @@ class Translator:
 
     def _font(self, cur: _Cursor, em: _Emitter) -> None:
         tok = cur.peek()
+        if tok.text == "\\operatorname" and _is(cur.peek(1), "*"):
+            cur.take()                      # \operatorname*{...}: the star only moves limits
+            cur.nodes = cur.nodes[:cur.i] + [tok] + cur.nodes[cur.i + 1:]
+            tok = cur.peek()
         arg = cur.peek(1)
         text = _plain(_arg_nodes(arg)) if arg is not None else ""
         if tok.text == "\\mathop" and isinstance(arg, Group):
@@ -771,7 +776,7 @@ class Translator:
             if found:
                 head = f"^({found.group(1)})"
                 tail = found.group(2)
-                if tail and tail.strip("{}") not in _TRANSPOSE_WORDS:
+                if tail and tail.replace("{", "").replace("}", "") not in _TRANSPOSE_WORDS:
                     raise TranslateError(f"cannot read the superscript of {shown}", pos, end)
                 sup = [Token("letter", "T", pos, end)] if tail else None
         if sub is not None:

@@ -21,7 +21,9 @@ def fake_attention(m: int, n: int, d: int, *, d_v: int | None = None,
     Q, K, V = symrow.vecseq("Q", m, d), symrow.vecseq("K", n, d), symrow.vecseq("V", n, d_v)
     S = sympy.Matrix(Q.matrix * K.matrix.T)
     root = sympy.sqrt(size_symbol("d"))
-    M = sympy.Matrix(m, n, lambda i, j: -sympy.oo if causal and j > i else 0)
+    # query i sees keys j <= i + (n - m): with fewer queries than keys, the queries
+    # are the last m positions
+    M = sympy.Matrix(m, n, lambda i, j: -sympy.oo if causal and j > i + (n - m) else 0)
     P = sympy.zeros(m, n)
     for i in range(m):
         exps = [sympy.S.Zero if M[i, j] == -sympy.oo else sympy.exp(S[i, j] / root)

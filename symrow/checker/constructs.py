@@ -1,0 +1,318 @@
+r"""Reading functions and explicit matrices: ``\frac``, ``\sqrt``, ``\exp``,
+``e^{...}``, softmax, ``\sum`` and ``bmatrix``/``pmatrix``.
+
+A mixin of :class:`symrow.checker.translate.Translator`.  Each argument is
+translated as its own unit, so the parser only ever sees ``\frac{a}{b}``,
+``e^{a}``, ``\sqrt{a}``; sums keep their bounds (sizes and index letters are
+placeholders, a missing upper bound is inferred later); every cell of a
+matrix is a unit of its own.
+
+>>> import symrow
+>>> from symrow.checker.reference import Reference
+>>> from symrow.checker.translate import translate_text
+>>> ref = Reference(symrow.match(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2)))
+>>> translate_text(r"\frac{\exp(c_{11})}{\sum_j e^{c_{1j}}}", ref).text
+'\\frac{ a }{ b }'
+"""
+
+from __future__ import annotations
+
+from . import vocab as V
+from .lexer import MATRIX_ENVS, Env, Group, Token
+from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
+
+__all__ = ["ConstructReader"]
+
+
+class ConstructReader:
+    """Mixin: functions, sums and explicit matrices."""
+
+    def _font(self, cur: Cursor, em: Emitter) -> None:
+        tok = cur.peek()
+        if tok.text == "\\operatorname" and is_token(cur.peek(1), "*"):
+            cur.take()                      # \operatorname*{...}: the star only moves limits
+            cur.nodes = cur.nodes[:cur.i] + [tok] + cur.nodes[cur.i + 1:]
+            tok = cur.peek()
+        arg = cur.peek(1)
+        text = plain(arg_nodes(arg)) if arg is not None else ""
+        if tok.text == "\\mathop" and isinstance(arg, Group):
+            inner = [n for n in arg.children]
+            if len(inner) == 2 and is_token(inner[0], *V.FONT):
+                text = plain(arg_nodes(inner[1]))
+        if text.lower() in ("softmax", "soft\\,max"):
+            cur.take()
+            cur.take()
+            self._softmax(cur, em, tok.pos, arg.end)
+            return
+        if isinstance(arg, Group) and len(arg.children) == 1 and isinstance(
+                arg.children[0], Token) and arg.children[0].kind == "letter" and \
+                tok.text not in ("\\text", "\\textrm", "\\textit", "\\textnormal"):
+            self._name(cur, em)
+            return
+        if arg is None:
+            raise TranslateError(f"{tok.text} needs an argument", tok.pos, tok.end)
+        raise TranslateError(f"{tok.text}{{{text or '...'}}} is not supported here; the "
+                             f"functions symrow knows are softmax, \\exp and \\sqrt",
+                             tok.pos, arg.end)
+
+    def _softmax(self, cur: Cursor, em: Emitter, pos: int, end: int) -> bool:
+        got = self._bracket_arg(cur, "softmax", pos, end)
+        if got is None:
+            raise TranslateError("softmax needs its argument in brackets, as in "
+                                 "\\operatorname{softmax}(S)", pos, end)
+        inner, a, b = got
+        if not [n for n in inner if not is_token(n, *V.SPACING)]:
+            raise TranslateError("softmax of nothing", a, b)
+        self._sub(inner, a, b, em)
+        self._marker(em, "softmax", (), pos, end)
+        self._postfix(cur, em, simple=False)
+        return True
+
+    def _e_power(self, cur: Cursor, em: Emitter) -> None:
+        e = cur.take()
+        caret = cur.take()
+        arg = self._script_arg(cur, caret)
+        em.put("e^{", e.pos, e.end)
+        self._sub(arg, caret.pos, cur.nodes[cur.i - 1].end, em)
+        em.put("}", e.pos, e.end)
+        if is_token(cur.peek(), "^", "_", "'"):
+            node = cur.peek()
+            raise TranslateError("a script after e^{...}; put e^{...} in brackets first",
+                                 node.pos, node.end)
+
+    def _one_arg(self, cur: Cursor, cmd: Token) -> tuple[list, int, int]:
+        node = cur.take()
+        while is_token(node, *V.SPACING):
+            node = cur.take()
+        if node is None:
+            raise TranslateError(f"{cmd.text} needs an argument", cmd.pos, cmd.end)
+        if isinstance(node, Group):
+            return node.children, node.pos, node.end
+        if isinstance(node, Token) and node.kind in ("num", "letter"):
+            return [node], node.pos, node.end
+        if isinstance(node, Token) and node.kind == "cmd" and (
+                node.text in V.BOLD or node.text in V.FONT) and isinstance(cur.peek(), Group):
+            group = cur.take()
+            return [node, group], node.pos, group.end
+        raise TranslateError(f"{cmd.text} needs its argument in braces", node.pos, node.end)
+
+    def _frac(self, cur: Cursor, em: Emitter) -> None:
+        cmd = cur.take()
+        nxt = cur.peek()
+        if isinstance(nxt, Token) and nxt.kind == "num" and len(nxt.text) >= 2 and \
+                nxt.text.isdigit():
+            cur.take()
+            if len(nxt.text) != 2:
+                raise TranslateError("write \\frac{..}{..} with braces", nxt.pos, nxt.end)
+            em.put("\\frac{%s}{%s}" % (nxt.text[0], nxt.text[1]), cmd.pos, nxt.end)
+            return
+        top, a, b = self._one_arg(cur, cmd)
+        bottom, c, d = self._one_arg(cur, cmd)
+        if not top or not bottom:
+            raise TranslateError("\\frac has an empty part", cmd.pos, d)
+        em.put("\\frac{", cmd.pos, cmd.end)
+        self._sub(top, a, b, em)
+        em.put("}{", c, d)
+        self._sub(bottom, c, d, em)
+        em.put("}", d - 1, d)
+        if is_token(cur.peek(), "^", "_", "'"):
+            node = cur.peek()
+            raise TranslateError("a script right after \\frac{..}{..}; put the fraction in "
+                                 "brackets first", node.pos, node.end)
+
+    def _sqrt(self, cur: Cursor, em: Emitter) -> None:
+        cmd = cur.take()
+        root = None
+        if is_token(cur.peek(), "["):
+            opener = cur.take()
+            root, close = self._until_close(cur, opener, "]")
+            if not root:
+                raise TranslateError("\\sqrt[]{...} has an empty root", opener.pos, close.end)
+        arg, a, b = self._one_arg(cur, cmd)
+        if not arg:
+            raise TranslateError("\\sqrt of nothing", cmd.pos, b)
+        if root is not None:
+            em.put("\\sqrt[", cmd.pos, cmd.end)
+            self._sub(root, cmd.pos, cmd.end, em)
+            em.put("]{", a, b)
+        else:
+            em.put("\\sqrt{", cmd.pos, cmd.end)
+        self._sub(arg, a, b, em)
+        em.put("}", b - 1, b)
+        if is_token(cur.peek(), "^", "_", "'"):
+            node = cur.peek()
+            raise TranslateError("a script right after \\sqrt{..}; put it in brackets first",
+                                 node.pos, node.end)
+
+    def _bracket_arg(self, cur: Cursor, what: str, pos: int, end: int):
+        """A function's argument: ``{...}``, ``(...)``, ``[...]`` or ``\\left( ... \\right)``."""
+        while is_token(cur.peek(), *V.SPACING) or is_token(cur.peek(), *V.SIZES):
+            cur.take()
+        node = cur.peek()
+        if is_token(node, "_", "^"):
+            raise TranslateError(f"{what} takes no sub- or superscript here", node.pos,
+                                 node.end)
+        if isinstance(node, Group):
+            cur.take()
+            return node.children, node.pos, node.end
+        if is_token(node, "\\left"):
+            left = cur.take()
+            delim = cur.take()
+            if not is_token(delim, "(", "[", "\\lbrack"):
+                raise TranslateError(f"{what} needs its argument in ( )", left.pos, left.end)
+            depth, start = 0, cur.i
+            while True:
+                n = cur.take()
+                if n is None:
+                    raise TranslateError("\\left is never closed by \\right", left.pos,
+                                         left.end)
+                if is_token(n, "\\left"):
+                    depth += 1
+                elif is_token(n, "\\right"):
+                    if depth == 0:
+                        close = cur.take()
+                        if close is None:
+                            raise TranslateError("\\right must be followed by a bracket",
+                                                 n.pos, n.end)
+                        return cur.nodes[start:cur.i - 2], left.pos, close.end
+                    depth -= 1
+        if is_token(node, "(", "[", "\\lbrack"):
+            opener = cur.take()
+            inner, close = self._until_close(cur, opener, V.OPEN[opener.text])
+            return inner, opener.pos, close.end
+        return None
+
+    def _exp(self, cur: Cursor, em: Emitter) -> None:
+        cmd = cur.take()
+        got = self._bracket_arg(cur, "\\exp", cmd.pos, cmd.end)
+        if got is None:
+            node = cur.peek()
+            if node is None:
+                raise TranslateError("\\exp needs an argument", cmd.pos, cmd.end)
+            # \exp x: the next factor alone
+            sub_start = cur.i
+            self._primary(cur, Emitter())
+            got = cur.nodes[sub_start:cur.i], node.pos, cur.nodes[cur.i - 1].end
+        inner, a, b = got
+        if not [n for n in inner if not is_token(n, *V.SPACING)]:
+            raise TranslateError("\\exp of nothing", a, b)
+        em.put("e^{", cmd.pos, cmd.end)
+        self._sub(inner, a, b, em)
+        em.put("}", b - 1, b)
+        if is_token(cur.peek(), "^", "_", "'"):
+            node = cur.peek()
+            raise TranslateError("a script right after \\exp(...); put it in brackets first",
+                                 node.pos, node.end)
+
+    def _sum(self, cur: Cursor, em: Emitter) -> None:
+        cmd = cur.take()
+        while is_token(cur.peek(), "\\limits", "\\nolimits", *V.SPACING):
+            cur.take()
+        sub, sup, primes, (pos, end) = self._scripts(cur)
+        if primes:
+            raise TranslateError("a prime on \\sum", cmd.pos, end)
+        if sub is None:
+            raise TranslateError("\\sum needs its index, as in \\sum_{j=1}^{3} or \\sum_j",
+                                 cmd.pos, cmd.end)
+        toks = [n for n in sub if not is_token(n, *V.SPACING)]
+        if not toks or not isinstance(toks[0], Token) or toks[0].kind != "letter":
+            raise TranslateError("\\sum needs an index letter, as in \\sum_{j=1}^{3}",
+                                 cmd.pos, end)
+        var = toks[0].text
+        lower = None
+        if len(toks) > 1:
+            if not is_token(toks[1], "=") or len(toks) < 3:
+                raise TranslateError("write the sum's range as \\sum_{j=1}^{3}", cmd.pos, end)
+            lower = toks[2:]
+        em.put("\\sum_{", cmd.pos, cmd.end)
+        em.atom(Atom("bound", var), toks[0].pos, toks[0].end)
+        em.put("=", toks[0].pos, toks[0].end)
+        if lower is None:
+            em.put("1", cmd.pos, cmd.end)
+        else:
+            self._bound(lower, em, pos, end)
+        em.put("}^{", cmd.pos, cmd.end)
+        if sup is None:
+            em.atom(Atom("auto", var), cmd.pos, end)
+        else:
+            self._bound(sup, em, pos, end)
+        em.put("}", cmd.pos, end)
+        if cur.at_end():
+            raise TranslateError("\\sum has nothing to add up", cmd.pos, end)
+
+    def _bound(self, nodes: list, em: Emitter, pos: int, end: int) -> None:
+        """A sum bound: numbers, sizes and index letters joined by + and -."""
+        expect = True
+        for node in nodes:
+            if is_token(node, *V.SPACING):
+                continue
+            if not isinstance(node, Token):
+                raise TranslateError("a sum bound must be a number, a size or an index, as "
+                                     "in \\sum_{j=1}^{n}", node.pos, node.end)
+            if node.text in ("+", "-"):
+                em.put(node.text, node.pos, node.end)
+                expect = True
+                continue
+            if not expect:
+                raise TranslateError("cannot read this sum bound", node.pos, node.end)
+            if node.kind == "num" and node.text.isdigit() and len(node.text) <= 6:
+                em.put(node.text, node.pos, node.end)
+            elif node.kind == "letter" or node.text == "\\ell":
+                name = "ell" if node.text == "\\ell" else node.text
+                if name in self.ref.sizes:
+                    em.atom(Atom("size", name), node.pos, node.end)
+                else:
+                    em.atom(Atom("index", name), node.pos, node.end)
+            else:
+                raise TranslateError("a sum bound must be a number, a size or an index",
+                                     node.pos, node.end)
+            expect = False
+        if expect:
+            raise TranslateError("an empty or unfinished sum bound", pos, end)
+
+    # -- explicit matrices ----------------------------------------------------------
+    def _matrix(self, env: Env, em: Emitter, cur: Cursor) -> None:
+        if env.name not in MATRIX_ENVS:
+            raise TranslateError(f"the environment {env.name} is not supported here; "
+                                 f"write matrices with bmatrix or pmatrix", env.pos,
+                                 env.begin.end)
+        rows: list[list[list]] = [[[]]]
+        for node in env.children:
+            if isinstance(node, Token) and node.kind == "rowsep":
+                rows.append([[]])
+            elif is_token(node, "&"):
+                rows[-1].append([])
+            elif is_token(node, "\\hline"):
+                continue
+            else:
+                rows[-1][-1].append(node)
+        if rows and all(not cell for cell in rows[-1]) and len(rows) > 1:
+            rows.pop()       # a trailing \\ before \end
+        limit = self.ref.max_dim
+        if len(rows) > limit or max(len(r) for r in rows) > limit:
+            raise TranslateError(f"this matrix is larger than {limit} x {limit}", env.pos,
+                                 env.begin.end)
+        width = len(rows[0])
+        units = []
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                first = next((c[0] for c in row if c), None)
+                where = (first.pos, first.end) if first is not None else (env.pos, env.end)
+                raise TranslateError(f"row {r + 1} of this matrix has {len(row)} entries, "
+                                     f"row 1 has {width}", *where)
+            cells = []
+            for c, cell in enumerate(row):
+                content = [n for n in cell if not is_token(n, *V.SPACING)]
+                if not content:
+                    raise TranslateError(f"entry ({r + 1}, {c + 1}) of this matrix is empty",
+                                         env.pos, env.begin.end)
+                self.cells_total += 1
+                if self.cells_total > 20000:
+                    raise TranslateError("too many matrix entries in one input", env.pos,
+                                         env.begin.end)
+                cells.append(self.unit(content, content[0].pos, content[-1].end))
+            units.append(tuple(cells))
+        atom = Atom("matrix", env.name, (len(rows), width), cells=tuple(units),
+                    ident=next(self._ids))
+        em.atom(atom, env.pos, env.end)
+        self._postfix(cur, em, simple=False)

@@ -1,0 +1,186 @@
+r"""Placeholder units: what the translator writes and the parser reads.
+
+A :class:`Unit` is one flat piece of text for latex2sympy2 together with the
+table of its placeholders (:class:`Atom`) and a map back to the user's
+source.  :class:`Emitter` writes a unit; :class:`Cursor` walks the user's
+tree of tokens.
+
+>>> from symrow.checker.units import Atom, Emitter
+>>> em = Emitter()
+>>> em.atom(Atom("whole", "Q"), 0, 1)
+'a'
+>>> em.put(r"\cdot", 1, 2)
+>>> em.atom(Atom("whole", "K"), 2, 3)
+'b'
+>>> print(em.unit(0, 3).text)
+a \cdot b
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .lexer import Group, Token
+
+__all__ = ["Atom", "Unit", "TranslateError", "Emitter", "Cursor", "PLACEHOLDERS",
+           "arg_nodes", "plain", "is_token"]
+
+#: one-token placeholders the parser reads as plain symbols (no d, e, E, I)
+_LETTERS = "abcfghijklmnopqrstuvwxyzABCDFGHJKLMNOPQRSTUVWXYZ"
+_GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa "
+          "lambda mu nu xi omicron rho varrho sigma varsigma tau upsilon phi varphi chi psi "
+          "omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega").split()
+PLACEHOLDERS = [c for c in _LETTERS] + ["\\" + g for g in _GREEK]
+
+
+class TranslateError(Exception):
+    """The text cannot be read; ``pos``/``end`` locate it in the source."""
+
+    def __init__(self, message: str, pos: int, end: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        self.end = end if end is not None else pos + 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Atom:
+    """What a placeholder stands for.
+
+    ``kind`` is one of: ``entry`` (an entry of a quantity; ``items`` are
+    its row and column), ``row`` (a row vector; ``items`` = (row,)),
+    ``whole`` (a matrix), ``size`` (a size such as d, or a bound index of
+    the same name), ``index`` (an index variable's value), ``auto`` (the
+    inferred upper bound of the sum over ``name``), ``bound`` (the
+    variable of a sum), ``marker`` (``T``, ``softmax``, ``group``,
+    ``entry``, ``row``: only ever an exponent), ``matrix`` (an explicit
+    matrix; ``cells`` are its Units by row), ``number`` (a constant,
+    ``name`` is ``e``).  Indices are ints or index names.
+    """
+
+    kind: str
+    name: str = ""
+    items: tuple = ()
+    cells: tuple = dataclasses.field(default=(), compare=False)
+    ident: int = 0
+    pos: int = dataclasses.field(default=0, compare=False)
+    end: int = dataclasses.field(default=0, compare=False)
+
+    @property
+    def key(self) -> tuple:
+        return (self.kind, self.name, self.items, self.ident)
+
+
+@dataclasses.dataclass
+class Unit:
+    """Translated text for one parse, with its placeholder table and source map."""
+
+    text: str
+    atoms: dict
+    spans: list      # (start, end) in text -> (pos, end) in source
+    pos: int
+    end: int
+    tree: object = None   # the parsed expression, once parsed
+
+    def source_span(self, offset: int) -> tuple[int, int]:
+        """The source span of the text at ``offset`` (the last piece starting at or before it)."""
+        best = (self.pos, self.end)
+        for start, stop, pos, end in self.spans:
+            if start <= offset:
+                best = (pos, end)
+            else:
+                break
+        return best
+
+
+class Emitter:
+    def __init__(self):
+        self.parts: list[str] = []
+        self.length = 0
+        self.spans: list = []
+        self.letters: dict = {}
+        self.atoms: dict = {}
+        self.pieces: list = []     # (text, atom or None, pos, end), to inline a lone piece
+
+    def put(self, text: str, pos: int, end: int, atom: Atom | None = None) -> None:
+        self.spans.append((self.length, self.length + len(text), pos, end))
+        self.parts.append(text)
+        self.parts.append(" ")
+        self.length += len(text) + 1
+        self.pieces.append((text, atom, pos, end))
+
+    def atom(self, atom: Atom, pos: int, end: int) -> str:
+        letter = self.letters.get(atom.key)
+        if letter is None:
+            n = len(self.letters)
+            letter = PLACEHOLDERS[n] if n < len(PLACEHOLDERS) else "\\alpha_{%d}" % (n + 10)
+            self.letters[atom.key] = letter
+            sym = letter.lstrip("\\")
+            self.atoms[sym] = dataclasses.replace(atom, pos=pos, end=end)
+        self.put(letter, pos, end, atom)
+        return letter
+
+    def brace_last(self) -> None:
+        """``a`` -> ``{a}`` before a superscript: ``{a}^{b}`` parses in ANTLR's fast
+        SLL mode, ``a^{b}`` needs its slow full-context mode."""
+        text, atom, pos, end = self.pieces[-1]
+        if atom is None or text.startswith("{"):
+            return
+        start, stop, p, e = self.spans[-1]
+        self.parts[-2] = "{" + text + "}"
+        self.spans[-1] = (start, stop + 2, p, e)
+        self.length += 2
+        self.pieces[-1] = ("{" + text + "}", atom, pos, end)
+
+    def unit(self, pos: int, end: int) -> Unit:
+        return Unit("".join(self.parts).rstrip(), self.atoms, self.spans, pos, end)
+
+
+def arg_nodes(node) -> list:
+    return node.children if isinstance(node, Group) else [node]
+
+
+def plain(nodes: list) -> str:
+    """The text of simple tokens (for names like softmax or T); '' if not simple."""
+    out = []
+    for node in nodes:
+        if isinstance(node, Token):
+            out.append(node.text)
+        elif isinstance(node, Group):
+            inner = plain(node.children)
+            if not inner:
+                return ""
+            out.append("{" + inner + "}")
+        else:
+            return ""
+    return "".join(out)
+
+
+class Cursor:
+    def __init__(self, nodes: list, pos: int, end: int):
+        self.nodes = nodes
+        self.i = 0
+        self.pos = pos
+        self.end = end
+
+    def peek(self, k: int = 0):
+        j = self.i + k
+        return self.nodes[j] if j < len(self.nodes) else None
+
+    def take(self):
+        node = self.peek()
+        self.i += 1
+        return node
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.nodes)
+
+    def here(self) -> tuple[int, int]:
+        node = self.peek()
+        if node is None:
+            return self.end, self.end
+        return node.pos, node.end
+
+
+def is_token(node, *texts: str) -> bool:
+    return isinstance(node, Token) and node.text in texts

@@ -78,6 +78,7 @@ CASES = [
          r"\boldsymbol{c}_2 = a_{21}\boldsymbol{b}_1 + 2a_{22}\boldsymbol{b}_2 + "
          r"a_{23}\boldsymbol{b}_3", "wrong", step=1, entry=(1, 1),
          coefficient=("a_{22} b_{21}", "1", "2")),
+    Case("combine-zero-matrix", "comb23", r"C - AB = 0", "holds"),
     Case("combine-order", "comb23", r"C = AB = BA", "wrong", step=2,
          message="the left side is a 2 x 2 matrix, the right side a 3 x 3 matrix"),
     Case("combine-sum-swapped-index", "comb23", r"c_{ij} = \sum_{k=1}^{3} a_{ik} b_{ki}",

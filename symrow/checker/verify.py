@@ -345,6 +345,11 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
 def compare(left, right, ref) -> Difference | None:
     """None when the step holds; else a :class:`Difference`."""
     left, right = scalar_or_matrix(left), scalar_or_matrix(right)
+    # "= 0" next to a matrix means the zero matrix
+    if is_matrix(left) and not is_matrix(right) and right == 0:
+        right = sympy.zeros(*left.shape)
+    elif is_matrix(right) and not is_matrix(left) and left == 0:
+        left = sympy.zeros(*right.shape)
     if is_matrix(left) != is_matrix(right) or (is_matrix(left) and left.shape != right.shape):
         return Difference(f"the left side is a {shape_text(left)}, the right side a "
                           f"{shape_text(right)}")

@@ -171,6 +171,41 @@ def test_a_swallowing_function_still_times_out():
         deadline.run_with_deadline(stubborn, 0.05)
 
 
+def test_a_deadline_landing_in_a_finalizer_is_not_reported(monkeypatch):
+    """An asynchronous exception inside __del__ is 'unraisable'; it must not be printed."""
+    import time
+
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+
+    class Slow:
+        def __del__(self):
+            end = time.monotonic() + 0.001
+            while time.monotonic() < end:
+                pass
+
+    def churn():
+        while True:
+            Slow()                       # its finalizer runs at once
+            end = time.monotonic() + 0.001
+            while time.monotonic() < end:
+                pass
+
+    with pytest.raises(symrow.CheckTimeout):
+        deadline.run_with_deadline(churn, 0.3)
+    assert sys.unraisablehook == seen.append        # put back
+    assert not [u for u in seen if u.exc_type is deadline.Deadline]
+
+
+def test_an_interrupted_parse_gives_its_lock_back():
+    from symrow.checker import parse as l2s
+    l2s.load()
+    l2s._lock.acquire()                  # as if interrupted right after taking it
+    l2s.release_if_owned()
+    assert not l2s._lock._is_owned()
+    assert symrow.check("C = AB", against("comb22")).ok
+
+
 # -- order, threads, no evaluation ----------------------------------------------------------------
 
 ITEMS = [

@@ -80,8 +80,11 @@ def check(tex: str, against, *, timeout: float | None = None) -> Report:
                          f"({MAX_INPUT})")
     from . import parse
     parse.load()   # the import is not user-dependent: keep it out of the time limit
-    return run_with_deadline(lambda: _check(tex, against), seconds,
-                             on_timeout=parse.reset_parser_caches)
+    try:
+        return run_with_deadline(lambda: _check(tex, against), seconds,
+                                 on_timeout=parse.reset_parser_caches)
+    finally:
+        parse.release_if_owned()
 
 
 def _check(tex: str, against) -> Report:

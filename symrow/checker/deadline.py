@@ -15,6 +15,12 @@ function gives up, and a function that returns after the limit passed still
 counts as timed out.  Only the boundary, :func:`run_with_deadline`, turns it
 into :class:`symrow.CheckTimeout`.
 
+An asynchronous exception can also land in a finalizer or a garbage
+collector callback, where Python cannot raise it; while a deadline is
+active, such "unraisable" reports of a :class:`Deadline` are dropped
+instead of printed.  A lock taken just before the exception arrived is the
+caller's to release (see :func:`symrow.checker.parse.release_if_owned`).
+
 The one thing this cannot interrupt is a single long call into C (a huge
 integer power, say); the checker bounds numbers, exponents and sizes before
 they reach SymPy so that no such call happens.
@@ -34,6 +40,7 @@ symrow.errors.CheckTimeout: checking took longer than its time limit of 0.05 s; 
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 import time
 from typing import Callable, TypeVar
@@ -62,6 +69,39 @@ _local = threading.local()
 
 class Deadline(BaseException):
     """Raised inside the checked function when its time is up (internal)."""
+
+
+# An asynchronous exception can land in a finalizer (__del__) or a garbage
+# collector callback, where Python cannot raise it and reports it as
+# "unraisable" on stderr.  While a deadline is active, such reports of a
+# Deadline are dropped; everything else goes to the hook that was in place.
+_hook_lock = threading.Lock()
+_hook_users = 0
+_previous_hook = None
+
+
+def _filtering_hook(unraisable) -> None:
+    if unraisable.exc_type is Deadline or isinstance(unraisable.exc_value, Deadline):
+        return
+    (_previous_hook or sys.__unraisablehook__)(unraisable)
+
+
+def _hook_on() -> None:
+    global _hook_users, _previous_hook
+    with _hook_lock:
+        if _hook_users == 0 and sys.unraisablehook is not _filtering_hook:
+            _previous_hook = sys.unraisablehook
+            sys.unraisablehook = _filtering_hook
+        _hook_users += 1
+
+
+def _hook_off() -> None:
+    global _hook_users, _previous_hook
+    with _hook_lock:
+        _hook_users -= 1
+        if _hook_users == 0 and sys.unraisablehook is _filtering_hook:
+            sys.unraisablehook = _previous_hook or sys.__unraisablehook__
+            _previous_hook = None
 
 
 def remaining() -> float | None:
@@ -130,6 +170,7 @@ def run_with_deadline(fn: Callable[[], T], seconds: float | None,
     dog = _Watchdog(threading.get_ident(), seconds)
     timed_out = False
     result = None
+    _hook_on()
     try:
         dog.thread.start()
         result = fn()
@@ -145,6 +186,7 @@ def run_with_deadline(fn: Callable[[], T], seconds: float | None,
             except Deadline:
                 timed_out = True
         _local.end = None
+        _hook_off()
     if timed_out:
         if on_timeout is not None:
             on_timeout()

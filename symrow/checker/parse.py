@@ -34,9 +34,11 @@ from __future__ import annotations
 import threading
 import warnings
 
-__all__ = ["parse", "TextError", "load", "reset_parser_caches"]
+__all__ = ["parse", "TextError", "load", "reset_parser_caches", "release_if_owned"]
 
-_lock = threading.Lock()
+# An RLock knows its owner: if a time limit interrupts this thread right after
+# it took the lock, release_if_owned() can give it back.
+_lock = threading.RLock()
 _mod = None          # the latex2sympy2 module, once loaded
 _classes = None      # (InputStream, CommonTokenStream, Token, ErrorListener, PSLexer, PSParser)
 
@@ -72,6 +74,12 @@ def load():
             _classes = (InputStream, CommonTokenStream, Token, ErrorListener, PSLexer, PSParser)
             _mod = mod
     return _mod
+
+
+def release_if_owned() -> None:
+    """Release the parser lock if this thread still holds it (after an interruption)."""
+    while _lock._is_owned():
+        _lock.release()
 
 
 def _reset_globals(mod) -> None:

@@ -397,3 +397,12 @@ def test_large_concrete_sizes_are_refused_or_answered():
     assert report.ok
     report = symrow.check(r"C = (A + B)^{2}", d)
     assert report.verdict == "wrong" and "power" in report.steps[0].message
+
+
+def test_undecidable_and_overlong_steps_are_reported_not_guessed():
+    overflow = symrow.check(r"P = \operatorname{softmax}(10^{30} QK^T)", against("att222"))
+    assert overflow.steps[0].status == "unparsed"
+    assert "could not be decided" in overflow.steps[0].message
+    long_sum = symrow.check("c_{11} = " + " + ".join(["a_{11}b_{11}"] * 1500), against("comb23"))
+    assert long_sum.steps[0].status == "unparsed"
+    assert "split it into several steps" in long_sum.steps[0].message

@@ -93,6 +93,7 @@ def _check(tex: str, against) -> Report:
     from .reference import Reference
     from .structure import Chain, Problem, split
     from .translate import TranslateError, Translator
+    from .values import Undecided
     from .verify import compare
 
     ref = Reference(against)
@@ -169,6 +170,11 @@ def _check(tex: str, against) -> Report:
                 env = dict(zip(names, values))
                 try:
                     diff = compare(evaluator.value(lu, env), evaluator.value(ru, env), ref)
+                except Undecided as err:
+                    report = StepReport(len(steps) + 1, line, column, left, right, "unparsed",
+                                        str(err), indices=env or None,
+                                        error=error_dict(str(err), eq.pos, eq.end))
+                    break
                 except MathError as err:
                     report = StepReport(len(steps) + 1, line, column, left, right, "wrong",
                                         str(err), indices=env or None)

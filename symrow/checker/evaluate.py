@@ -83,7 +83,8 @@ def parse_unit(unit: Unit, cache: dict) -> None:
                 pos, end = unit.source_span(err.offset)
                 raise ReadError(f"cannot read this: {err.reason}", pos, end) from None
             except RecursionError:
-                raise ReadError("this expression is nested too deeply", unit.pos,
+                raise ReadError("this expression is too long or nested too deeply for the "
+                                "parser; split it into several steps", unit.pos,
                                 unit.end) from None
             except Exception as err:  # latex2sympy2's converter raises bare Exceptions
                 reason = " ".join(str(err).split())[:120] or type(err).__name__

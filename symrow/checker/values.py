@@ -15,11 +15,15 @@ from __future__ import annotations
 import sympy
 
 __all__ = ["is_matrix", "scalar_or_matrix", "shape_text", "exp_of", "row_softmax",
-           "MathError"]
+           "MathError", "Undecided"]
 
 
 class MathError(Exception):
     """An expression that reads fine but means nothing (a product of mismatched shapes)."""
+
+
+class Undecided(MathError):
+    """The two sides could not be compared (they cannot be evaluated anywhere)."""
 
 
 def is_matrix(value) -> bool:

@@ -39,7 +39,7 @@ import math
 import sympy
 
 from . import numeric
-from .values import MathError, is_matrix, scalar_or_matrix, shape_text
+from .values import MathError, Undecided, is_matrix, scalar_or_matrix, shape_text
 
 __all__ = ["EntryDiff", "Difference", "compare", "is_polynomial", "show"]
 
@@ -284,7 +284,8 @@ def _counterexample(left, right) -> tuple[bool, dict | None]:
             return False, {"values": values, "left": numeric.show_number(lv),
                            "right": numeric.show_number(rv)}
     if evaluated == 0:
-        raise MathError("the sides cannot be evaluated (a division by zero?)")
+        raise Undecided("could not be decided: the two sides cannot be evaluated at any "
+                        "sample point (an overflow, or a division by zero)")
     return True, None
 
 

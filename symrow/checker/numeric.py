@@ -116,6 +116,11 @@ def close(x, y) -> bool:
     return abs(x - y) <= scale * ctx.mpf(10) ** -25
 
 
+#: small nonzero rationals between -4 and 4, all different
+_POOL = sorted({sympy.Rational(p, q) for p in range(-47, 48) if p for q in (2, 3, 5, 7, 11)
+                if abs(sympy.Rational(p, q)) <= 4}, key=lambda r: (abs(r), r))
+
+
 def sample_points(symbols, count: int) -> list[dict]:
     """``count`` assignments of small nonzero rationals to ``symbols`` (sorted by name).
 
@@ -125,12 +130,12 @@ def sample_points(symbols, count: int) -> list[dict]:
     rng = random.Random(SEED)
     points = []
     for _ in range(count):
-        point = {}
-        for sym in names:
-            num = rng.choice([-7, -5, -3, -2, -1, 1, 2, 3, 5, 7])
-            den = rng.choice([2, 3, 4, 5])
-            point[sym] = sympy.Rational(num, den)
-        points.append(point)
+        # distinct values at one point, so that swapping two symbols always shows
+        if len(names) <= len(_POOL):
+            values = rng.sample(_POOL, len(names))
+        else:
+            values = [rng.choice(_POOL) for _ in names]
+        points.append(dict(zip(names, values)))
     return points
 
 

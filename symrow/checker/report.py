@@ -80,7 +80,7 @@ class StepReport:
             err = self.error or {}
             where = f"line {err.get('line')}, column {err.get('column')}"
             if err.get("near"):
-                where += f", at {err['near']!r}"
+                where += f", at '{err['near']}'"
             return [head + f"{where}: {err.get('message', self.message)}"]
         lines = [head + _short(f"{self.left} = {self.right}")]
         if self.status == "wrong":

@@ -297,3 +297,14 @@ def test_after_all_that_abuse_a_check_matches_a_fresh_process(raw, tmp_path):
     fresh = subprocess.run([sys.executable, "-c", script, tests_dir, tex], capture_output=True,
                            text=True, check=True).stdout
     assert here == fresh.rstrip("\n")
+
+
+def test_explicit_matrices_are_split_by_the_checker(raw):
+    # raw: a 3x3 product of bmatrices parses (slowly) into a MatMul; the checker splits
+    # matrices into cells itself, transposes them and multiplies in order
+    assert verdicts(r"C = A \begin{bmatrix} \boldsymbol{b}_1 \\ \boldsymbol{b}_2 \end{bmatrix}^{\top}"
+                    r" = \begin{pmatrix} a_{11} & a_{12} \\ a_{21} & a_{22} \end{pmatrix}"
+                    r"\begin{pmatrix} b_{11} & b_{21} \\ b_{12} & b_{22} \end{pmatrix}",
+                    "match22") == ["holds", "holds"]
+    report = symrow.check(r"C = \begin{bmatrix} 1 & 2 \\ 3 \end{bmatrix}", against("match22"))
+    assert "row 2 of this matrix has 1 entries, row 1 has 2" in report.steps[0].message

@@ -329,11 +329,11 @@ def assert_answered(tex: str, key: str) -> None:
     json.loads(report.to_json())
 
 
-FUZZ = settings(deadline=None, derandomize=True, database=None, max_examples=1000,
+FUZZ = settings(deadline=None, derandomize=True, database=None, max_examples=2000,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@settings(FUZZ, max_examples=2000)
+@settings(FUZZ, max_examples=3000)
 @given(tokens=st.lists(st.sampled_from(VOCAB), max_size=40),
        key=st.sampled_from(["att222", "comb23", "match23", "att222c"]))
 def test_fuzz_random_token_soup(tokens, key):

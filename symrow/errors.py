@@ -66,7 +66,7 @@ class ParseError(SymrowError, ValueError):
         if line is not None:
             where = f" (line {line}, column {column}"
             if near:
-                where += f", at {near!r}"
+                where += f", at '{near}'"  # as typed: repr() would double backslashes
             where += ")"
         super().__init__(message + where)
         self.reason = message

@@ -116,7 +116,7 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
     >>> symrow.attention(3, 2, 1, causal=True)
     Traceback (most recent call last):
     ...
-    symrow.errors.ShapeError: a causal mask lets query i see the keys j <= i + (n - m); with m = 3 queries and n = 2 keys, queries 1 to 1 would see no key at all and their softmax would be 0/0. Use m <= n
+    symrow.errors.ShapeError: a causal mask lets query i see the keys j <= i + (n - m); with m = 3 queries and n = 2 keys, query 1 would see no key at all and its softmax would be 0/0. Use m <= n
 
     General sizes give a matrix expression:
 

@@ -126,10 +126,12 @@ def configure(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
         raise OptionError("scale='number' substitutes the number for sqrt(d), so it needs "
                           "a concrete d; with general sizes sqrt(d) stays symbolic")
     if causal and concrete and sizes["m"] > sizes["n"]:
+        blind = sizes["m"] - sizes["n"]
+        who, its = ("query 1", "its") if blind == 1 else (f"queries 1 to {blind}", "their")
         raise ShapeError(
             f"a causal mask lets query i see the keys j <= i + (n - m); with m = {sizes['m']} "
-            f"queries and n = {sizes['n']} keys, queries 1 to {sizes['m'] - sizes['n']} would "
-            f"see no key at all and their softmax would be 0/0. Use m <= n")
+            f"queries and n = {sizes['n']} keys, {who} would see no key at all and {its} "
+            f"softmax would be 0/0. Use m <= n")
 
     cfg = Config(causal=causal, heads=heads, projections=projections, cross=cross,
                  scale=scale, max_dim=max_dim, **sizes)

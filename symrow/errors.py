@@ -66,7 +66,11 @@ class ParseError(SymrowError, ValueError):
         if line is not None:
             where = f" (line {line}, column {column}"
             if near:
-                where += f", at '{near}'"  # as typed: repr() would double backslashes
+                # as typed, so that backslashes stay single (repr() doubles them),
+                # but with line breaks and other control characters escaped:
+                # the message stays one line
+                shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in near)
+                where += f", at '{shown}'"
             where += ")"
         super().__init__(message + where)
         self.reason = message

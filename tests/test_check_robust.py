@@ -16,7 +16,7 @@ import sys
 import threading
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import symrow
@@ -329,7 +329,10 @@ def assert_answered(tex: str, key: str) -> None:
     json.loads(report.to_json())
 
 
+# no "explain" phase: after a failure it re-runs every example under a line
+# tracer, which turns a one-line failure report into a half-hour wait
 FUZZ = settings(deadline=None, derandomize=True, database=None, max_examples=2000,
+                phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

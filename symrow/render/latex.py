@@ -193,6 +193,10 @@ class SymrowLatexPrinter(LatexPrinter):
         time per character is the same at every size.
         """
         tok, tw = self._token, _token_width
+        # the same lookups, inlined where they repeat per term: a dict's get
+        # costs far less than a Python call (leaf texts are never empty, and a
+        # zero width falls through to the call, which gives the same answer)
+        get, wget = self.__dict__.setdefault("_tokens", {}).get, _TOKEN_WIDTHS.get
         if self._settings["exp_style"] == "e":
             open_, close, exp_w, exp_k = "e^{", "}", 0.6, 0.7
         else:
@@ -200,33 +204,34 @@ class SymrowLatexPrinter(LatexPrinter):
         scale = node.scale
         s_w = None
         if scale is not None:
-            s_tex = self._print(scale)
+            s_tex = get(scale) or self._print(scale)
             s_w = tw(s_tex)  # what Width gives a leaf: the width of its LaTeX
             open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
         close_end = close + "} "
-        keys = [[tok(y) for y in key] for key in node.keys]
+        keys = [[get(y) or tok(y) for y in key] for key in node.keys]
         heads = [key[0] for key in keys]
         tails = [key[1:] for key in keys]
-        head_w = [tw(t) for t in heads]
-        tail_w = [[tw(t) for t in key[1:]] for key in keys]
+        head_w = [wget(t) or tw(t) for t in heads]
+        tail_w = [[wget(t) or tw(t) for t in key[1:]] for key in keys]
 
         queries: dict = {}  # the tokens of each query (equations share them)
         lines: list[str] = []
         for lhs, query, count, weights in node.eqs:
             prep = queries.get(id(query))
             if prep is None:
-                q = [tok(x) for x in query]
+                q = [get(x) or tok(x) for x in query]
                 # tokens of this query: "\exp\left(\frac{q_{i1} " opens an exponential,
                 # " + q_{it} " continues its inner product; the constant pieces
                 # between exponentials are joined to them
                 opening = open_ + q[0] + " "
                 prep = queries[id(query)] = (
                     r"\frac{" + opening, close + "}{" + opening, close + " + " + opening,
-                    tw(q[0]), [" + " + x + " " for x in q[1:]], [tw(x) for x in q[1:]],
+                    wget(q[0]) or tw(q[0]), [" + " + x + " " for x in q[1:]],
+                    [wget(x) or tw(x) for x in q[1:]],
                     1.5 * (len(q) - 1))
             num_open, den_open, den_next, first_w, rest, rest_w, gaps = prep
             products = range(len(rest))
-            head = tok(lhs)
+            head = get(lhs) or tok(lhs)
             out = [head, " ", rel]
             ap = out.append
             slots, terms = [], []
@@ -263,12 +268,13 @@ class SymrowLatexPrinter(LatexPrinter):
                     den += exp_w + exp_k * arg
                 den += 1.5 * (count - 1)
                 ap(close_end)
-                weight = tok(weights[j])
+                weight = weights[j]
+                weight = get(weight) or tok(weight)
                 ap(weight)
-                terms.append((max(num, den) + 0.3 + tw(weight)) + 0.2)
+                terms.append((max(num, den) + 0.3 + (wget(weight) or tw(weight))) + 0.2)
             if width is not None:
                 # break as display_lines breaks a Chain([lhs, OSum(terms)])
-                w_lhs, w_rhs = tw(head), sum(terms) + 1.5 * (count - 1)
+                w_lhs, w_rhs = wget(head) or tw(head), sum(terms) + 1.5 * (count - 1)
                 if (w_lhs + w_rhs) + 1.8 > width and w_rhs > width - w_lhs - 1.8:
                     limit, used = width - w_lhs - 1.8 - 1.0, 0.0
                     for j, w_term in enumerate(terms):
@@ -302,6 +308,10 @@ _PRINTERS: dict[tuple, SymrowLatexPrinter] = {}
 
 def printer(**settings) -> SymrowLatexPrinter:
     """A (cached) printer with the given settings."""
+    if not settings:
+        default = _PRINTERS.get(())
+        if default is not None:
+            return default
     key = tuple(sorted(settings.items()))
     if key not in _PRINTERS:
         _PRINTERS[key] = SymrowLatexPrinter(settings)

@@ -90,7 +90,7 @@ def _size(text: str):
     text = text.strip()
     if text.isdigit():
         return int(text)
-    if re.fullmatch(r"[A-Za-z][A-Za-z0-9]{0,15}", text):
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9]{0,15}(_[A-Za-z0-9]{1,8})?", text):
         return text
     raise argparse.ArgumentTypeError(
         f"a size is a positive integer or a name such as m; got {text!r}")
@@ -145,10 +145,18 @@ def _add_attention_sizes(p: argparse.ArgumentParser) -> None:
     g.add_argument("--d-v", dest="d_v", type=_size, default=None,
                    help="dimension of values (default: the same as --d)")
     g.add_argument("--causal", action="store_true",
-                   help="causal mask: query i sees keys 1..i only")
+                   help="causal mask: query i sees keys j <= i + (n - m), i.e. 1..i when m = n")
     g.add_argument("--heads", type=_positive, default=1, help="number of heads (default: 1)")
     g.add_argument("--projections", action="store_true",
                    help="start from X with projections Q = XW_Q, K = XW_K, V = XW_V")
+    g.add_argument("--d-model", dest="d_model", type=_size, default=None,
+                   help="width of the inputs X (and Y) and of the multi-head output "
+                        "(default: the same as --d)")
+    g.add_argument("--cross", action="store_true", default=None,
+                   help="with --projections: take K and V from a second sequence Y "
+                        "(cross-attention; the default when m != n)")
+    g.add_argument("--scale", choices=("symbolic", "number"), default="symbolic",
+                   help="keep sqrt(d) as in the formula (default), or substitute the number")
 
 
 def _add_general(p: argparse.ArgumentParser) -> None:
@@ -241,7 +249,8 @@ def _attention(args):
         sizes[key] = given if given is not None else (key if args.general
                                                       else DEFAULT_ATTENTION[key])
     return attention(sizes["m"], sizes["n"], sizes["d"], d_v=args.d_v, causal=args.causal,
-                     heads=args.heads, projections=args.projections)
+                     heads=args.heads, projections=args.projections, d_model=args.d_model,
+                     cross=args.cross, scale=args.scale)
 
 
 def build_derivation(kind: str, args):

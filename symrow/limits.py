@@ -5,9 +5,13 @@ nobody can read, *before* it starts.  The defaults:
 
 * ``max_dim = 64``: the largest concrete size of a vector sequence
   (rows or columns).
-* ``max_terms = 2_000_000``: the largest number of scalar products in a
-  full attention expansion (m x n x d for the scores, plus
-  m x d_v x n x n x d for the substituted output entries).
+* ``max_terms = 2_000_000``: the largest number of scalar products a
+  concrete attention derivation writes out, per head: m·n·d for the
+  scores, plus d_v·d·Σ_i c_i(c_i + 1) for the substituted output entries
+  (c_i is the number of keys query i sees: n without a mask), plus the
+  projections' combines; see
+  :func:`symrow.derive.attention_config.count_terms`.  m = n = d = 16
+  writes about 1.1 million, 17 still fits.
 * ``check_timeout = 10.0``: seconds the checker may spend on one input.
 
 Override them for a block of code with :func:`limits`, which is a context

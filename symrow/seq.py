@@ -54,7 +54,8 @@ __all__ = ["VecSeq", "vecseq", "size_symbol"]
 _UNSAFE = set("\\{}$%&#~^ \t\n\"'`")
 _NAME_RE = re.compile(
     r"^(?P<base>[A-Z])(?:_(?P<sub>[A-Za-z0-9]{1,8}))?(?:\^\((?P<head>[1-9][0-9]{0,2})\))?$")
-_SIZE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,15}$")
+#: a general size: a name such as m, n, ell, optionally subscripted (d_v)
+_SIZE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,15}(_[A-Za-z0-9]{1,8})?$")
 
 # Unicode subscript and superscript digits/letters for readable text output.
 _SUB = dict(zip("0123456789aehijklmnoprstuvx+-=(),",
@@ -139,6 +140,9 @@ def _index_tex(index: int | sympy.Basic) -> tuple[str, int]:
     if isinstance(index, sympy.Symbol):
         if index.name == "ell":
             return r"\ell", 1
+        if "_" in index.name:  # d_v -> d_{v}
+            base, sub = index.name.split("_", 1)
+            return "%s_{%s}" % (base, sub), 2
         return index.name, len(index.name)
     tex = sympy.latex(index)
     return tex, len(tex)
@@ -251,7 +255,8 @@ class VecSeq:
 
     # -- entries and rows ------------------------------------------------
     def symbol(self, i, j) -> sympy.Symbol:
-        """The entry symbol in row ``i``, column ``j`` (1-based; ints or symbols)."""
+        """The entry symbol in row ``i``, column ``j`` (1-based; ints, symbols or names)."""
+        i, j = (sympy.Symbol(x) if isinstance(x, str) else x for x in (i, j))
         ti, wi = _index_tex(i)
         tj, wj = _index_tex(j)
         sep = "," if max(wi, wj) > 1 else ""

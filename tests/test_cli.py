@@ -300,3 +300,23 @@ def test_commands_import_only_what_they_use(args):
     modules = set(json.loads(line[len("MODULES "):]))
     loaded = sorted(m for m in modules for h in HEAVY if m == h or m.startswith(h + "."))
     assert loaded == [], f"{args} imported {loaded}"
+
+
+# -- every option of attention reaches symrow.attention ---------------------------------
+
+def test_attention_options_scale_d_model_cross_and_general_d_v():
+    proc = run("attention", "--m", "2", "--n", "3", "--d", "2", "--projections", "--cross",
+               "--d-model", "3", "--scale", "number", "--format", "latex")
+    assert proc.returncode == 0, proc.stderr
+    assert r"\frac{S}{\sqrt{2}}" in proc.stdout and r"\sqrt{d} = \sqrt{2}" in proc.stdout
+    assert "Y W_{K}" in proc.stdout.replace("YW_{K}", "Y W_{K}")
+    assert r"\mathbb{R}^{2 \times 3}" in proc.stdout  # X is m x d_model
+    proc = run("attention", "--general", "--d-v", "d_v", "--format", "latex")
+    assert proc.returncode == 0, proc.stderr
+    assert r"\mathbb{R}^{n \times d_{v}}" in proc.stdout
+
+
+def test_attention_option_errors_are_one_line():
+    assert_one_line_error(run("attention", "--cross"), "needs projections=True")
+    assert_one_line_error(run("attention", "--general", "--scale", "number"), "concrete d")
+    assert_one_line_error(run("attention", "--scale", "exact"), "--scale")

@@ -137,3 +137,13 @@ def test_size_limit_is_documented_and_overridable():
 def test_operands_sharing_a_letter_are_refused():
     with pytest.raises(symrow.UnsafeNameError, match="share entry symbols"):
         symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2), name="A")
+
+
+
+def test_subscripted_size_names():
+    V = symrow.vecseq("V", "n", "d_v")
+    assert latex(V.cols) == "d_{v}"
+    assert V.symbol("j", "d_v").name == "v_{j,d_{v}}"
+    assert latex(N.Space(V.rows, V.cols)) == r"\mathbb{R}^{n \times d_{v}}"
+    with pytest.raises(symrow.SizeError):
+        symrow.vecseq("V", "n", "d_")

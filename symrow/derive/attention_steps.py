@@ -227,6 +227,7 @@ class Builder:
                     Step("attn_scale", {**params, "variant": "one"})]
         variant = "symbolic" if cfg.scale == "symbolic" else "number"
         params["value"] = self.scale
+        params["sqrt_d_value"] = N.Chain([sqrt_d, self.scale])
         return [Step("heading", {"topic": "attn_scale"}),
                 Step("attn_scale", {**params, "variant": variant},
                      N.Chain([self.sc(S), table(cfg.m, cfg.n,

@@ -105,7 +105,7 @@ TEMPLATES: dict[str, str] = {
         "Before the exponential, every score is divided by {sqrt_d}. An inner "
         "product adds up {d} products, so its size grows with the dimension; "
         "dividing by the square root of the dimension keeps it moderate. Here "
-        "the number is substituted, {sqrt_d} = {value}:"),
+        "the number is substituted, {sqrt_d_value}:"),
     "attn_scale.one": (
         "The formula divides every score by {sqrt_d}, to keep the scores moderate "
         "as the dimension grows. Here {d} = 1, so the scores stay as they are."),

@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent

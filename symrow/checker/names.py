@@ -88,16 +88,17 @@ class NameReader:
         if letter == "e" and sub is None and not bold:
             # Euler's number, written bare
             em.put("\\exp\\left(1\\right)", pos, end)
-            self._name_scripts(None, sup, primes, em, pos, end)
+            self._scripts_after(sup, primes, em, pos, end)
             return
         shown = self.src.text[pos:head_end]
         if sub is not None:
             shown += "_" + (plain(sub) if len(sub) == 1 else "{" + plain(sub) + "}")
         atom, sup = self._resolve(letter, bold, sub, sup, pos, end, shown)
         em.atom(atom, pos, end)
-        self._name_scripts(atom, sup, primes, em, pos, end)
+        self._scripts_after(sup, primes, em, pos, end)
 
-    def _name_scripts(self, atom, sup, primes, em, pos, end) -> None:
+    def _scripts_after(self, sup, primes, em, pos, end) -> None:
+        """Apply a superscript (a transpose or a power) and primes to what was just written."""
         if sup is not None:
             if self._is_transpose(sup):
                 self._marker(em, "T", (), pos, end)

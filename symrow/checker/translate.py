@@ -390,13 +390,7 @@ class Translator(NameReader, ConstructReader):
                 raise TranslateError("(X)_{...} takes one index (a row) or two (an entry)",
                                      pos, end)
             self._marker(em, kind, items, pos, end)
-        if sup is not None:
-            if self._is_transpose(sup):
-                self._marker(em, "T", (), pos, end)
-            else:
-                self._power(sup, em, pos, end)
-        for _ in range(primes):
-            self._marker(em, "T", (), pos, end)
+        self._scripts_after(sup, primes, em, pos, end)
         return True
 
     def _marker(self, em: Emitter, kind: str, items: tuple, pos: int, end: int) -> None:

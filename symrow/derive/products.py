@@ -20,6 +20,8 @@ symrow.errors.ShapeError: combine C = AB needs as many columns in A as rows in B
 
 from __future__ import annotations
 
+import functools
+
 import sympy
 
 from .. import nodes as N
@@ -92,9 +94,25 @@ def _result_seq(name: str, rows, cols) -> VecSeq:
     return VecSeq(name, rows, cols, max_dim=max(rows, cols) if isinstance(rows, int) else None)
 
 
-def _concrete_product(A: VecSeq, B: VecSeq, transpose: bool) -> sympy.Matrix:
-    other = B.matrix.T if transpose else B.matrix
-    return sympy.Matrix(A.matrix * other)
+def _derivation(kind: str, steps, A: VecSeq, B: VecSeq, C: VecSeq, *,
+                transpose: bool) -> Derivation:
+    """The Derivation of ``C = AB`` (or ``AB^T``): for concrete sizes the result
+    is a Matrix, computed on first use; for general ones a matrix expression."""
+    operands, options = {A.name: A, B.name: B}, {"name": C.name}
+    if A.concrete:
+        @functools.cache
+        def product() -> sympy.Matrix:
+            return sympy.Matrix(A.matrix * (B.matrix.T if transpose else B.matrix))
+
+        return Derivation(kind, steps, operands=operands, result=None, result_fn=product,
+                          quantities=lambda: {A.name: A.matrix, B.name: B.matrix,
+                                              C.name: product()},
+                          options=options)
+    a = sympy.MatrixSymbol(A.name, A.rows, A.cols)
+    b = sympy.MatrixSymbol(B.name, B.rows, B.cols)
+    result = a * (b.T if transpose else b)
+    return Derivation(kind, steps, operands=operands, result=result,
+                      quantities={A.name: a, B.name: b, C.name: result}, options=options)
 
 
 def combine(A: VecSeq, B: VecSeq, *, name: str = "C") -> Derivation:
@@ -122,7 +140,7 @@ def combine(A: VecSeq, B: VecSeq, *, name: str = "C") -> Derivation:
     m, ell, n = A.rows, A.cols, B.cols
     C = _result_seq(name, m, n)
     check_distinct([A, B], C)
-    i, j, k = I, J, K
+    i, j = I, J
     a_i, c_i = A.vector(i), C.vector(i)
 
     def weighted_rows(r):
@@ -151,19 +169,7 @@ def combine(A: VecSeq, B: VecSeq, *, name: str = "C") -> Derivation:
         Step("summary_combine", {"AB": N.OMul([A, B]), "A": A, "B": B, "C": C, "a_i": a_i},
              N.Rel(a_i, "mapsto", N.Chain([c_i, N.OMul([a_i, B])]))),
     ]
-    if A.concrete:
-        result_fn = lambda: _concrete_product(A, B, False)  # noqa: E731
-        quantities = lambda: {A.name: A.matrix, B.name: B.matrix,  # noqa: E731
-                              C.name: _concrete_product(A, B, False)}
-        result = None
-    else:
-        result = sympy.MatrixSymbol(A.name, m, ell) * sympy.MatrixSymbol(B.name, ell, n)
-        result_fn = None
-        quantities = {A.name: sympy.MatrixSymbol(A.name, m, ell),
-                      B.name: sympy.MatrixSymbol(B.name, ell, n), C.name: result}
-    return Derivation("combine", steps, operands={A.name: A, B.name: B}, result=result,
-                      result_fn=result_fn, quantities=quantities,
-                      options={"name": name})
+    return _derivation("combine", steps, A, B, C, transpose=False)
 
 
 def _combine_entries(A: VecSeq, B: VecSeq, C: VecSeq):
@@ -202,7 +208,7 @@ def match(A: VecSeq, B: VecSeq, *, name: str = "C") -> Derivation:
     m, ell, n = A.rows, A.cols, B.rows
     C = _result_seq(name, m, n)
     check_distinct([A, B], C)
-    i, j, k = I, J, K
+    i = I
     a_i, c_i = A.vector(i), C.vector(i)
     BT = N.Transpose(B)
     BT_prod = N.OMul([A, BT])
@@ -231,18 +237,7 @@ def match(A: VecSeq, B: VecSeq, *, name: str = "C") -> Derivation:
         Step("summary_match", {"ABT": BT_prod, "A": A, "B": B, "C": C, "a_i": a_i},
              N.Rel(a_i, "mapsto", N.Chain([c_i, N.OMul([a_i, BT])]))),
     ]
-    if A.concrete:
-        result_fn = lambda: _concrete_product(A, B, True)  # noqa: E731
-        quantities = lambda: {A.name: A.matrix, B.name: B.matrix,  # noqa: E731
-                              C.name: _concrete_product(A, B, True)}
-        result = None
-    else:
-        result = sympy.MatrixSymbol(A.name, m, ell) * sympy.MatrixSymbol(B.name, n, ell).T
-        result_fn = None
-        quantities = {A.name: sympy.MatrixSymbol(A.name, m, ell),
-                      B.name: sympy.MatrixSymbol(B.name, n, ell), C.name: result}
-    return Derivation("match", steps, operands={A.name: A, B.name: B}, result=result,
-                      result_fn=result_fn, quantities=quantities, options={"name": name})
+    return _derivation("match", steps, A, B, C, transpose=True)
 
 
 def _match_entries(A: VecSeq, B: VecSeq, C: VecSeq):

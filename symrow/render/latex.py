@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy
 from sympy.printing.latex import LatexPrinter
-from sympy.printing.precedence import PRECEDENCE, precedence
+from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
 

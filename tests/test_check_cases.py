@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 
 import symrow
-from check_cases.derivations import against, real_attention_available
+from check_cases.derivations import against
 from check_cases.handwritten import attention_derivation
 
 
@@ -266,8 +266,6 @@ def test_symrow_s_own_displays_check(key):
     the ``products`` display shows both AB and AB^T on purpose.
     """
     from symrow.render.latex import latex
-    if key.startswith("att") and not real_attention_available():
-        pytest.skip("symrow.attention is not built yet")
     d = against(key)
     holding = 0
     for step in d.steps:
@@ -284,16 +282,3 @@ def test_symrow_s_own_displays_check(key):
         assert "wrong" not in statuses, (step.kind, report.to_text())
         holding += statuses.count("holds")
     assert holding >= 8
-
-
-@pytest.mark.skipif(not real_attention_available(), reason="symrow.attention is not built yet")
-@pytest.mark.parametrize("causal", [False, True])
-def test_stand_in_attention_means_what_symrow_attention_means(causal):
-    """The stand-in used before attention existed agrees with it entry by entry."""
-    from check_cases.fake_attention import fake_attention
-    from symrow.checker.reference import Reference
-    real = Reference(symrow.attention(2, 3, 2, causal=causal))
-    fake = Reference(fake_attention(2, 3, 2, causal=causal))
-    assert real.sizes == fake.sizes
-    for name in fake.quantities:
-        assert real.quantities[name].ground == fake.quantities[name].ground, name

@@ -11,11 +11,8 @@ import sys
 
 import pytest
 
-from check_cases.derivations import real_attention_available
 from check_cases.handwritten import attention_derivation
 
-needs_attention = pytest.mark.skipif(not real_attention_available(),
-                                     reason="symrow.attention is not built yet")
 
 ATTENTION = ["--against", "attention", "--m", "2", "--n", "2", "--d", "2"]
 
@@ -43,7 +40,6 @@ def run(args, stdin: str | None = None, cwd=None):
                           capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
-@needs_attention
 @pytest.mark.parametrize("name", sorted(NOTATIONS))
 def test_correct_answers_exit_0(tmp_path, name):
     (tmp_path / "answer.tex").write_text(NOTATIONS[name], encoding="utf-8")
@@ -53,7 +49,6 @@ def test_correct_answers_exit_0(tmp_path, name):
     assert out.stderr == ""
 
 
-@needs_attention
 def test_causal_answer_exit_0(tmp_path):
     (tmp_path / "answer.tex").write_text(attention_derivation(2, 2, 2, causal=True))
     out = run(["answer.tex", *ATTENTION, "--causal"], cwd=tmp_path)
@@ -61,7 +56,6 @@ def test_causal_answer_exit_0(tmp_path):
     assert "causal" in out.stdout.splitlines()[0]
 
 
-@needs_attention
 def test_swapped_index_exit_1_names_entry_and_terms(tmp_path):
     (tmp_path / "answer.tex").write_text(attention_derivation(2, 2, 2, swap="S"))
     out = run(["answer.tex", *ATTENTION], cwd=tmp_path)
@@ -72,7 +66,6 @@ def test_swapped_index_exit_1_names_entry_and_terms(tmp_path):
     assert out.stderr == ""
 
 
-@needs_attention
 def test_malformed_latex_exit_2_with_one_line(tmp_path):
     (tmp_path / "answer.tex").write_text("S = QK^{T\nP = S\n")
     out = run(["answer.tex", *ATTENTION], cwd=tmp_path)
@@ -83,7 +76,6 @@ def test_malformed_latex_exit_2_with_one_line(tmp_path):
     assert lines[0].startswith("symrow: error: ") and "line 1, column 8" in lines[0]
 
 
-@needs_attention
 def test_unreadable_step_exit_2_with_report(tmp_path):
     (tmp_path / "answer.tex").write_text("S = QK^T\nP = \\foo(S)\n")
     out = run(["answer.tex", *ATTENTION], cwd=tmp_path)
@@ -107,14 +99,12 @@ def test_match_sizes():
     assert out.returncode == 0, out.stdout + out.stderr
 
 
-@needs_attention
 def test_missing_file_is_one_line(tmp_path):
     out = run(["nope.tex", *ATTENTION], cwd=tmp_path)
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.splitlines()) == 1 and "nope.tex" in out.stderr
 
 
-@needs_attention
 def test_timeout_is_one_line():
     text = "\n".join(attention_derivation(4, 4, 4, swap=s) for s in (None, "S", "P", "O") * 3)
     out = run(["-", "--against", "attention", "--m", "4", "--n", "4", "--d", "4",

@@ -31,20 +31,10 @@ def _modules_present() -> bool:
     return True
 
 
-def _attention_available() -> bool:
-    import symrow
-    try:
-        symrow.attention(2, 2, 2)
-    except NotImplementedError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
     harness.require(_modules_present(), "nbclient, nbformat and ipykernel",
                     "pip install -e '.[test]', which `make test` does")
-    harness.require(_attention_available(), "symrow.attention", "the attention issue")
     import nbformat
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager

@@ -26,14 +26,6 @@ from symrow.render.text import display_width
 LANGS = ("en", "ja")
 
 
-def _attention_available() -> bool:
-    try:
-        symrow.attention(2, 2, 2)
-    except NotImplementedError:
-        return False
-    return True
-
-
 @functools.lru_cache(maxsize=None)
 def cases() -> dict:
     """(kind, size) -> derivation, for combine, match and attention."""
@@ -44,17 +36,13 @@ def cases() -> dict:
         ("match", "general"): symrow.match(V("A", "m", "ell"), V("B", "n", "ell")),
         ("match", "concrete"): symrow.match(V("A", 2, 3), V("B", 3, 3)),
     }
-    if _attention_available():
-        out["attention", "general"] = symrow.attention("m", "n", "d")
-        out["attention", "concrete"] = symrow.attention(2, 3, 2)
-        out["attention", "causal"] = symrow.attention(3, 3, 2, causal=True)
+    out["attention", "general"] = symrow.attention("m", "n", "d")
+    out["attention", "concrete"] = symrow.attention(2, 3, 2)
+    out["attention", "causal"] = symrow.attention(3, 3, 2, causal=True)
     return out
 
 
 def test_attention_is_among_the_cases():
-    # the attention derivation is built by another issue; once it exists every
-    # test here covers it, and under CI it must exist
-    harness.require(_attention_available(), "symrow.attention", "the attention issue")
     assert ("attention", "general") in cases()
 
 
@@ -156,7 +144,6 @@ def test_repr_markdown_is_the_english_markdown():
 @pytest.mark.slow
 @pytest.mark.parametrize("lang,engine", [("en", "pdflatex"), ("ja", "lualatex")])
 def test_attention_documents_compile(lang, engine):
-    harness.require(_attention_available(), "symrow.attention", "the attention issue")
     for size in ("general", "concrete", "causal"):
         source = cases()["attention", size].to_document(lang)
         pdf, log = harness.compile_tex(source, engine)

@@ -39,11 +39,6 @@ def test_handout_example_writes_both_languages(tmp_path):
 @pytest.mark.renderer
 @pytest.mark.slow
 def test_lecture_notes_example(tmp_path):
-    import symrow
-    try:
-        symrow.attention(2, 2, 2)
-    except NotImplementedError:
-        harness.require(False, "symrow.attention", "the attention issue")
     harness.require_tex("lualatex")
     harness.require_tex("pdflatex")
     proc = run_example("lecture_notes.py", cwd=tmp_path)

@@ -11,23 +11,9 @@ import functools
 
 import symrow
 
-from .fake_attention import fake_attention
-
-
-@functools.lru_cache(maxsize=None)
-def real_attention_available() -> bool:
-    try:
-        symrow.attention(1, 1, 1)
-    except NotImplementedError:
-        return False
-    return True
-
-
 @functools.lru_cache(maxsize=None)
 def attention(m: int, n: int, d: int, causal: bool = False):
-    if real_attention_available():
-        return symrow.attention(m, n, d, causal=causal)
-    return fake_attention(m, n, d, causal=causal)
+    return symrow.attention(m, n, d, causal=causal)
 
 
 @functools.lru_cache(maxsize=None)

@@ -139,3 +139,31 @@ def overfull_boxes(log: str, tolerance_pt: float = 1.0) -> list[str]:
         if float(m.group(1)) > tolerance_pt:
             found.append(m.group(0))
     return found
+
+
+# -- the value of a display ---------------------------------------------------------------
+
+def node_value(node):
+    """The SymPy value of a displayed expression, computed without the printers,
+    so that what a derivation *shows* can be compared with its ``.result``."""
+    import sympy
+    from symrow import nodes as N
+    if isinstance(node, N.OSum):
+        return sympy.Add(*[node_value(t) for t in node.terms])
+    if isinstance(node, N.OMul):
+        return sympy.Mul(*[node_value(f) for f in node.factors])
+    if isinstance(node, N.Neg):
+        return -node_value(node.item)
+    if isinstance(node, N.Frac):
+        return node_value(node.num) / node_value(node.den)
+    if isinstance(node, N.Exp):
+        return sympy.exp(node_value(node.arg))
+    if isinstance(node, N.Sqrt):
+        return sympy.sqrt(node_value(node.arg))
+    if isinstance(node, N.Bmat):
+        return sympy.Matrix([[node_value(c) for c in row] for row in node.rows])
+    if isinstance(node, N.Entrywise):
+        return node_value(node.values)
+    if isinstance(node, sympy.Basic):
+        return node
+    raise TypeError(type(node).__name__)

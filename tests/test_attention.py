@@ -304,23 +304,6 @@ def test_streamed_expansion_equals_ordinary_nodes(sizes, options, exp_style):
                                                          exp_style=exp_style)
 
 
-def node_value(node):
-    """The SymPy value of a displayed expression (independent of the printers)."""
-    if isinstance(node, N.OSum):
-        return sympy.Add(*[node_value(t) for t in node.terms])
-    if isinstance(node, N.OMul):
-        return sympy.Mul(*[node_value(f) for f in node.factors])
-    if isinstance(node, N.Frac):
-        return node_value(node.num) / node_value(node.den)
-    if isinstance(node, N.Exp):
-        return sympy.exp(node_value(node.arg))
-    if isinstance(node, N.Sqrt):
-        return sympy.sqrt(node_value(node.arg))
-    if isinstance(node, sympy.Basic):
-        return node
-    raise TypeError(type(node).__name__)
-
-
 @pytest.mark.parametrize("sizes,options", [((2, 3, 2), {}), ((3, 3, 2), {"causal": True}),
                                            ((2, 3, 2), {"causal": True, "d_v": 3,
                                                         "scale": "number"})])
@@ -330,7 +313,7 @@ def test_displayed_expansion_equals_result(sizes, options):
     O = d.operands["V"]  # for the shape of the values
     rng = np.random.default_rng(7)
     _, mapping = values(d, rng)
-    shown = {chain.items[0]: node_value(chain.items[1]) for chain in entries.chains()}
+    shown = {chain.items[0]: harness.node_value(chain.items[1]) for chain in entries.chains()}
     assert len(shown) == d.result.rows * d.result.cols
     for (i, l), want in np.ndenumerate(evaluate(d.result, mapping, sizes[2])):
         name = sympy.Symbol("o_{%d%d}" % (i + 1, l + 1))

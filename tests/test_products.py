@@ -9,7 +9,6 @@ import sympy
 
 import harness
 import symrow
-from symrow import nodes as N
 from symrow.narrate import SOURCES, segments
 from symrow.render.latex import latex
 
@@ -69,23 +68,6 @@ def test_results_equal_numpy(m, ell, n):
     np.testing.assert_array_equal(got, a @ bm.T)
 
 
-def node_value(node):
-    """The SymPy value of a displayed expression (independent of the printers)."""
-    if isinstance(node, N.OSum):
-        return sympy.Add(*[node_value(t) for t in node.terms])
-    if isinstance(node, N.OMul):
-        return sympy.Mul(*[node_value(f) for f in node.factors])
-    if isinstance(node, N.Neg):
-        return -node_value(node.item)
-    if isinstance(node, N.Bmat):
-        return sympy.Matrix([[node_value(c) for c in row] for row in node.rows])
-    if isinstance(node, N.Entrywise):
-        return node_value(node.values)
-    if isinstance(node, sympy.Basic):
-        return node
-    raise TypeError(type(node).__name__)
-
-
 @pytest.mark.parametrize("kind", ["combine", "match"])
 @pytest.mark.parametrize("shape", [(1, 1, 1), (2, 3, 2), (3, 2, 4), (4, 4, 4)])
 def test_displayed_expansion_equals_result(kind, shape):
@@ -94,7 +76,7 @@ def test_displayed_expansion_equals_result(kind, shape):
     d = (symrow.combine(A, symrow.vecseq("B", ell, n)) if kind == "combine"
          else symrow.match(A, symrow.vecseq("B", n, ell)))
     step = next(s for s in d.steps if s.kind == f"entries_{kind}")
-    shown = node_value(step.display.items[-1])
+    shown = harness.node_value(step.display.items[-1])
     assert (shown - d.result).expand() == sympy.zeros(m, n)
 
 

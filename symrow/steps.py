@@ -59,31 +59,35 @@ class Derivation:
       SymPy matrix expression (``A*B``) for general ones;
     * ``quantities``: every named matrix the derivation defines (operands,
       intermediates and the result), by name, for the checker.
+
+    ``quantities`` may be given as a function, called once on first use (a
+    concrete expansion can be large); ``result`` names the quantity that is
+    the result.
     """
 
-    def __init__(self, kind: str, steps, *, operands: Mapping, result, quantities: Mapping,
-                 options: Mapping | None = None, result_fn=None):
+    def __init__(self, kind: str, steps, *, operands: Mapping, quantities, result: str,
+                 options: Mapping | None = None):
         self.kind = kind
         self.steps = tuple(steps)
         self.operands = MappingProxyType(dict(operands))
-        self._result = result
-        self._result_fn = result_fn
         self._quantities = quantities
+        self._result_name = result
         self.options = MappingProxyType(dict(options or {}))
+
+    def _values(self) -> Mapping:
+        if callable(self._quantities):
+            self._quantities = MappingProxyType(dict(self._quantities()))
+        return self._quantities
 
     @property
     def result(self):
         """The final matrix (computed on first use)."""
-        if self._result is None and self._result_fn is not None:
-            self._result = self._result_fn()
-        return self._result
+        return self._values()[self._result_name]
 
     @property
     def quantities(self) -> Mapping:
         """Named matrices of the derivation (computed on first use)."""
-        if callable(self._quantities):
-            self._quantities = self._quantities()
-        return MappingProxyType(dict(self._quantities))
+        return MappingProxyType(dict(self._values()))
 
     @property
     def concrete(self) -> bool:

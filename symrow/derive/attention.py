@@ -167,19 +167,12 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
                "projections": cfg.projections, "d_model": cfg.d_model, "cross": cfg.cross,
                "scale": cfg.scale}
     if cfg.concrete:
-        cache: dict = {}
-
-        def quantities():
-            if not cache:
-                cache.update(attention_values(cfg, heads_, final))
-            return cache
-
-        return Derivation("attention", steps, operands=operands, result=None,
-                          result_fn=lambda: quantities()[final.name], quantities=quantities,
-                          options=options)
-    quantities = _general_quantities(cfg, heads_, final)
-    return Derivation("attention", steps, operands=operands, result=quantities[final.name],
-                      quantities=quantities, options=options)
+        def quantities() -> dict:
+            return attention_values(cfg, heads_, final)
+    else:
+        quantities = _general_quantities(cfg, heads_, final)
+    return Derivation("attention", steps, operands=operands, quantities=quantities,
+                      result=final.name, options=options)
 
 
 def attention_values(cfg: Config, heads: list[Seqs], final) -> dict:

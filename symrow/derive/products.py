@@ -20,8 +20,6 @@ symrow.errors.ShapeError: combine C = AB needs as many columns in A as rows in B
 
 from __future__ import annotations
 
-import functools
-
 import sympy
 
 from .. import nodes as N
@@ -100,19 +98,15 @@ def _derivation(kind: str, steps, A: VecSeq, B: VecSeq, C: VecSeq, *,
     is a Matrix, computed on first use; for general ones a matrix expression."""
     operands, options = {A.name: A, B.name: B}, {"name": C.name}
     if A.concrete:
-        @functools.cache
-        def product() -> sympy.Matrix:
-            return sympy.Matrix(A.matrix * (B.matrix.T if transpose else B.matrix))
-
-        return Derivation(kind, steps, operands=operands, result=None, result_fn=product,
-                          quantities=lambda: {A.name: A.matrix, B.name: B.matrix,
-                                              C.name: product()},
-                          options=options)
-    a = sympy.MatrixSymbol(A.name, A.rows, A.cols)
-    b = sympy.MatrixSymbol(B.name, B.rows, B.cols)
-    result = a * (b.T if transpose else b)
-    return Derivation(kind, steps, operands=operands, result=result,
-                      quantities={A.name: a, B.name: b, C.name: result}, options=options)
+        def quantities() -> dict:
+            product = sympy.Matrix(A.matrix * (B.matrix.T if transpose else B.matrix))
+            return {A.name: A.matrix, B.name: B.matrix, C.name: product}
+    else:
+        a = sympy.MatrixSymbol(A.name, A.rows, A.cols)
+        b = sympy.MatrixSymbol(B.name, B.rows, B.cols)
+        quantities = {A.name: a, B.name: b, C.name: a * (b.T if transpose else b)}
+    return Derivation(kind, steps, operands=operands, quantities=quantities, result=C.name,
+                      options=options)
 
 
 def combine(A: VecSeq, B: VecSeq, *, name: str = "C") -> Derivation:

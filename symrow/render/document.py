@@ -13,7 +13,7 @@ followed by its display.  Only the wrapping differs:
 from __future__ import annotations
 
 from ..narrate import check_lang, segments
-from .latex import display_lines, latex
+from .latex import display, latex
 
 __all__ = ["to_latex", "to_markdown", "to_document", "to_jupyter_latex", "TITLES"]
 
@@ -58,12 +58,6 @@ def _walk(derivation, lang: str, *, heading, paragraph, display,
     return "\n\n".join(parts) + "\n"
 
 
-def align(node, env: str = "align*") -> str:
-    """A display in an ``align*`` (or ``aligned``) environment."""
-    body = " \\\\\n".join(display_lines(node))
-    return "\\begin{%s}\n%s\n\\end{%s}" % (env, body, env)
-
-
 def heading_number(step) -> str:
     """The number a heading shows before its words (``"3.2 "``), or ``""``."""
     number = step.params.get("number")
@@ -93,7 +87,7 @@ def to_latex(derivation, lang: str = "en") -> str:
         derivation, lang,
         heading=lambda s: _tex_heading(s, lang),
         paragraph=lambda s: _sentence(s, lang, tex_escape),
-        display=align, before_display="\n")
+        display=display, before_display="\n")
 
 
 def _md_escape(words: str) -> str:
@@ -107,7 +101,7 @@ def to_markdown(derivation, lang: str = "en") -> str:
         heading=lambda s: "#" * (s.params.get("level", 2) + 1) + " " + heading_number(s)
         + _sentence(s, lang, _md_escape),
         paragraph=lambda s: _sentence(s, lang, _md_escape),
-        display=lambda node: "$$\n" + align(node, "aligned") + "\n$$")
+        display=lambda node: "$$\n" + display(node, "aligned") + "\n$$")
 
 
 def to_jupyter_latex(derivation, lang: str = "en") -> str:
@@ -116,7 +110,7 @@ def to_jupyter_latex(derivation, lang: str = "en") -> str:
         derivation, lang,
         heading=lambda s: heading_number(s) + _sentence(s, lang, str),
         paragraph=lambda s: _sentence(s, lang, str),
-        display=lambda node: "$$" + align(node, "aligned") + "$$")
+        display=lambda node: "$$" + display(node, "aligned") + "$$")
 
 
 _PREAMBLE = {

@@ -183,19 +183,21 @@ class SymrowLatexPrinter(LatexPrinter):
 
     def _lines_SoftmaxExpansion(self, node: N.SoftmaxExpansion, width: float | None,
                                 rel: str = "&= ") -> list[str]:
-        """The equations as display lines, streamed token by token in one pass.
+        """The equations as display lines, streamed token by token.
 
         The text and the line breaks are those of :func:`display_lines` on
         ``node.chains()`` (a test holds them equal), but no tree is built and
-        nothing is stored and reused: every inner product is written out from
-        its tokens each time it appears, and the widths that decide the line
-        breaks are summed from the same tokens as they are written.  So the
-        time per character is the same at every size.
+        no text is stored and reused: every inner product is written out from
+        its tokens each time it appears, so the work grows with the output.
+
+        Each equation is laid out before it is written.  Its fractions all
+        share one denominator, whose width is summed from the tokens (in the
+        order :class:`Width` sums them) once per query; the term widths give
+        the line breaks, and then the text is written straight through.
         """
         tok, tw = self._token, _token_width
-        # the same lookups, inlined where they repeat per term: a dict's get
-        # costs far less than a Python call (leaf texts are never empty, and a
-        # zero width falls through to the call, which gives the same answer)
+        # lookups inlined where they repeat: a dict's get costs far less than a
+        # Python call; a leaf not printed yet (None) falls back to the call
         get, wget = self.__dict__.setdefault("_tokens", {}).get, _TOKEN_WIDTHS.get
         if self._settings["exp_style"] == "e":
             open_, close, exp_w, exp_k = "e^{", "}", 0.6, 0.7
@@ -204,87 +206,104 @@ class SymrowLatexPrinter(LatexPrinter):
         scale = node.scale
         s_w = None
         if scale is not None:
-            s_tex = get(scale) or self._print(scale)
-            s_w = tw(s_tex)  # what Width gives a leaf: the width of its LaTeX
+            s_tex = get(scale) or tok(scale)
+            s_w = wget(s_tex) or tw(s_tex)  # what Width gives a leaf: its LaTeX's width
             open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
         close_end = close + "} "
-        keys = [[get(y) or tok(y) for y in key] for key in node.keys]
-        heads = [key[0] for key in keys]
-        tails = [key[1:] for key in keys]
-        head_w = [wget(t) or tw(t) for t in heads]
-        tail_w = [[wget(t) or tw(t) for t in key[1:]] for key in keys]
+        keys = [self._leaf_texts(key) for key in node.keys]
+        heads, tails = [key[0] for key in keys], [key[1:] for key in keys]
+        if width is not None:
+            key_w = [[wget(t) or tw(t) for t in key] for key in keys]
 
-        queries: dict = {}  # the tokens of each query (equations share them)
+        # what equations share is prepared once per call: the tokens of each
+        # query and each run of weights, and the width of each denominator
+        queries: dict = {}
+        weight_runs: dict = {}
+        dens: dict = {}
         lines: list[str] = []
         for lhs, query, count, weights in node.eqs:
             prep = queries.get(id(query))
             if prep is None:
-                q = [get(x) or tok(x) for x in query]
-                # tokens of this query: "\exp\left(\frac{q_{i1} " opens an exponential,
-                # " + q_{it} " continues its inner product; the constant pieces
-                # between exponentials are joined to them
+                q = self._leaf_texts(query)
+                # "\exp\left(\frac{q_{i1} " opens an exponential, " + q_{it} "
+                # continues its inner product; the constant pieces between
+                # exponentials are joined to them
                 opening = open_ + q[0] + " "
                 prep = queries[id(query)] = (
                     r"\frac{" + opening, close + "}{" + opening, close + " + " + opening,
-                    wget(q[0]) or tw(q[0]), [" + " + x + " " for x in q[1:]],
-                    [wget(x) or tw(x) for x in q[1:]],
-                    1.5 * (len(q) - 1))
-            num_open, den_open, den_next, first_w, rest, rest_w, gaps = prep
-            products = range(len(rest))
+                    list(map(" + {} ".format, q[1:])), range(len(q) - 1), q)
+            num_open, den_open, den_next, rest, products, q = prep
+            w_texts = weight_runs.get(id(weights))
+            if w_texts is None:
+                w_texts = weight_runs[id(weights)] = self._leaf_texts(weights)
             head = get(lhs) or tok(lhs)
-            out = [head, " ", rel]
-            ap = out.append
-            slots, terms = [], []
-            for j in range(count):
-                if j:
-                    slots.append(len(out))
-                    ap(" + ")
-                # the numerator exp(q_i . k_j / scale); widths summed as Width sums them
-                ap(num_open)
-                ap(heads[j])
-                tail, tail_wj = tails[j], tail_w[j]
-                acc = first_w + head_w[j] + 0.2
-                for t in products:
-                    ap(rest[t])
-                    ap(tail[t])
-                    acc += rest_w[t] + tail_wj[t] + 0.2
-                arg = acc + gaps
-                if s_w is not None:
-                    arg = (arg if arg >= s_w else s_w) + 0.3
-                num = exp_w + exp_k * arg
-                den = 0
-                for jj in range(count):  # the denominator, written out again
-                    ap(den_next if jj else den_open)
-                    ap(heads[jj])
-                    tail, tail_wj = tails[jj], tail_w[jj]
-                    acc = first_w + head_w[jj] + 0.2
-                    for t in products:
-                        ap(rest[t])
-                        ap(tail[t])
-                        acc += rest_w[t] + tail_wj[t] + 0.2
-                    arg = acc + gaps
-                    if s_w is not None:
-                        arg = (arg if arg >= s_w else s_w) + 0.3
-                    den += exp_w + exp_k * arg
-                den += 1.5 * (count - 1)
-                ap(close_end)
-                weight = weights[j]
-                weight = get(weight) or tok(weight)
-                ap(weight)
-                terms.append((max(num, den) + 0.3 + (wget(weight) or tw(weight))) + 0.2)
+
+            breaks = ()  # the terms that start a new line
             if width is not None:
-                # break as display_lines breaks a Chain([lhs, OSum(terms)])
-                w_lhs, w_rhs = wget(head) or tw(head), sum(terms) + 1.5 * (count - 1)
+                den = dens.get((id(query), count))
+                if den is None:  # the sum of exp(q_i . k_j / scale), j = 1..count
+                    q_w = [wget(x) or tw(x) for x in q]
+                    first_w, rest_w, gaps = q_w[0], q_w[1:], 1.5 * (len(q_w) - 1)
+                    den = 0
+                    for j in range(count):
+                        kw = key_w[j]
+                        acc = first_w + kw[0] + 0.2
+                        for t in products:
+                            acc += rest_w[t] + kw[t + 1] + 0.2
+                        arg = acc + gaps
+                        if s_w is not None:
+                            arg = (arg if arg >= s_w else s_w) + 0.3
+                        den += exp_w + exp_k * arg
+                    den = dens[(id(query), count)] = den + 1.5 * (count - 1)
+                # break as display_lines breaks a Chain([lhs, OSum(terms)]); a
+                # numerator is one of the denominator's terms, so never wider
+                frac_w, terms, w_rhs = den + 0.3, [], 0
+                for j in range(count):
+                    w_term = (frac_w + (wget(w_texts[j]) or tw(w_texts[j]))) + 0.2
+                    terms.append(w_term)
+                    w_rhs += w_term
+                w_lhs, w_rhs = wget(head) or tw(head), w_rhs + 1.5 * (count - 1)
                 if (w_lhs + w_rhs) + 1.8 > width and w_rhs > width - w_lhs - 1.8:
-                    limit, used = width - w_lhs - 1.8 - 1.0, 0.0
+                    limit, used, breaks = width - w_lhs - 1.8 - 1.0, 0.0, set()
                     for j, w_term in enumerate(terms):
                         wt = w_term + 1.5
                         if j and used + wt > limit:
-                            out[slots[j - 1]] = " \\\\\n&\\quad + "
+                            breaks.add(j)
                             used = 0.0
                         used += wt
+
+            out = [head, " ", rel]
+            ap = out.append
+            for j in range(count):
+                if j:
+                    ap(" \\\\\n&\\quad + " if j in breaks else " + ")
+                ap(num_open)  # the numerator exp(q_i . k_j / scale)
+                ap(heads[j])
+                tail = tails[j]
+                for t in products:
+                    ap(rest[t])
+                    ap(tail[t])
+                opening = den_open
+                for jj in range(count):  # the denominator, written out again
+                    ap(opening)
+                    opening = den_next
+                    ap(heads[jj])
+                    tail = tails[jj]
+                    for t in products:
+                        ap(rest[t])
+                        ap(tail[t])
+                ap(close_end)
+                ap(w_texts[j])
             lines.append("".join(out))
         return lines
+
+    def _leaf_texts(self, leaves) -> list[str]:
+        """The LaTeX of each leaf, as :meth:`_token` gives it (mostly looked up)."""
+        get = self.__dict__.setdefault("_tokens", {}).get
+        texts = list(map(get, leaves))
+        if None in texts:
+            texts = [get(leaf) or self._token(leaf) for leaf in leaves]
+        return texts
 
     # -- SymPy objects that need a different look ------------------------
     def _print_Infinity(self, expr) -> str:

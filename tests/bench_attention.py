@@ -25,6 +25,12 @@ symrow's times are the best of several runs (``--repeat``, fewer for the
 large sizes).  Per character is symrow's time divided by the characters it
 wrote; "marginal" is the extra time per extra character from the previous
 size, which shows linear growth without the fixed cost of a call.
+
+To show where the time per character goes, the expansion is also timed with
+every equation's terms removed (the same displays, each sum running over no
+keys): that is the fixed set-up of the calls and the equations (dispatch,
+the tokens of the queries, keys and weights).  "terms ns/char" is the rest,
+the time spent writing and laying out the terms, per character.
 """
 
 from __future__ import annotations
@@ -97,21 +103,32 @@ def naive_child(n: int, repeat: int) -> None:
 
 def run_naive(n: int, cap: float, repeat: int) -> dict:
     """The child's report; ``capped`` when printing took longer than ``cap``."""
+    import queue
+    import threading
+
     proc = subprocess.Popen([sys.executable, __file__, "--child", str(n), "--repeat",
                              str(repeat)], stdout=subprocess.PIPE, text=True)
+    # a thread reads the child's lines as they come (a selector on the pipe would
+    # miss lines already read into the file's buffer, and wait past the cap)
+    lines: queue.Queue = queue.Queue()
+
+    def read():
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
     out: dict = {}
     deadline = None
     try:
-        import selectors
-        sel = selectors.DefaultSelector()
-        sel.register(proc.stdout, selectors.EVENT_READ)
         while True:
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not sel.select(timeout):
+            try:
+                line = lines.get(timeout=timeout)
+            except queue.Empty:
                 out["capped"] = True
                 break
-            line = proc.stdout.readline()
-            if not line:
+            if line is None:
                 break
             record = json.loads(line)
             out.update(record)
@@ -126,17 +143,29 @@ def run_naive(n: int, cap: float, repeat: int) -> dict:
 
 # -- symrow ------------------------------------------------------------------------------
 
-def best(fn, repeat: int):
-    result, times = None, []
+def best(fn, repeat: int, sample: float = 0.01):
+    """(best time of one call, its result): the fastest of ``repeat`` samples.
+
+    As in :mod:`timeit`, a call much shorter than ``sample`` seconds is timed
+    in a loop of calls long enough to last about that long, so that the
+    clock's resolution and the odd interruption do not dominate it.
+    """
+    t0 = time.perf_counter()
+    result = fn()
+    once = time.perf_counter() - t0
+    number = max(1, int(sample / max(once, 1e-9)))
+    times = [once]
     for _ in range(repeat):
         t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
+        for _ in range(number):
+            result = fn()
+        times.append((time.perf_counter() - t0) / number)
     return min(times), result
 
 
 def run_symrow(n: int, repeat: int) -> dict:
     import symrow
+    from symrow import nodes as N
     from symrow.render.latex import display_lines
 
     kinds = ("attn_expand_rows", "attn_expand_entries")
@@ -151,14 +180,20 @@ def run_symrow(n: int, repeat: int) -> dict:
     # finding the two displays among the steps is not rendering: done before timing
     displays = [s.display for s in d.steps if s.kind in kinds]
     latex_s, tex = best(lambda: expansion(displays), repeat)
+    # the same equations with no terms: what a call costs before it writes any
+    bare = [N.SoftmaxExpansion([(lhs, query, 0, weights) for lhs, query, _, weights
+                                in node.eqs], node.keys, node.scale) for node in displays]
+    setup_s, _ = best(lambda: expansion(bare), repeat)
     doc_s, doc = best(lambda: build().to_latex(), max(1, repeat // 2))
     return {"build_s": build_s, "latex_s": latex_s, "chars": len(tex), "doc_s": doc_s,
-            "doc_chars": len(doc)}
+            "doc_chars": len(doc), "setup_s": setup_s}
 
 
 # -- the table ---------------------------------------------------------------------------
 
 def _secs(s: float) -> str:
+    if s < 1e-3:
+        return f"{s * 1e6:.0f} µs"
     return f"{s * 1e3:.2f} ms" if s < 1 else f"{s:.2f} s"
 
 
@@ -186,7 +221,9 @@ def main(argv=None) -> int:
           "symrow build = attention(n, n, n, scale='number'), every step; symrow expansion "
           "LaTeX = the displays of o_i and o_il with everything substituted, laid out as in "
           "the documents; symrow document = attention(n, n, n, scale='number').to_latex(). "
-          "ns/char = expansion LaTeX time / its characters.\n")
+          "ns/char = expansion LaTeX time / its characters; set-up = the same expansion "
+          "with every equation's terms removed; terms ns/char = (expansion - set-up) / "
+          "characters.\n")
 
     rows, sym = [], {}
     for n in sizes:
@@ -197,14 +234,15 @@ def main(argv=None) -> int:
         print(f"  size {n}: done", file=sys.stderr, flush=True)
 
     header = ("| m=n=d | naive: build + latex | symrow: build + expansion LaTeX | ratio "
-              "| chars | LaTeX ns/char | marginal ns/char | symrow document | doc ratio "
-              "| equal |")
+              "| chars | LaTeX ns/char | marginal ns/char | set-up | terms ns/char "
+              "| symrow document | doc ratio | equal |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
-    per_char, ratios, prev = {}, {}, None
+    per_char, terms_per_char, ratios, prev = {}, {}, {}, None
     for n, s, naive in rows:
         ours = s["build_s"] + s["latex_s"]
         per_char[n] = s["latex_s"] / s["chars"]
+        terms_per_char[n] = (s["latex_s"] - s["setup_s"]) / s["chars"]
         marginal = "" if prev is None else (
             f"{(s['latex_s'] - prev[0]) / (s['chars'] - prev[1]) * 1e9:.1f}")
         prev = (s["latex_s"], s["chars"])
@@ -224,6 +262,7 @@ def main(argv=None) -> int:
         equal = {True: "yes", False: "NO"}.get(naive.get("equal"), "?")
         print(f"| {n} | {naive_txt} | {_secs(s['build_s'])} + {_secs(s['latex_s'])} | "
               f"{ratio} | {s['chars']:,} | {per_char[n] * 1e9:.1f} | {marginal} | "
+              f"{_secs(s['setup_s'])} | {terms_per_char[n] * 1e9:.1f} | "
               f"{_secs(s['doc_s'])} ({s['doc_chars']:,} chars) | {doc_ratio} | {equal} |")
 
     print()
@@ -234,6 +273,8 @@ def main(argv=None) -> int:
         inner = [v for n, v in per_char.items() if n != min(per_char)]
         flat_rest = max(inner) / min(inner)
         print(f"  without the smallest size: {flat_rest:.2f}x")
+        terms_flat = max(terms_per_char.values()) / min(terms_per_char.values())
+        print(f"  writing the terms only (without the set-up): {terms_flat:.2f}x")
     for n in (8, 16):
         if n in ratios:
             ok = ratios[n] >= TARGET_RATIO

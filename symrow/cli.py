@@ -159,6 +159,20 @@ def _add_attention_sizes(p: argparse.ArgumentParser) -> None:
                    help="keep sqrt(d) as in the formula (default), or substitute the number")
 
 
+def _add_limits(p: argparse.ArgumentParser, *names: str) -> None:
+    from .limits import Limits
+    default = Limits()
+    g = p.add_argument_group("limits (symrow refuses larger work before it starts)")
+    if "max_dim" in names:
+        g.add_argument("--max-dim", type=_positive, default=None, metavar="N",
+                       help=f"largest concrete size of a vector sequence, and number of "
+                            f"heads (default: {default.max_dim})")
+    if "max_terms" in names:
+        g.add_argument("--max-terms", type=_positive, default=None, metavar="N",
+                       help=f"most scalar products a concrete attention expansion may "
+                            f"write out, per head (default: {default.max_terms:,})")
+
+
 def _add_general(p: argparse.ArgumentParser) -> None:
     p.add_argument("--general", action="store_true",
                    help="general sizes (m, ell, n, d) with ellipses, as in the article")
@@ -188,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_product_sizes(p, b_default)
         _add_general(p)
         _add_output(p)
+        _add_limits(p, "max_dim")
         p.set_defaults(run=_run_derivation, kind=name)
 
     p = _subparser(sub, "attention",
@@ -195,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_attention_sizes(p)
     _add_general(p)
     _add_output(p)
+    _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_derivation, kind="attention")
 
     p = _subparser(sub, "handout", "the full handout on the mathematics of attention")
@@ -212,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="report format (default: text)")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="time limit for checking (default: symrow.get_limits().check_timeout)")
+    _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_check, kind="check")
     return parser
 
@@ -384,9 +401,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             return _default()
         run: Callable = args.run
-        return run(args)
+        from .limits import limits
+        with limits(max_dim=getattr(args, "max_dim", None),
+                    max_terms=getattr(args, "max_terms", None)):
+            return run(args)
     except SymrowError as err:
-        sys.stderr.write(f"symrow: error: {_one_line(err)}\n")
+        flag = getattr(err, "limit", None)
+        hint = f" (on the command line: --{flag.replace('_', '-')} N)" if flag else ""
+        sys.stderr.write(f"symrow: error: {_one_line(err)}{hint}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("symrow: interrupted\n")

@@ -46,7 +46,15 @@ class ShapeError(SymrowError, ValueError):
 
 
 class LimitError(SymrowError, ValueError):
-    """A size is past a documented limit.  Raise the limit to go on."""
+    """A size is past a documented limit.  Raise the limit to go on.
+
+    ``limit`` names the limit of :mod:`symrow.limits` that was hit
+    (``"max_dim"`` or ``"max_terms"``), or is None for a fixed one.
+    """
+
+    def __init__(self, message: str, limit: str | None = None):
+        super().__init__(message)
+        self.limit = limit
 
 
 class OptionError(SymrowError, ValueError):

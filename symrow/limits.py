@@ -25,7 +25,9 @@ manager and safe across threads and asyncio tasks:
 64
 
 Most functions also take the limit as a keyword, e.g.
-``symrow.vecseq("A", 80, 2, max_dim=100)``.
+``symrow.vecseq("A", 80, 2, max_dim=100)``.  On the command line the flags
+are ``--max-dim``, ``--max-terms`` and (for ``check``) ``--timeout``; a
+:class:`~symrow.errors.LimitError` names the limit it hit in ``.limit``.
 """
 
 from __future__ import annotations

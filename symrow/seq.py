@@ -109,7 +109,7 @@ def _check_size(value: Any, what: str, max_dim: int | None) -> int | sympy.Symbo
         limit = get_limits().max_dim if max_dim is None else max_dim
         if n > limit:
             raise LimitError(f"{what} is {n}, past the limit of {limit}; raise it with "
-                             f"symrow.limits(max_dim=...) or max_dim=")
+                             f"symrow.limits(max_dim=...) or max_dim=", limit="max_dim")
         return n
     raise SizeError(f"{what} must be a positive integer or a size symbol such as 'm'; "
                     f"got {value!r} of type {type(value).__name__}")

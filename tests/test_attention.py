@@ -476,8 +476,9 @@ def test_bad_option_combinations():
 def test_expansion_limit_is_checked_first_and_can_be_raised(monkeypatch):
     import symrow.derive.attention as module
     monkeypatch.setattr(module, "Builder", None)  # any work past the checks would fail
-    with pytest.raises(symrow.LimitError, match="max_terms"):
+    with pytest.raises(symrow.LimitError, match="max_terms") as info:
         symrow.attention(20, 20, 20)
+    assert info.value.limit == "max_terms"  # the command line turns it into --max-terms
     with pytest.raises(symrow.LimitError, match="limit of 100"):
         symrow.attention(3, 3, 3, max_terms=100)
     with symrow.limits(max_terms=100):

@@ -313,3 +313,26 @@ def test_attention_option_errors_are_one_line():
     assert_one_line_error(run("attention", "--cross"), "needs projections=True")
     assert_one_line_error(run("attention", "--general", "--scale", "number"), "concrete d")
     assert_one_line_error(run("attention", "--scale", "exact"), "--scale")
+
+
+# -- limits: the error names the flag that raises them --------------------------------------
+
+def test_a_limit_error_names_its_flag_and_the_flag_raises_it():
+    too_wide = ("combine", "--a", "70x2", "--b", "2x2", "--format", "latex")
+    assert_one_line_error(run(*too_wide), "past the limit of 64", "--max-dim N")
+    proc = run(*too_wide, "--max-dim", "80")
+    assert proc.returncode == 0, proc.stderr
+    assert "a_{70,1}" in proc.stdout
+
+    # m = n = d = 3 writes m*n*d = 27 for the scores and, for each of the 9 output
+    # entries, n*(n + 1)*d = 36 in its expansion: 351 scalar products
+    small = ("attention", "--m", "3", "--n", "3", "--d", "3", "--format", "latex")
+    assert_one_line_error(run(*small, "--max-terms", "350"), "past the limit of 350",
+                          "--max-terms N")
+    assert run(*small, "--max-terms", "351").returncode == 0
+    assert_one_line_error(run("attention", "--heads", "3", "--max-dim", "2"), "heads is 3",
+                          "--max-dim N")
+    # the checker builds the derivation it compares with under the same limits
+    assert_one_line_error(run("check", "-", "--against", "attention", "--m", "65",
+                              stdin="o = 1"), "--max-dim N")
+    assert_one_line_error(run("attention", "--max-terms", "0"), "positive integer")

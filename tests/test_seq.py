@@ -121,8 +121,9 @@ def test_names_outside_the_naming_rule(name):
 
 
 def test_size_limit_is_documented_and_overridable():
-    with pytest.raises(symrow.LimitError, match="past the limit of 64"):
+    with pytest.raises(symrow.LimitError, match="past the limit of 64") as info:
         symrow.vecseq("A", 65, 2)
+    assert info.value.limit == "max_dim"
     assert symrow.vecseq("A", 65, 2, max_dim=65).rows == 65
     with symrow.limits(max_dim=100):
         assert symrow.vecseq("A", 100, 1).rows == 100

@@ -92,7 +92,7 @@ def configure(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
     max_terms = limits.max_terms if max_terms is None else max_terms
     if heads > max_dim:
         raise LimitError(f"heads is {heads}, past the limit of {max_dim}; raise it with "
-                         f"symrow.limits(max_dim=...) or max_dim=")
+                         f"symrow.limits(max_dim=...) or max_dim=", limit="max_dim")
 
     sizes = {"m": _check_size(m, "m (the number of queries)", max_dim),
              "n": _check_size(n, "n (the number of keys and values)", max_dim),
@@ -141,7 +141,7 @@ def configure(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
             raise LimitError(
                 f"the full expansion would write out {terms:,} scalar products, past the "
                 f"limit of {max_terms:,}; raise it with symrow.limits(max_terms=...) or "
-                f"max_terms=, or choose smaller sizes")
+                f"max_terms=, or choose smaller sizes", limit="max_terms")
     return cfg
 
 

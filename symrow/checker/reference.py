@@ -187,12 +187,13 @@ class Reference:
                     pass
             if P is not None and V is not None and "O" in self.quantities:
                 mine["O"] = _matrix(P * V)
+        grounds = self._ground_mapping()  # the grounds are final: map them once
         for q in self.quantities.values():
             if q.level >= 0:
                 continue
             definition = mine.get(q.name)
             if definition is None or definition.shape != q.ground.shape or \
-                    not self._agrees(definition, q.ground):
+                    not self._agrees(definition, q.ground, grounds):
                 definition = q.ground
             q.definition = definition
         # levels: one above the highest quantity a definition uses
@@ -219,12 +220,7 @@ class Reference:
         """Ground truths in operand symbols only (a derivation may state S in q and k
         while Q is itself derived from X and W_Q)."""
         for _ in range(len(self.quantities)):
-            derived = {}
-            for q in self.quantities.values():
-                if q.level != 0:
-                    for i in range(q.rows):
-                        for j in range(q.cols):
-                            derived[q.symbols[i, j]] = q.ground[i, j]
+            derived = self._ground_mapping()
             changed = False
             for q in self.quantities.values():
                 if q.level != 0 and q.ground.free_symbols & derived.keys():
@@ -233,14 +229,20 @@ class Reference:
             if not changed:
                 return
 
-    def _agrees(self, definition, ground) -> bool:
-        """Does a one-level definition, taken down to operand symbols, equal the ground truth?"""
+    def _ground_mapping(self) -> dict:
+        """Each entry symbol of a derived quantity -> its ground truth."""
         mapping = {}
         for q in self.quantities.values():
             if q.level != 0:
                 for i in range(q.rows):
                     for j in range(q.cols):
                         mapping[q.symbols[i, j]] = q.ground[i, j]
+        return mapping
+
+    @staticmethod
+    def _agrees(definition, ground, mapping: dict) -> bool:
+        """Does a one-level definition, taken down to operand symbols (``mapping``,
+        from :meth:`_ground_mapping`), equal the ground truth?"""
         down = definition.xreplace(mapping)
         if down == ground:
             return True

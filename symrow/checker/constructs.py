@@ -75,10 +75,14 @@ class ConstructReader:
         em.put("e^{", e.pos, e.end)
         self._sub(arg, caret.pos, cur.nodes[cur.i - 1].end, em)
         em.put("}", e.pos, e.end)
+        self._no_script_after(cur, "a script after e^{...}; put e^{...} in brackets first")
+
+    @staticmethod
+    def _no_script_after(cur: Cursor, message: str) -> None:
+        """Refuse ``^``, ``_`` or a prime right after a construct: its scope is unclear."""
         if is_token(cur.peek(), "^", "_", "'"):
             node = cur.peek()
-            raise TranslateError("a script after e^{...}; put e^{...} in brackets first",
-                                 node.pos, node.end)
+            raise TranslateError(message, node.pos, node.end)
 
     def _one_arg(self, cur: Cursor, cmd: Token) -> tuple[list, int, int]:
         node = cur.take()
@@ -115,10 +119,8 @@ class ConstructReader:
         em.put("}{", c, d)
         self._sub(bottom, c, d, em)
         em.put("}", d - 1, d)
-        if is_token(cur.peek(), "^", "_", "'"):
-            node = cur.peek()
-            raise TranslateError("a script right after \\frac{..}{..}; put the fraction in "
-                                 "brackets first", node.pos, node.end)
+        self._no_script_after(cur, "a script right after \\frac{..}{..}; put the fraction in "
+                            "brackets first")
 
     def _sqrt(self, cur: Cursor, em: Emitter) -> None:
         cmd = cur.take()
@@ -139,10 +141,7 @@ class ConstructReader:
             em.put("\\sqrt{", cmd.pos, cmd.end)
         self._sub(arg, a, b, em)
         em.put("}", b - 1, b)
-        if is_token(cur.peek(), "^", "_", "'"):
-            node = cur.peek()
-            raise TranslateError("a script right after \\sqrt{..}; put it in brackets first",
-                                 node.pos, node.end)
+        self._no_script_after(cur, "a script right after \\sqrt{..}; put it in brackets first")
 
     def _bracket_arg(self, cur: Cursor, what: str, pos: int, end: int):
         """A function's argument: ``{...}``, ``(...)``, ``[...]`` or ``\\left( ... \\right)``."""
@@ -199,10 +198,7 @@ class ConstructReader:
         em.put("e^{", cmd.pos, cmd.end)
         self._sub(inner, a, b, em)
         em.put("}", b - 1, b)
-        if is_token(cur.peek(), "^", "_", "'"):
-            node = cur.peek()
-            raise TranslateError("a script right after \\exp(...); put it in brackets first",
-                                 node.pos, node.end)
+        self._no_script_after(cur, "a script right after \\exp(...); put it in brackets first")
 
     def _sum(self, cur: Cursor, em: Emitter) -> None:
         cmd = cur.take()

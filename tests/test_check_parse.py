@@ -114,3 +114,18 @@ def test_relations_are_refused_by_the_wrapper():
         l2s.parse("a = b")
     with pytest.raises(l2s.TextError):
         l2s.parse("a < b")
+
+
+@pytest.mark.parametrize("tex,column,construct", [
+    (r"c_{11} = \frac{a_{11}}{2}^{2}", 26, r"\frac{..}{..}"),
+    (r"c_{11} = \sqrt{a_{11}}^{2}", 23, r"\sqrt{..}"),
+    (r"c_{11} = \sqrt{a_{11}}_{2}", 23, r"\sqrt{..}"),
+    (r"c_{11} = \exp(a_{11})'", 22, r"\exp(...)"),
+    (r"c_{11} = e^{a_{11}}^{2}", 20, "e^{...}")])
+def test_a_script_right_after_a_construct_is_refused_where_it_stands(tex, column, construct):
+    # is the 2 on the fraction's numerator, denominator or the whole?  Ask for brackets.
+    d = symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2))
+    step = symrow.check(tex, against=d).steps[0]
+    assert step.status == "unparsed"
+    assert step.error["column"] == column and construct in step.message
+    assert "in brackets first" in step.message

@@ -44,6 +44,11 @@ class SymrowLatexPrinter(LatexPrinter):
         "exp_style": "exp",  # "exp": \exp\left(x\right); "e": e^{x}
     }
 
+    def __init__(self, settings=None):
+        super().__init__(settings)
+        #: the LaTeX of each leaf printed so far (see :meth:`_token`)
+        self._tokens: dict = {}
+
     # -- atoms -----------------------------------------------------------
     def _print(self, expr, **kwargs) -> str:
         # symbols and numbers repeat thousands of times in a large display, and
@@ -170,7 +175,7 @@ class SymrowLatexPrinter(LatexPrinter):
     # -- streamed expansions ---------------------------------------------
     def _token(self, leaf) -> str:
         """LaTeX of a leaf (symbol, number, row vector), printed once per printer."""
-        cache = self.__dict__.setdefault("_tokens", {})
+        cache = self._tokens
         tex = cache.get(leaf)
         if tex is None:
             if len(cache) > 100_000:
@@ -198,7 +203,7 @@ class SymrowLatexPrinter(LatexPrinter):
         tok, tw = self._token, _token_width
         # lookups inlined where they repeat: a dict's get costs far less than a
         # Python call; a leaf not printed yet (None) falls back to the call
-        get, wget = self.__dict__.setdefault("_tokens", {}).get, _TOKEN_WIDTHS.get
+        get, wget = self._tokens.get, _TOKEN_WIDTHS.get
         if self._settings["exp_style"] == "e":
             open_, close, exp_w, exp_k = "e^{", "}", 0.6, 0.7
         else:
@@ -299,7 +304,7 @@ class SymrowLatexPrinter(LatexPrinter):
 
     def _leaf_texts(self, leaves) -> list[str]:
         """The LaTeX of each leaf, as :meth:`_token` gives it (mostly looked up)."""
-        get = self.__dict__.setdefault("_tokens", {}).get
+        get = self._tokens.get
         texts = list(map(get, leaves))
         if None in texts:
             texts = [get(leaf) or self._token(leaf) for leaf in leaves]

@@ -13,13 +13,17 @@ and attention is match, then a distribution (配分), then combine.
 True
 """
 
-from .errors import (CheckTimeout, LimitError, OptionError, OutputError, ParseError,
-                     RenderError, ShapeError, SizeError, SymrowError, UnsafeNameError)
+from .errors import (CheckTimeout, LimitError, NotSupportedError, OptionError, OutputError,
+                     ParseError, RenderError, ShapeError, SizeError, SymrowError,
+                     UnsafeNameError)
 from .limits import Limits, get_limits, limits
 from .seq import VecSeq, vecseq
 from .steps import Derivation, Step
 from .derive.products import combine, match
+from .derive.explain import explain
+from .derive.presets import REGISTRY as presets
 from .derive.attention import attention
+from .formula.read import apply, softmax
 from . import nodes, render  # noqa: F401  (public submodules)
 from .render import latex as _latex  # noqa: F401
 
@@ -37,8 +41,9 @@ def check(tex: str, against: Derivation, *, timeout: float | None = None):
 
 __all__ = [
     "SymrowError", "SizeError", "UnsafeNameError", "ShapeError", "LimitError",
-    "OptionError", "ParseError", "CheckTimeout", "RenderError", "OutputError",
+    "OptionError", "ParseError", "NotSupportedError", "CheckTimeout", "RenderError",
+    "OutputError",
     "Limits", "limits", "get_limits",
     "VecSeq", "vecseq", "Step", "Derivation",
-    "combine", "match", "attention", "check",
+    "combine", "match", "attention", "explain", "softmax", "apply", "presets", "check",
 ]

@@ -23,6 +23,7 @@ __all__ = [
     "LimitError",
     "OptionError",
     "ParseError",
+    "NotSupportedError",
     "CheckTimeout",
     "RenderError",
     "OutputError",
@@ -85,6 +86,15 @@ class ParseError(SymrowError, ValueError):
         self.line = line
         self.column = column
         self.near = near
+
+
+class NotSupportedError(ParseError):
+    """A formula uses a construct that is valid mathematics but that symrow does not
+    read yet (a Hadamard product, an inverse, a Kronecker product, a broadcast bias).
+
+    Like :class:`ParseError`, it carries ``line``, ``column`` and ``near`` when the
+    formula was LaTeX.
+    """
 
 
 class CheckTimeout(SymrowError, TimeoutError):

@@ -33,7 +33,7 @@ from typing import Iterable
 import sympy
 
 from . import nodes as N
-from .derive.common import row_bmat, stack
+from .build import row_bmat, stack
 from .narrate import check_lang
 from .render.document import preamble, to_latex, to_markdown, tex_escape
 from .seq import VecSeq, vecseq

@@ -10,7 +10,7 @@ nobody can read, *before* it starts.  The defaults:
   scores, plus d_v·d·Σ_i c_i(c_i + 1) for the substituted output entries
   (c_i is the number of keys query i sees: n without a mask), plus the
   projections' combines; see
-  :func:`symrow.derive.attention_config.count_terms`.  m = n = d = 16
+  :func:`symrow.derive.explain.count_terms`.  m = n = d = 16
   writes about 1.1 million, 17 still fits.
 * ``check_timeout = 10.0``: seconds the checker may spend on one input.
 

@@ -221,13 +221,19 @@ class Sqrt(Node):
 
 
 class Call(Node):
-    """An operator applied to arguments: ``\\operatorname{softmax}\\left(x\\right)``."""
+    """An operator applied to arguments: ``\\operatorname{softmax}\\left(x\\right)``.
 
-    __slots__ = ("name", "args")
+    ``tex`` and ``text`` spell the operator when it is not ``\\operatorname{name}``
+    (``\\sigma``, ``\\tanh``); by default they come from ``name``.
+    """
+
+    __slots__ = ("name", "args", "tex", "text")
     precedence = PRECEDENCE["Func"]
 
-    def __init__(self, name: str, args):
+    def __init__(self, name: str, args, tex: str | None = None, text: str | None = None):
         self.name, self.args = name, tuple(args)
+        self.tex = tex if tex is not None else r"\operatorname{%s}" % name
+        self.text = text if text is not None else name
 
 
 class Label(Node):

@@ -49,30 +49,17 @@ import sympy
 from .errors import LimitError, ShapeError, SizeError, UnsafeNameError
 from .limits import get_limits
 
-__all__ = ["VecSeq", "vecseq", "size_symbol"]
+__all__ = ["VecSeq", "vecseq", "size_symbol", "check_size", "check_name", "check_distinct"]
 
 _UNSAFE = set("\\{}$%&#~^ \t\n\"'`")
 _NAME_RE = re.compile(
-    r"^(?P<base>[A-Z])(?:_(?P<sub>[A-Za-z0-9]{1,8}))?(?:\^\((?P<head>[1-9][0-9]{0,2})\))?$")
+    r"^(?:\\(?P<accent>hat|tilde|bar|check|breve)\{(?P<abase>[A-Z])\}|(?P<base>[A-Z]))"
+    r"(?:_(?P<sub>[A-Za-z0-9]{1,8}))?(?:\^\((?P<head>[1-9][0-9]{0,2})\))?$")
+#: accents a name may carry, and the combining character that shows them in text
+ACCENTS = {"hat": "\u0302", "tilde": "\u0303", "bar": "\u0304", "check": "\u030c",
+           "breve": "\u0306"}
 #: a general size: a name such as m, n, ell, optionally subscripted (d_v)
 _SIZE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,15}(_[A-Za-z0-9]{1,8})?$")
-
-# Unicode subscript and superscript digits/letters for readable text output.
-_SUB = dict(zip("0123456789aehijklmnoprstuvx+-=(),",
-                "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₊₋₌₍₎,"))
-_SUP = dict(zip("0123456789+-=()ABDEGHIJKLMNOPRTUVWabcdefghijklmnoprstuvwxyz",
-                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ"))
-_GREEK_TEXT = {"ell": "ℓ"}
-
-#: pretty (Unicode) names of the symbols symrow creates, keyed by symbol name
-PRETTY_NAMES: dict[str, str] = {}
-
-
-def _script(text: str, table: dict[str, str], mark: str) -> str:
-    if all(ch in table for ch in text):
-        return "".join(table[ch] for ch in text)
-    return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"
-
 
 def size_symbol(name: str) -> sympy.Symbol:
     """The symbol symrow uses for a general size, e.g. ``m`` or ``ell``.
@@ -83,8 +70,9 @@ def size_symbol(name: str) -> sympy.Symbol:
     return sympy.Symbol(name, integer=True, positive=True)
 
 
-def _check_size(value: Any, what: str, max_dim: int | None) -> int | sympy.Symbol:
-    """Validate one size: a positive int, or a size symbol/name."""
+def check_size(value: Any, what: str, max_dim: int | None) -> int | sympy.Symbol:
+    """Validate one size: a positive int, or a size symbol/name (``max_dim``: the limit,
+    None for the one in force)."""
     if isinstance(value, bool):
         raise SizeError(f"{what} must be a positive integer or a size symbol such as 'm'; "
                         f"got {value!r}")
@@ -120,7 +108,8 @@ def check_name(name: Any) -> re.Match:
     if not isinstance(name, str):
         raise UnsafeNameError(f"a name must be a string such as 'A'; got {name!r}")
     bad = sorted({ch for ch in name if ch in _UNSAFE or ord(ch) < 32 or ord(ch) > 126})
-    if bad and not (name.count("^") == 1 and set(bad) == {"^"}):
+    accented = _NAME_RE.match(name) is not None and name.startswith("\\")
+    if bad and not accented and not (name.count("^") == 1 and set(bad) == {"^"}):
         shown = ", ".join(repr(ch) for ch in bad)
         raise UnsafeNameError(f"name {name!r} contains {shown}, which is not safe in LaTeX; "
                               f"use a capital letter with an optional subscript, e.g. 'A' or 'W_Q'")
@@ -129,7 +118,7 @@ def check_name(name: Any) -> re.Match:
         raise UnsafeNameError(
             f"name {name!r} does not follow the naming rule: one capital letter, "
             f"optionally '_' and up to 8 letters or digits, optionally a head index "
-            f"'^(h)'; e.g. 'A', 'W_Q', 'Q^(2)'")
+            f"'^(h)', optionally with an accent; e.g. 'A', 'W_Q', 'Q^(2)', '\\hat{{A}}'")
     return match
 
 
@@ -148,12 +137,6 @@ def _index_tex(index: int | sympy.Basic) -> tuple[str, int]:
     return tex, len(tex)
 
 
-def _index_text(index: int | sympy.Basic) -> str:
-    if isinstance(index, sympy.Symbol):
-        return _GREEK_TEXT.get(index.name, index.name)
-    return str(index)
-
-
 class VecSeq:
     """An m x l matrix read as m row vectors (points) of dimension l.
 
@@ -165,12 +148,13 @@ class VecSeq:
       entries (entry symbols, or the values it was built from).
     """
 
-    __slots__ = ("name", "base", "sub", "head", "rows", "cols", "_values", "_matrix")
+    __slots__ = ("name", "base", "sub", "head", "accent", "rows", "cols", "_values", "_matrix")
 
     def __init__(self, name: str, rows, cols, *, head: int | None = None,
                  values: sympy.MatrixBase | None = None, max_dim: int | None = None):
         parts = check_name(name)
-        self.base: str = parts["base"]
+        self.base: str = parts["base"] or parts["abase"]
+        self.accent: str | None = parts["accent"]
         self.sub: str | None = parts["sub"]
         head_from_name = parts["head"]
         if head is not None and head_from_name is not None:
@@ -180,10 +164,10 @@ class VecSeq:
         if head is not None and (isinstance(head, bool) or not isinstance(head, int) or head < 1):
             raise SizeError(f"head index of {name!r} must be a positive integer; got {head!r}")
         self.head: int | None = head
-        self.name: str = self.base + (f"_{self.sub}" if self.sub else "") + (
+        self.name: str = self._accented(self.base) + (f"_{self.sub}" if self.sub else "") + (
             f"^({head})" if head is not None else "")
-        self.rows = _check_size(rows, f"rows of {self.name}", max_dim)
-        self.cols = _check_size(cols, f"cols of {self.name}", max_dim)
+        self.rows = check_size(rows, f"rows of {self.name}", max_dim)
+        self.cols = check_size(cols, f"cols of {self.name}", max_dim)
         if isinstance(self.rows, int) != isinstance(self.cols, int):
             raise SizeError(
                 f"{self.name} mixes a concrete and a general size ({rows!r} x {cols!r}); "
@@ -220,8 +204,17 @@ class VecSeq:
 
     @property
     def letter(self) -> str:
-        """The lowercase letter of its rows and entries: ``a`` for ``A``."""
+        """The lowercase letter of its rows and entries: ``a`` for ``A`` (and for ``\\hat{A}``)."""
         return self.base.lower()
+
+    def _accented(self, letter: str) -> str:
+        return "\\%s{%s}" % (self.accent, letter) if self.accent else letter
+
+    @property
+    def key(self) -> tuple:
+        """What its entry symbols are made of: (accent, letter, tag); two sequences
+        with one key would share entries."""
+        return (self.accent, self.letter, self.tag)
 
     @property
     def tag(self) -> str:
@@ -231,7 +224,7 @@ class VecSeq:
     @property
     def latex_name(self) -> str:
         """The name as LaTeX: ``A``, ``W_{Q}``, ``Q^{(2)}``."""
-        tex = self.base
+        tex = self._accented(self.base)
         if self.sub:
             tex += "_{%s}" % self.sub
         if self.head is not None:
@@ -240,13 +233,9 @@ class VecSeq:
 
     @property
     def text_name(self) -> str:
-        """The name as Unicode text: ``A``, ``W_Q``, ``Q⁽²⁾``."""
-        text = self.base
-        if self.sub:
-            text += _script(self.sub, _SUB, "_")
-        if self.head is not None:
-            text += _script(f"({self.head})", _SUP, "^")
-        return text
+        """The name as Unicode text: ``A``, ``W_Q``, ``Q⁽²⁾``, ``Â``."""
+        from .render.text import seq_text_name
+        return seq_text_name(self)
 
     def _require_concrete(self, what: str) -> None:
         if not self.concrete:
@@ -263,13 +252,7 @@ class VecSeq:
         if not sep and ti[-1].isalpha() and ti.startswith("\\"):
             sep = " "  # a_{\ell k}: end the command name before the next index
         sup = "^{%s}" % self.tag if self.tag else ""
-        name = "%s%s_{%s%s%s}" % (self.letter, sup, ti, sep, tj)
-        if name not in PRETTY_NAMES:
-            si, sj = _index_text(i), _index_text(j)
-            sub = si + ("," if sep == "," else "") + sj
-            PRETTY_NAMES[name] = (self.letter + (_script(self.tag, _SUP, "^") if self.tag else "")
-                                  + _script(sub, _SUB, "_"))
-        return sympy.Symbol(name)
+        return sympy.Symbol("%s%s_{%s%s%s}" % (self._accented(self.letter), sup, ti, sep, tj))
 
     def _check_index(self, i: int, bound, what: str) -> None:
         if isinstance(bound, int) and (isinstance(i, bool) or not isinstance(i, int)
@@ -373,19 +356,17 @@ def vecseq(name: str, rows, cols=None, *, head: int | None = None,
 
 
 def check_distinct(operands: Iterable[VecSeq], result: VecSeq | None = None) -> None:
-    """Operands of one derivation must not share a letter unless they are the
-    same sequence (``A A`` is fine), and the result must differ from them all:
-    their entries would collide."""
+    """Operands of one derivation must not share entry symbols unless they are the
+    same sequence (``A A`` is fine), and the result must differ from them all."""
     seen: dict[tuple, VecSeq] = {}
     for seq in operands:
-        key = (seq.letter, seq.tag)
-        if key in seen and seen[key] != seq:
+        if seq.key in seen and seen[seq.key] != seq:
             raise UnsafeNameError(
-                f"{seen[key].name} and {seq.name} would share entry symbols "
+                f"{seen[seq.key].name} and {seq.name} would share entry symbols "
                 f"({seq.letter}_{{ij}}); give the operands different names")
-        seen[key] = seq
-    if result is not None and (result.letter, result.tag) in seen:
-        other = seen[(result.letter, result.tag)]
+        seen[seq.key] = seq
+    if result is not None and result.key in seen:
+        other = seen[result.key]
         raise UnsafeNameError(
             f"the result {result.name} and the operand {other.name} would share entry "
             f"symbols ({result.letter}_{{ij}}); name the result differently")

@@ -24,6 +24,8 @@ import dataclasses
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from .printable import Printable
+
 __all__ = ["Step", "Derivation", "LANGS"]
 
 #: the narration languages
@@ -38,27 +40,38 @@ class Step:
       the narration templates are keyed by it.
     * ``params``: the values the narration refers to (names, sizes, small
       expressions), keyed by the template's field names.
-    * ``display``: the display node it shows, or None.
+    * ``display``: the display node it shows, or None;
+    * ``part``: the name of the part of the derivation it belongs to
+      (``"vecseq"``, ``"match"``, ...), so that parts can be selected.
     """
 
     kind: str
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     display: Any = None
+    part: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
 
-class Derivation:
+class Derivation(Printable):
     """An ordered list of steps, with what they derive.
 
-    * ``kind``: ``"combine"``, ``"match"`` or ``"attention"``;
+    * ``kind``: the preset (``"combine"``, ``"match"``, ``"attention"``, ...)
+      or ``"explain"`` for a formula read with :func:`symrow.explain`;
     * ``steps``: the :class:`Step` records, in order;
-    * ``operands``: each operand's name mapped to its vector sequence;
+    * ``operands``: each operand's name, as written in the formula, mapped to
+      its vector sequence;
     * ``result``: the final :class:`sympy.Matrix` for concrete sizes, or a
       SymPy matrix expression (``A*B``) for general ones;
     * ``quantities``: every named matrix the derivation defines (operands,
-      intermediates and the result), by name, for the checker.
+      intermediates and the result), by name, for the checker;
+    * ``products``: every matrix product in order of evaluation, as
+      ``(reading, left, right)`` with reading ``"combine"`` or ``"match"``;
+    * ``definitions``: each derived quantity one level down, in the entry
+      symbols of the quantities it is made from (concrete sizes);
+    * ``sizes``: the size names and their values (``{"m": 2, "ell": 3}``);
+    * ``parts``: the names of its parts, in order (see :meth:`select`).
 
     ``quantities`` may be given as a function, called once on first use (a
     concrete expansion can be large); ``result`` names the quantity that is
@@ -66,18 +79,35 @@ class Derivation:
     """
 
     def __init__(self, kind: str, steps, *, operands: Mapping, quantities, result: str,
-                 options: Mapping | None = None):
+                 options: Mapping | None = None, plan=None, sizes: Mapping | None = None,
+                 rebuild=None, title: Mapping | None = None, formula: str | None = None):
         self.kind = kind
         self.steps = tuple(steps)
         self.operands = MappingProxyType(dict(operands))
         self._quantities = quantities
+        self._extra = []
         self._result_name = result
         self.options = MappingProxyType(dict(options or {}))
+        self.plan = plan
+        self.sizes = MappingProxyType(dict(sizes or {}))
+        self._rebuild = rebuild
+        self.title = MappingProxyType(dict(title or {}))
+        self.formula = formula
 
     def _values(self) -> Mapping:
         if callable(self._quantities):
-            self._quantities = MappingProxyType(dict(self._quantities()))
+            values = dict(self._quantities())
+            for extra in self._extra:
+                values.update(extra(values))
+            self._quantities = MappingProxyType(values)
         return self._quantities
+
+    def extend_quantities(self, more) -> None:
+        """Add quantities computed from the others (``more(quantities) -> dict``), lazily."""
+        if callable(self._quantities):
+            self._extra.append(more)
+        else:
+            self._quantities = MappingProxyType({**self._quantities, **more(self._quantities)})
 
     @property
     def result(self):
@@ -85,55 +115,49 @@ class Derivation:
         return self._values()[self._result_name]
 
     @property
+    def result_name(self) -> str:
+        return self._result_name
+
+    @property
     def quantities(self) -> Mapping:
         """Named matrices of the derivation (computed on first use)."""
         return MappingProxyType(dict(self._values()))
+
+    @property
+    def products(self) -> list:
+        """Every matrix product, in order of evaluation: ``(reading, left, right)``."""
+        return self.plan.products if self.plan is not None else []
+
+    @property
+    def definitions(self) -> Mapping:
+        """Each derived quantity one level down, in the entry symbols of what it is made
+        from (concrete sizes only; empty for general ones)."""
+        if self.plan is None or not self.concrete:
+            return MappingProxyType({})
+        if not hasattr(self, "_definitions"):
+            self._definitions = MappingProxyType(self.plan.definitions())
+        return self._definitions
 
     @property
     def concrete(self) -> bool:
         """True when every size is an integer."""
         return all(seq.concrete for seq in self.operands.values())
 
+    def instantiate(self, sizes: Mapping) -> "Derivation":
+        """The same formula and options at concrete sizes, e.g. ``{"m": 2, "ell": 3, "n": 2}``
+        (general derivations only)."""
+        from .errors import OptionError
+        if self.concrete:
+            raise OptionError("this derivation has concrete sizes already")
+        if self._rebuild is None:
+            raise OptionError(f"a {self.kind} derivation cannot be instantiated")
+        return self._rebuild(dict(sizes))
+
+    @property
+    def parts(self) -> list[str]:
+        """The names of the parts of this derivation, in order."""
+        return list(dict.fromkeys(s.part for s in self.steps if s.part))
+
     def __repr__(self) -> str:
         ops = ", ".join(f"{name} {seq.rows}x{seq.cols}" for name, seq in self.operands.items())
         return f"<Derivation {self.kind}: {ops}; {len(self.steps)} steps>"
-
-    # -- output ------------------------------------------------------------
-    def to_latex(self, lang: str = "en") -> str:
-        """The narrated derivation as a LaTeX fragment (amsmath, ``align*``)."""
-        from .render.document import to_latex
-        return to_latex(self, lang)
-
-    def to_markdown(self, lang: str = "en") -> str:
-        """The narrated derivation as Markdown with ``$$`` math blocks."""
-        from .render.document import to_markdown
-        return to_markdown(self, lang)
-
-    def to_text(self, lang: str = "en") -> str:
-        """The narrated derivation as Unicode text for a terminal."""
-        from .render.text import to_text
-        return to_text(self, lang)
-
-    def to_document(self, lang: str = "en") -> str:
-        """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``."""
-        from .render.document import to_document
-        return to_document(self, lang)
-
-    def to_pdf(self, lang: str = "en") -> bytes:
-        """The document compiled to PDF (pdflatex for ``en``, lualatex for ``ja``).
-
-        Raises :class:`symrow.RenderError` naming the missing engine or
-        package, or quoting TeX's first error.
-        """
-        from .render.pdf import compile_pdf
-        return compile_pdf(self.to_document(lang), lang)
-
-    def _repr_latex_(self) -> str:
-        from .render.document import to_jupyter_latex
-        return to_jupyter_latex(self, "en")
-
-    def _repr_markdown_(self) -> str:
-        return self.to_markdown("en")
-
-    def __str__(self) -> str:
-        return self.to_text("en")

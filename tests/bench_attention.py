@@ -168,7 +168,7 @@ def run_symrow(n: int, repeat: int) -> dict:
     from symrow import nodes as N
     from symrow.render.latex import display_lines
 
-    kinds = ("attn_expand_rows", "attn_expand_entries")
+    kinds = ("expand_rows", "expand_entries")
 
     def build():
         return symrow.attention(n, n, n, scale="number")

@@ -164,8 +164,10 @@ def test_quantities_hold_each_stage():
 
 def test_operands():
     assert sorted(build((2, 3, 2), {}).operands) == ["K", "Q", "V"]
-    ops = build((2, 3, 2), {"projections": True, "heads": 2}).operands
-    assert {"X", "Y", "W_Q^(1)", "W_V^(2)", "W_O^(1)", "W_O^(2)", "Q^(1)"} <= set(ops)
+    d = build((2, 3, 2), {"projections": True, "heads": 2})
+    ops = d.operands  # what the formula starts from; Q, K, V are computed from them
+    assert {"X", "Y", "W_Q^(1)", "W_V^(2)", "W_O^(1)", "W_O^(2)"} <= set(ops)
+    assert "Q^(1)" not in ops and "Q^(1)" in d.quantities
     assert ops["Y"].shape == (3, 2)
     assert "Y" not in build((2, 2, 2), {"projections": True}).operands
 
@@ -284,7 +286,9 @@ def test_scores_and_combine_in_index_order():
 # -- the streamed expansion equals ordinary nodes --------------------------------------------
 
 def expansion_nodes(d):
-    return [s.display for s in d.steps if s.kind in ("attn_expand_rows", "attn_expand_entries")]
+    nodes = [s.display for s in d.steps if s.kind in ("expand_rows", "expand_entries")]
+    assert len(nodes) == 2  # the kinds are right: a filter that finds nothing proves nothing
+    return nodes
 
 
 @pytest.mark.parametrize("sizes,options", [
@@ -340,13 +344,14 @@ def test_general_displays_use_ellipses():
 def test_steps_follow_match_distribution_combine():
     kinds = [s.kind for s in build((2, 3, 2), {"causal": True, "projections": True,
                                                "heads": 2}).steps]
-    order = ["attn_formula_heads", "attn_formula", "attn_inputs", "attn_projection_rows",
-             "attn_operands", "attn_match", "attn_match_entry", "attn_scale", "attn_mask",
-             "attn_masked", "attn_softmax", "attn_softmax_entry", "attn_mask_zero",
-             "attn_distribution", "attn_combine", "attn_combine_row", "attn_combine_causal",
-             "attn_expand_rows", "attn_expand_entries", "attn_summary", "attn_heads",
+    order = ["attn_formula_heads", "formula", "attn_inputs", "attn_projection_rows",
+             "operands", "match_product", "match_entry", "scale", "mask",
+             "mask_result", "softmax", "softmax_entry", "softmax_mask_zero",
+             "softmax_distribution", "combine_product", "combine_row", "combine_causal",
+             "expand_rows", "expand_entries", "summary", "attn_heads",
              "attn_concat", "attn_output", "attn_output_row", "attn_output_entries"]
     assert [k for k in kinds if k in order] == order
+    assert {s.params.get("style") for s in build((2, 2, 2), {}).steps} == {"attention"}
 
 
 # -- multi-head names ------------------------------------------------------------------------
@@ -382,12 +387,14 @@ def test_the_article_words():
         assert word in ja, word
 
 
-def test_attention_template_keys_are_prefixed():
+def test_attention_templates_are_its_own_words_or_its_own_steps():
+    """The preset's module holds its style of the readings' templates and the steps only
+    attention has; both languages have the same keys."""
     for mods in SOURCES.values():
         for mod in mods:
             if mod.__name__.endswith(("attention_en", "attention_ja")):
                 for key in mod.TEMPLATES:
-                    assert key.startswith(("attn_", "heading.attn_")), key
+                    assert ".attention" in key or key.startswith(("attn_", "heading.attn_")), key
     en = next(m for m in SOURCES["en"] if m.__name__.endswith("attention_en"))
     ja = next(m for m in SOURCES["ja"] if m.__name__.endswith("attention_ja"))
     assert set(en.TEMPLATES) == set(ja.TEMPLATES)
@@ -475,7 +482,7 @@ def test_bad_option_combinations():
 
 def test_expansion_limit_is_checked_first_and_can_be_raised(monkeypatch):
     import symrow.derive.attention as module
-    monkeypatch.setattr(module, "Builder", None)  # any work past the checks would fail
+    monkeypatch.setattr(module, "_Layout", None)  # any work past the checks would fail
     with pytest.raises(symrow.LimitError, match="max_terms") as info:
         symrow.attention(20, 20, 20)
     assert info.value.limit == "max_terms"  # the command line turns it into --max-terms
@@ -494,7 +501,7 @@ def test_expansion_limit_is_checked_first_and_can_be_raised(monkeypatch):
 
 def test_errors_are_raised_before_any_work(monkeypatch):
     import symrow.derive.attention as module
-    monkeypatch.setattr(module, "Builder", None)
+    monkeypatch.setattr(module, "plan", None)
     for bad in ({"heads": 0}, {"scale": "x"}, {"cross": True}, {"causal": True}):
         with pytest.raises(symrow.SymrowError):
             symrow.attention(3, 2, 2, **bad)

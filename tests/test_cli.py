@@ -128,7 +128,7 @@ def test_latex_and_tex_formats():
 def test_names_flag():
     proc = run("combine", "--a", "1x2", "--b", "2x1", "--names", "X,W,Y", "--format", "latex")
     assert proc.returncode == 0
-    assert "Y = X W,\\qquad Y = X W^{T}" in proc.stdout
+    assert "X W,\\qquad X W^{T}" in proc.stdout and "Y &= \\begin{bmatrix}" in proc.stdout
     assert_one_line_error(run("combine", "--names", "X,W"), "--names")
 
 

@@ -156,7 +156,7 @@ def test_article_display_order_for_combine():
 
 def test_article_display_order_for_match():
     kinds = [s.kind for s in GENERAL["match"]().steps]
-    order = ["operands_match", "transpose", "product_match", "extract_row_match",
+    order = ["operands_match", "transpose_points", "product_match", "extract_row_match",
              "matched_points", "summary_match"]
     assert [k for k in kinds if k in order] == order
 

@@ -1,7 +1,7 @@
-"""Attention read as match, then distribution (配分), then combine.
+"""Attention read as match, then distribution (配分), then combine: a preset.
 
-``O = softmax(QK^T / sqrt(d)) V`` is derived in four stages, each a reading
-from the reference article:
+``O = softmax(QK^T / sqrt(d)) V`` is a formula like any other; the planner
+reads it in four stages, each a reading from the reference article:
 
 1. **match** (照合): ``S = QK^T``; row i of S holds the inner products of
    the query point q_i with every key point, ``s_ij = q_i . k_j``;
@@ -12,7 +12,10 @@ from the reference article:
    average of the value points;
 
 and finally the **full expansion**: every o_i and o_il in the entries of
-Q, K and V alone.
+Q, K and V alone.  This module only says what a formula cannot: the
+options (a causal mask, projections from inputs, several heads) become
+definitions for the planner, and the sections are arranged as a lecture on
+attention tells them, in the preset's own words (style ``"attention"``).
 
 >>> import symrow
 >>> d = symrow.attention(2, 3, 2)
@@ -22,6 +25,8 @@ Q, K and V alone.
 ['K', 'O', 'P', 'Q', 'S', 'V']
 >>> d.result.shape
 (2, 2)
+>>> d.products
+[('match', 'Q', 'K'), ('combine', 'P', 'V')]
 >>> "\\\\operatorname{softmax}" in d.to_latex()
 True
 """
@@ -30,17 +35,24 @@ from __future__ import annotations
 
 import sympy
 
-from ..seq import vecseq
-from ..steps import Derivation
-from .attention_config import Config, Seqs, configure, sequences
-from .attention_steps import Builder
+from .. import nodes as N
+from ..build import I, J, T, column, entry_of, row_bmat, table
+from ..formula import expr as E
+from ..seq import size_symbol
+from ..steps import Step
+from . import sections as S
+from .attention_config import Config, configure
+from .plan import plan
+from .presets import Option, Preset, register
 
-__all__ = ["attention", "attention_values"]
+__all__ = ["attention"]
+
+_R = sympy.Symbol("r")      # a component of an input (the projections' sums)
 
 
 def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_model=None,
               cross=None, scale="symbolic", max_dim=None, max_terms=None,
-              **unknown) -> Derivation:
+              **unknown):
     """Derive ``O = softmax(QK^T / sqrt(d)) V`` as match, distribution, combine.
 
     Sizes: ``m`` queries, ``n`` keys and values, ``d`` the dimension of
@@ -75,17 +87,18 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
       ``"number"`` substitutes the number (concrete sizes only).
     * ``max_dim``, ``max_terms``: override :mod:`symrow.limits` for this
       call.  ``max_terms`` bounds the scalar products the concrete
-      derivation writes out (see :func:`count_terms
-      <symrow.derive.attention_config.count_terms>`): m = n = d = 16 writes
-      about 1.1 million; with the default limit of 2,000,000, 17 is the
-      largest such size that passes.
+      derivation writes out (see :func:`symrow.derive.explain.count_terms`):
+      m = n = d = 16 writes about 1.1 million; with the default limit of
+      2,000,000, 17 is the largest such size that passes.
 
     The result:
 
     * ``.result``: the fully expanded O as a :class:`sympy.Matrix`,
       computed when first asked for (a matrix expression for general
       sizes); with projections it is in the entries of X, Y and the W's.
-    * ``.operands``: Q, K, V (and X, Y, W_Q, W_K, W_V, W_O^(h) …) by name.
+    * ``.operands``: the sequences the formula starts from, by name: Q, K,
+      V (and M when causal), or with projections X, Y, W_Q, W_K, W_V;
+      with several heads also W_O^(h).
     * ``.quantities`` (concrete): "Q", "K", "V", "S" (= QK^T, the raw inner
       products), "P" (the row softmax of S/√d, plus M), "O" (= PV), "M"
       when causal, and "X", "Y", "W_Q", … with projections.  With several
@@ -130,113 +143,340 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
     cfg = configure(m, n, d, d_v=d_v, causal=causal, heads=heads, projections=projections,
                     d_model=d_model, cross=cross, scale=scale, max_dim=max_dim,
                     max_terms=max_terms, **unknown)
-    X = Y = None
-    if cfg.projections:
-        X = vecseq("X", cfg.m, cfg.d_model, max_dim=cfg.max_dim)
-        if cfg.cross:
-            Y = vecseq("Y", cfg.n, cfg.d_model, max_dim=cfg.max_dim)
-    heads_ = [sequences(cfg, h, X, Y) for h in range(1, cfg.heads + 1)]
-    final = heads_[0].O if cfg.heads == 1 else vecseq("O", cfg.m, cfg.d_model,
-                                                      max_dim=cfg.max_dim)
-    b = Builder(cfg, heads_, final)
-    steps = b.formula()
-    if cfg.projections:
-        steps += b.projections()
-    steps += b.operands() + b.match() + b.scaling()
-    if cfg.causal:
-        steps += b.mask()
-    steps += b.distribution() + b.combine() + b.expansion()
-    if cfg.heads > 1:
-        steps += b.multi_head()
-
-    operands = {}
-    for seq in ([X, Y] if cfg.projections else []):
-        if seq is not None:
-            operands[seq.name] = seq
-    for hs in heads_:
-        for seq in (hs.Q, hs.K, hs.V) if not cfg.projections else (hs.W_Q, hs.W_K, hs.W_V):
-            operands[seq.name] = seq
-    if cfg.projections:  # Q, K and V are derived, and still listed
-        for hs in heads_:
-            operands.update({hs.Q.name: hs.Q, hs.K.name: hs.K, hs.V.name: hs.V})
-    for hs in heads_:
-        if hs.W_O is not None:
-            operands[hs.W_O.name] = hs.W_O
-
+    formula, shapes, unnamed = _formula(cfg)
+    p = plan(formula, shapes, causal=cfg.causal, scale=cfg.scale, max_dim=cfg.max_dim,
+             unnamed=unnamed)
+    from .explain import check_terms, derive
+    check_terms(p, max_terms, shown_combine=False)
+    head_names = [_names(cfg, h) for h in range(1, cfg.heads + 1)]
+    if cfg.heads > 1:  # head 1 is derived in full; the others and the output are summed up
+        first = _ancestors(p.named[head_names[0]["O"]])
+        for node in p.nodes:
+            node.quiet = node.reading != "operand" and id(node) not in first
+    steps = _Layout(p, cfg, head_names).steps()
+    sizes = {"m": cfg.m, "n": cfg.n, "d": cfg.d, "d_v": cfg.d_v}
+    if cfg.projections or cfg.heads > 1:
+        sizes["d_model"] = cfg.d_model
     options = {"d_v": cfg.d_v, "causal": cfg.causal, "heads": cfg.heads,
                "projections": cfg.projections, "d_model": cfg.d_model, "cross": cfg.cross,
                "scale": cfg.scale}
-    if cfg.concrete:
-        def quantities() -> dict:
-            return attention_values(cfg, heads_, final)
-    else:
-        quantities = _general_quantities(cfg, heads_, final)
-    return Derivation("attention", steps, operands=operands, quantities=quantities,
-                      result=final.name, options=options)
+
+    def rebuild(concrete):
+        return attention(concrete["m"], concrete["n"], concrete["d"],
+                         d_v=concrete.get("d_v", concrete["d"]) if d_v is not None else None,
+                         causal=causal, heads=heads, projections=projections,
+                         d_model=concrete.get("d_model") if d_model is not None else None,
+                         cross=cross, scale=scale, max_dim=max_dim, max_terms=max_terms)
+    derivation = derive(p, kind="attention", steps=steps, options=options, sizes=sizes,
+                        rebuild=None if cfg.concrete else rebuild,
+                        title=PRESET.title, formula_text=E.text(formula.result))
+    if cfg.heads > 1 and cfg.concrete:
+        derivation.extend_quantities(lambda q: _concatenation(q, head_names))
+    return derivation
 
 
-def attention_values(cfg: Config, heads: list[Seqs], final) -> dict:
-    """The concrete matrices of the derivation, by name (see :func:`attention`).
+def _ancestors(node) -> set:
+    out, todo = set(), [node]
+    while todo:
+        n = todo.pop()
+        if id(n) not in out:
+            out.add(id(n))
+            todo.extend(n.inputs)
+    return out
 
-    They are built the way the formula reads, in SymPy, so that ``O`` is the
-    same expression a user gets by hand: ``S/sqrt(d)``, ``exp`` entrywise,
-    each entry over its row's sum, then times V.
-    """
-    out: dict = {}
+
+def _concatenation(q: dict, head_names: list) -> dict:
+    """``C = [O^(1) ... O^(h)]`` and ``W_O = [W_O^(1); ...; W_O^(h)]``."""
+    return {"C": sympy.Matrix.hstack(*[q[hn["O"]] for hn in head_names]),
+            "W_O": sympy.Matrix.vstack(*[q[hn["W_O"]] for hn in head_names])}
+
+
+def _names(cfg: Config, h: int) -> dict:
+    sfx = "" if cfg.heads == 1 else f"^({h})"
+    return {k: k + sfx for k in ("Q", "K", "V", "S", "P", "O", "W_Q", "W_K", "W_V", "W_O")}
+
+
+def _formula(cfg: Config):
+    """The definitions the options stand for, the shapes of the operands, and the
+    products left unnamed (the per-head terms of the output projection)."""
+    d = size_symbol("d") if cfg.concrete else cfg.d
+    defs, shapes, unnamed = [], {}, set()
+    src = "Y" if cfg.cross else "X"
     if cfg.projections:
-        X = heads[0].X.matrix
-        Y = heads[0].Y.matrix if cfg.cross else X
-        out["X"] = X
+        shapes["X"] = (cfg.m, cfg.d_model)
         if cfg.cross:
-            out["Y"] = Y
-    m, n = cfg.m, cfg.n
+            shapes["Y"] = (cfg.n, cfg.d_model)
+    terms = []
+    for h in range(1, cfg.heads + 1):
+        nm = _names(cfg, h)
+        if cfg.projections:
+            shapes.update({nm["W_Q"]: (cfg.d_model, cfg.d), nm["W_K"]: (cfg.d_model, cfg.d),
+                           nm["W_V"]: (cfg.d_model, cfg.d_v)})
+            defs += [(nm["Q"], E.Product(E.Name("X"), E.Name(nm["W_Q"]))),
+                     (nm["K"], E.Product(E.Name(src), E.Name(nm["W_K"]))),
+                     (nm["V"], E.Product(E.Name(src), E.Name(nm["W_V"])))]
+        else:
+            shapes.update({nm["Q"]: (cfg.m, cfg.d), nm["K"]: (cfg.n, cfg.d),
+                           nm["V"]: (cfg.n, cfg.d_v)})
+        scores = E.Scaled(E.Name(nm["S"]), sympy.S.One, sympy.sqrt(d))
+        if cfg.causal:
+            scores = E.Sum((scores, E.Name("M")), (1, 1))
+        defs += [(nm["S"], E.Product(E.Name(nm["Q"]), E.Transpose(E.Name(nm["K"])))),
+                 (nm["P"], E.Softmax(scores)),
+                 (nm["O"], E.Product(E.Name(nm["P"]), E.Name(nm["V"])))]
+        if cfg.heads > 1:
+            shapes[nm["W_O"]] = (cfg.d_v, cfg.d_model)
+            term = E.Product(E.Name(nm["O"]), E.Name(nm["W_O"]))
+            unnamed.add(term)
+            terms.append(term)
     if cfg.causal:
-        M = sympy.Matrix(m, n, lambda i, j: 0 if j < cfg.visible(i + 1) else sympy.S.NegativeInfinity)
-        out["M"] = M
-    for hs in heads:
-        if cfg.projections:
-            Q, K, V = (sympy.Matrix(X * hs.W_Q.matrix), sympy.Matrix(Y * hs.W_K.matrix),
-                       sympy.Matrix(Y * hs.W_V.matrix))
-            out.update({hs.W_Q.name: hs.W_Q.matrix, hs.W_K.name: hs.W_K.matrix,
-                        hs.W_V.name: hs.W_V.matrix})
-        else:
-            Q, K, V = (sympy.Matrix(hs.Q.matrix), sympy.Matrix(hs.K.matrix),
-                       sympy.Matrix(hs.V.matrix))
-        S = Q * K.T
-        E = (S / cfg.scale_value).applyfunc(sympy.exp)
-        P = sympy.Matrix(m, n, lambda i, j: E[i, j] / sum(E[i, k] for k in range(
-            cfg.visible(i + 1))) if j < cfg.visible(i + 1) else sympy.S.Zero)
-        out.update({hs.Q.name: Q, hs.K.name: K, hs.V.name: V, hs.S.name: S, hs.P.name: P,
-                    hs.O.name: P * V})
+        shapes["M"] = (cfg.m, cfg.n)
     if cfg.heads > 1:
-        C = sympy.Matrix.hstack(*[out[hs.O.name] for hs in heads])
-        W_O = sympy.Matrix.vstack(*[hs.W_O.matrix for hs in heads])
-        out.update({"C": C, "W_O": W_O, final.name: C * W_O})
-        out.update({hs.W_O.name: hs.W_O.matrix for hs in heads})
-    return out
+        defs.append(("O", E.Sum(tuple(terms), (1,) * len(terms))))
+    return E.Formula(tuple(defs), defs[-1][0]), shapes, unnamed
 
 
-def _general_quantities(cfg: Config, heads: list[Seqs], final) -> dict:
-    """Matrix expressions for general sizes: ``S = Q K^T``, ``O = P V`` …"""
-    MS = sympy.MatrixSymbol
-    m, n, d, d_v, D = cfg.m, cfg.n, cfg.d, cfg.d_v, cfg.d_model
-    out: dict = {}
-    if cfg.projections:
-        out["X"] = MS("X", m, D)
-        if cfg.cross:
-            out["Y"] = MS("Y", n, D)
-    for hs in heads:
+class _Layout:
+    """The sections of the attention preset, in the order a lecture tells them."""
+
+    def __init__(self, p, cfg: Config, head_names: list):
+        self.p, self.cfg = p, cfg
+        self.ctx = S.Ctx(p, "attention")
+        self.named = p.named
+        self.heads = head_names
+        one = head_names[0]
+        self.Q, self.K, self.V = (self.named[one[k]] for k in "QKV")
+        self.Sn, self.Pn, self.On = (self.named[one[k]] for k in "SPO")
+        self.final = p.result
+
+    def seq(self, name):
+        return self.named[name].seq
+
+    def steps(self) -> list[Step]:
+        ctx, cfg = self.ctx, self.cfg
+        steps = self.formula()
         if cfg.projections:
-            src = out["Y"] if cfg.cross else out["X"]
-            W = {w.name: MS(w.name, w.rows, w.cols) for w in (hs.W_Q, hs.W_K, hs.W_V)}
-            out.update(W)
-            Q, K, V = out["X"] * W[hs.W_Q.name], src * W[hs.W_K.name], src * W[hs.W_V.name]
-        else:
-            Q, K, V = MS(hs.Q.name, m, d), MS(hs.K.name, n, d), MS(hs.V.name, n, d_v)
-        P = MS(hs.P.name, m, n)
-        out.update({hs.Q.name: Q, hs.K.name: K, hs.V.name: V, hs.S.name: Q * K.T,
-                    hs.P.name: P, hs.O.name: P * V})
-    if cfg.heads > 1:
-        out[final.name] = sympy.MatAdd(*[out[hs.O.name] * MS(hs.W_O.name, d_v, D)
-                                         for hs in heads])
-    return out
+            steps += self.projections()
+        steps += self.operands()
+        for node in self.p.nodes:
+            if node.quiet or node.reading == "operand":
+                continue
+            if cfg.projections and node in (self.Q, self.K, self.V):
+                continue
+            part = {"softmax": "distribution"}.get(node.reading, node.reading)
+            steps += S.SECTIONS[node.reading](node, ctx, part)
+        steps += S.expansion(self.On, ctx)
+        steps += S.summary(ctx, self.On)
+        if cfg.heads > 1:
+            steps += self.multi_head()
+        return steps
+
+    # -- the formula and its operands -------------------------------------------------------
+    def _softmax_arg(self, x):
+        arg = self.Pn.inputs[0]
+        scale = arg if arg.reading == "scale" else arg.inputs[0]
+        out = S.scaled(x, *scale.shown_scale)
+        if self.cfg.causal:
+            out = N.OSum([out, arg.inputs[1].whole()])
+        return out
+
+    def formula(self) -> list[Step]:
+        ctx, cfg = self.ctx, self.cfg
+        Q, K, V, O = (x.seq for x in (self.Q, self.K, self.V, self.On))
+        QKT = N.OMul([Q, N.Transpose(K)])
+        att = N.Chain([O, N.OMul([N.Call("softmax", [self._softmax_arg(QKT)]), V])])
+        steps = [ctx.heading("formula", part="formula")]
+        if cfg.heads > 1:
+            W_O = N.Label("W_{O}", "W_O")
+            outs = [self.seq(hn["O"]) for hn in self.heads]
+            steps.append(ctx.step("attn_formula_heads", {
+                "H": cfg.heads, "O": self.final.seq, "O_1": outs[0], "O_H": outs[-1],
+                "W_O": W_O},
+                N.Chain([self.final.seq, N.OMul([row_bmat(cfg.heads, lambda h: outs[h - 1]),
+                                                 W_O])]), part="formula"))
+        steps.append(ctx.step("formula", {
+            "O": O, "Q": Q, "K": K, "V": V, "m": cfg.m, "n": cfg.n,
+            "M": N.Label("M", "M"), "variant": "causal" if cfg.causal else "plain"}, att,
+            part="formula"))
+        return steps
+
+    def operands(self) -> list[Step]:
+        ctx, cfg = self.ctx, self.cfg
+        Q, K, V, Sq, Pq, O = (x.seq for x in (self.Q, self.K, self.V, self.Sn, self.Pn,
+                                              self.On))
+        variant = ("general" if not cfg.concrete else "self" if cfg.m == cfg.n else "cross")
+
+        def chain_in(seq, rows, cols):
+            return N.Rel(N.Chain([seq, S.stack_of_seq(seq)]), "in", N.Space(rows, cols))
+
+        return [
+            ctx.step("operands", {"Q": Q, "K": K, "V": V, "m": cfg.m, "n": cfg.n,
+                                  "d": cfg.d, "d_v": cfg.d_v, "q_i": Q.vector(I),
+                                  "k_j": K.vector(J), "v_j": V.vector(J), "j": J,
+                                  "variant": variant},
+                     N.Group([chain_in(Q, cfg.m, cfg.d), chain_in(K, cfg.n, cfg.d),
+                              chain_in(V, cfg.n, cfg.d_v)]), part="operands"),
+            ctx.step("plan", {"S": Sq, "P": Pq, "O": O,
+                              "variant": "causal" if cfg.causal else "plain"},
+                     N.Group([N.Chain([Sq, N.OMul([Q, N.Transpose(K)])]),
+                              N.Chain([Pq, N.Call("softmax", [self.Pn.inputs[0].whole()])]),
+                              N.Chain([O, N.OMul([Pq, V])])]), part="operands"),
+        ]
+
+    # -- projections -------------------------------------------------------------------------------
+    def projections(self) -> list[Step]:
+        ctx, cfg = self.ctx, self.cfg
+        D = cfg.d_model
+        X = self.seq("X")
+        Y = self.seq("Y") if cfg.cross else X
+
+        def chain_in(seq, rows, cols):
+            return N.Rel(N.Chain([seq, S.stack_of_seq(seq)]), "in", N.Space(rows, cols))
+
+        inputs = [chain_in(X, cfg.m, D)] + ([chain_in(Y, cfg.n, D)] if cfg.cross else [])
+        part = "projections"
+        steps = [
+            ctx.heading("attn_projections", part=part),
+            ctx.step("attn_inputs", {"X": X, "Y": Y, "m": cfg.m, "n": cfg.n, "D": D,
+                                     "x_i": X.vector(I), "y_j": Y.vector(J),
+                                     "variant": "cross" if cfg.cross else "self"},
+                     N.Group(inputs), part=part),
+        ]
+        defs, shapes, rows = [], [], []
+        for hn in self.heads:
+            Qh, Kh, Vh = (self.seq(hn[k]) for k in "QKV")
+            WQ, WK, WV = (self.seq(hn[k]) for k in ("W_Q", "W_K", "W_V"))
+            defs += [N.Chain([Qh, N.OMul([X, WQ])]), N.Chain([Kh, N.OMul([Y, WK])]),
+                     N.Chain([Vh, N.OMul([Y, WV])])]
+            shapes += [N.Rel(WQ, "in", N.Space(D, cfg.d)), N.Rel(WK, "in", N.Space(D, cfg.d)),
+                       N.Rel(WV, "in", N.Space(D, cfg.d_v))]
+            rows += [self._projection_row(Qh, X, WQ, I), self._projection_row(Kh, Y, WK, J),
+                     self._projection_row(Vh, Y, WV, J)]
+        one = self.heads[0]
+        steps += [
+            ctx.step("attn_projection_defs", {"X": X, "Y": Y, "H": cfg.heads,
+                                              "variant": ("heads" if cfg.heads > 1 else "one")},
+                     N.Group(defs), part=part),
+            ctx.step("attn_projection_shapes", {"D": D, "d": cfg.d, "d_v": cfg.d_v},
+                     N.Group(shapes), part=part),
+            ctx.step("attn_projection_rows", {"Q": self.seq(one["Q"]),
+                                              "W_Q": self.seq(one["W_Q"]), "X": X,
+                                              "q_i": self.seq(one["Q"]).vector(I), "D": D,
+                                              "x_i": X.vector(I), "Y": Y},
+                     N.Group(rows), part=part),
+        ]
+        if cfg.concrete:
+            for hn in self.heads:
+                Qh, Kh, Vh = (self.seq(hn[k]) for k in "QKV")
+                steps.append(ctx.step(
+                    "attn_projection_entries", {"Q": Qh, "K": Kh, "V": Vh},
+                    N.Group([self._projection_entries(self.named[hn["Q"]]),
+                             self._projection_entries(self.named[hn["K"]]),
+                             self._projection_entries(self.named[hn["V"]])]), part=part))
+        return steps
+
+    def _projection_row(self, out, src, W, i):
+        """``q_i = x_i1 w_1 + ... = sum_r x_ir w_r = x_i W``: a combine."""
+        D = self.cfg.d_model
+        return N.Chain([out.vector(i),
+                        S.run(D, lambda r: N.OMul([entry_of(src, i, r), W.vector(r)])),
+                        N.SumOver(N.OMul([src.symbol(i, _R), W.vector(_R)]), _R, 1, D),
+                        N.OMul([src.vector(i), W])])
+
+    def _projection_entries(self, node):
+        src, W = node.inputs
+        D = self.cfg.d_model
+        return S.entrywise(node, lambda r, c: N.OSum(
+            [N.OMul([src.entry(r, k), W.entry(k, c)]) for k in range(1, D + 1)]))
+
+    # -- several heads -----------------------------------------------------------------------------
+    def multi_head(self) -> list[Step]:
+        ctx, cfg = self.ctx, self.cfg
+        H, D = cfg.heads, cfg.d_model
+        outs = [self.seq(hn["O"]) for hn in self.heads]
+        W_Os = [self.seq(hn["W_O"]) for hn in self.heads]
+        Qs, Ks, Vs = ([self.seq(hn[k]) for hn in self.heads] for k in "QKV")
+        final = self.final.seq
+        C, W_O = N.Label("C", "C"), N.Label("W_{O}", "W_O")
+        c_i = N.Label(r"\boldsymbol{c}_{i}", "𝐜ᵢ")
+        formulas = [N.Chain([outs[h], N.OMul([N.Call("softmax", [self._softmax_arg(
+            N.OMul([Qs[h], N.Transpose(Ks[h])]))]), Vs[h]])]) for h in range(H)]
+        blocks = column(H, lambda h: W_Os[h - 1])
+        o_i = final.vector(I)
+        part = "heads"
+        steps = [
+            ctx.heading("attn_heads", part=part),
+            ctx.step("attn_heads", {"H": H, "first": outs[0], "Q": Qs[0]}, N.Group(formulas),
+                     part=part),
+            ctx.step("attn_concat", {"C": C, "c_i": c_i, "H": H, "m": cfg.m, "d_v": cfg.d_v,
+                                     "i": I},
+                     N.Group([N.Rel(N.Chain([C, row_bmat(H, lambda h: outs[h - 1])]), "in",
+                                    N.Space(cfg.m, H * cfg.d_v)),
+                              N.Chain([c_i, row_bmat(H, lambda h: outs[h - 1].vector(I))])]),
+                     part=part),
+            ctx.step("attn_output_blocks", {"W_O": W_O, "H": H, "d_v": cfg.d_v, "D": D,
+                                            "W_1": W_Os[0]},
+                     N.Group([N.Rel(N.Chain([W_O, blocks]), "in", N.Space(H * cfg.d_v, D))] +
+                             [N.Rel(W_Os[0], "in", N.Space(cfg.d_v, D))]), part=part),
+            ctx.step("attn_output", {"O": final, "C": C, "W_O": W_O},
+                     N.Chain([final, N.OMul([C, W_O]),
+                              N.OMul([row_bmat(H, lambda h: outs[h - 1]), blocks]),
+                              N.OSum([N.OMul([o, w]) for o, w in zip(outs, W_Os)])]),
+                     part=part),
+            ctx.step("attn_output_row", {"o_i": o_i, "c_i": c_i, "W_O": W_O, "i": I},
+                     N.Chain([o_i, N.OMul([c_i, W_O]),
+                              N.OSum([N.OMul([o.vector(I), w]) for o, w in zip(outs, W_Os)]),
+                              N.OSum([N.SumOver(N.OMul([o.symbol(I, T), w.vector(T)]),
+                                                T, 1, cfg.d_v) for o, w in zip(outs, W_Os)])]),
+                     part=part),
+        ]
+        if cfg.concrete:
+            names = table(cfg.m, D, final.symbol)
+            values = table(cfg.m, D, lambda r, c: N.OSum(
+                [N.OMul([o.entry(r, t), w.entry(t, c)])
+                 for o, w in zip(outs, W_Os) for t in range(1, cfg.d_v + 1)]))
+            steps.append(ctx.step("attn_output_entries", {"O": final},
+                                  N.Chain([final, names, N.Entrywise(names, values)]),
+                                  part=part))
+        return steps
+
+
+def _build(*, general: bool = False, m=None, n=None, d=None, **options):
+    sizes = {}
+    for key, default in (("m", 2), ("n", 2), ("d", 2)):
+        given = {"m": m, "n": n, "d": d}[key]
+        sizes[key] = given if given is not None else (key if general else default)
+    return attention(sizes["m"], sizes["n"], sizes["d"], **options)
+
+
+PRESET = register(Preset(
+    name="attention",
+    help="derive softmax(QK^T/sqrt(d))V: match, distribute (配分), combine",
+    title={"en": "Attention: match, distribute, combine",
+           "ja": "アテンション：照合・配分・結合"},
+    formula=r"\operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}}\right) V",
+    general={"Q": ("m", "d"), "K": ("n", "d"), "V": ("n", "d"), "M": ("m", "n")},
+    example={"Q": (2, 2), "K": (2, 2), "V": (2, 2)},
+    examples=(r"\operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}} + M\right) V",),
+    style="attention",
+    builder=_build,
+    options=(
+        Option("--m", "m", "number of queries (rows of Q; default: 2, or m with --general)"),
+        Option("--n", "n", "number of keys and values (default: 2, or n with --general)"),
+        Option("--d", "d", "dimension of queries and keys (default: 2, or d with --general)"),
+        Option("--d-v", "d_v", "dimension of values (default: the same as --d)"),
+        Option("--causal", "causal", "causal mask: query i sees keys j <= i + (n - m), "
+                                     "i.e. 1..i when m = n", kind="flag", default=False),
+        Option("--heads", "heads", "number of heads (default: 1)", kind="count", default=1),
+        Option("--projections", "projections", "start from X with projections Q = XW_Q, "
+                                               "K = XW_K, V = XW_V", kind="flag",
+               default=False),
+        Option("--d-model", "d_model", "width of the inputs X (and Y) and of the multi-head "
+                                       "output (default: the same as --d)"),
+        Option("--cross", "cross", "with --projections: take K and V from a second sequence "
+                                   "Y (cross-attention; the default when m != n)",
+               kind="flag", default=None),
+        Option("--scale", "scale", "keep sqrt(d) as in the formula (default), or substitute "
+                                   "the number", kind="choice", default="symbolic",
+               choices=("symbolic", "number")),
+    )))

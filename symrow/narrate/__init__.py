@@ -2,8 +2,11 @@
 
 A template is a Python format string whose fields name the step's
 parameters; each field is shown as inline math by whichever renderer asks.
-Lookup tries ``"<kind>.<variant>"`` first (when the step has a ``variant``
-parameter), then ``"<kind>"``; headings use ``"heading.<topic>"``.
+Lookup tries ``"<kind>.<style>.<variant>"``, ``"<kind>.<style>"``,
+``"<kind>.<variant>"`` and ``"<kind>"``, in that order, where ``style``
+(e.g. ``"attention"``: the words of a preset) and ``variant`` (e.g.
+``"concrete"``) are the step's parameters of those names; headings use
+``"heading.<topic>"`` in place of the kind.
 
 >>> from symrow.narrate import segments
 >>> from symrow.steps import Step
@@ -18,12 +21,14 @@ from typing import Any
 
 from ..errors import OptionError
 from ..steps import LANGS, Step
-from . import attention_en, attention_ja, en, handout_en, handout_ja, ja
+from . import (attention_en, attention_ja, en, handout_en, handout_ja, ja, readings_en,
+               readings_ja)
 
 __all__ = ["segments", "template", "check_lang"]
 
 # one module per language and topic; keys must not clash (a test checks)
-SOURCES = {"en": (en, attention_en, handout_en), "ja": (ja, attention_ja, handout_ja)}
+SOURCES = {"en": (en, readings_en, attention_en, handout_en),
+           "ja": (ja, readings_ja, attention_ja, handout_ja)}
 _TABLES = {lang: {k: v for mod in mods for k, v in mod.TEMPLATES.items()}
            for lang, mods in SOURCES.items()}
 _FORMATTER = string.Formatter()
@@ -39,12 +44,16 @@ def check_lang(lang: Any) -> str:
 def template(step: Step, lang: str) -> str:
     """The template text for a step, in ``lang``."""
     table = _TABLES[check_lang(lang)]
-    if step.kind == "heading":
-        keys = [f"heading.{step.params['topic']}"]
-    else:
-        keys = [step.kind]
-        if "variant" in step.params:
-            keys.insert(0, f"{step.kind}.{step.params['variant']}")
+    base = f"heading.{step.params['topic']}" if step.kind == "heading" else step.kind
+    style, variant = step.params.get("style"), step.params.get("variant")
+    keys = []
+    if style:
+        if variant:
+            keys.append(f"{base}.{style}.{variant}")
+        keys.append(f"{base}.{style}")
+    if variant:
+        keys.append(f"{base}.{variant}")
+    keys.append(base)
     for key in keys:
         if key in table:
             return table[key]

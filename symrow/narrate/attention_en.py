@@ -1,19 +1,20 @@
 """Narration templates: attention (en).  Fields in braces are shown as inline math.
 
-Keys start with ``attn_`` (and headings with ``heading.attn_``) so that they
-never clash with the other modules' keys.
+The words of the attention preset: keys are the readings' kinds with the
+style ``attention`` (``match_product.attention``), and ``attn_...`` for the
+steps only attention has (projections, several heads).
 """
 
 TEMPLATES: dict[str, str] = {
     # -- headings ----------------------------------------------------------
-    "heading.attn_formula": "Attention in one line",
+    "heading.formula.attention": "Attention in one line",
     "heading.attn_projections": "Where the queries, keys and values come from",
-    "heading.attn_match": "Stage 1, match: {QKT}",
-    "heading.attn_scale": "Stage 2: scale the scores",
-    "heading.attn_mask": "The causal mask",
-    "heading.attn_distribution": "Stage 3: turn each row into a distribution",
-    "heading.attn_combine": "Stage 4, combine: {PV}",
-    "heading.attn_expansion": "Everything substituted",
+    "heading.match.attention": "Stage 1, match: {ABT}",
+    "heading.scale.attention": "Stage 2: scale the scores",
+    "heading.mask.attention": "The causal mask",
+    "heading.softmax.attention": "Stage 3: turn each row into a distribution",
+    "heading.combine.attention": "Stage 4, combine: {AB}",
+    "heading.expansion.attention": "Everything substituted",
     "heading.attn_heads": "Several heads",
 
     # -- the formula and its operands ---------------------------------------
@@ -21,14 +22,14 @@ TEMPLATES: dict[str, str] = {
                            "once per head, and then mixes the results: the outputs "
                            "{O_1} to {O_H} are placed next to each other and "
                            "multiplied by an output projection {W_O}:"),
-    "attn_formula.plain": ("Scaled dot-product attention sends {m} query points to {m} "
+    "formula.attention.plain": ("Scaled dot-product attention sends {m} query points to {m} "
                            "output points, consulting {n} key points and {n} value "
                            "points on the way:"),
-    "attn_formula.causal": ("Scaled dot-product attention sends {m} query points to {m} "
+    "formula.attention.causal": ("Scaled dot-product attention sends {m} query points to {m} "
                             "output points, consulting {n} key points and {n} value "
                             "points on the way. With a causal mask {M}, a query may "
                             "only look at the keys up to its own position:"),
-    "attn_operands.general": (
+    "operands.attention.general": (
         "All three operands are vector sequences. {Q} stacks {m} query points "
         "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
         "so that they can be compared by inner products. {V} stacks {n} value "
@@ -36,13 +37,13 @@ TEMPLATES: dict[str, str] = {
         "together: they describe the same item {j}. The numbers {m} and {n} need "
         "not be equal; when the queries come from a different sequence than the "
         "keys and values, this is cross-attention."),
-    "attn_operands.self": (
+    "operands.attention.self": (
         "All three operands are vector sequences. {Q} stacks {m} query points "
         "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
         "so that they can be compared by inner products. {V} stacks {n} value "
         "points {v_j} of dimension {d_v}. Key {k_j} and value {v_j} belong "
         "together: they describe the same item {j}."),
-    "attn_operands.cross": (
+    "operands.attention.cross": (
         "All three operands are vector sequences. {Q} stacks {m} query points "
         "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
         "so that they can be compared by inner products. {V} stacks {n} value "
@@ -51,11 +52,11 @@ TEMPLATES: dict[str, str] = {
         "but {n} keys: the queries come from another sequence than the keys and "
         "values, which is cross-attention. Nothing below needs the two numbers "
         "to agree."),
-    "attn_plan.plain": ("Read from the inside out, the formula has three stages: "
+    "plan.attention.plain": ("Read from the inside out, the formula has three stages: "
                         "match the queries against the keys, turn each row of "
                         "scores into a distribution, and combine the values with "
                         "it:"),
-    "attn_plan.causal": ("Read from the inside out, the formula has three stages: "
+    "plan.attention.causal": ("Read from the inside out, the formula has three stages: "
                          "match the queries against the keys, turn each row of "
                          "masked scores into a distribution, and combine the values "
                          "with it:"),
@@ -83,103 +84,103 @@ TEMPLATES: dict[str, str] = {
     "attn_projection_entries": "Written out entry by entry, {Q}, {K} and {V} are",
 
     # -- stage 1: match ----------------------------------------------------
-    "attn_match": ("The first product, {QKT}, is a match: every query point is "
+    "match_product.attention": ("The first product, {LRT}, is a match: every query point is "
                    "compared with every key point by an inner product."),
-    "attn_match_row": ("Row {i} of {S} matches the single query {q_i} against all "
+    "match_row.attention": ("Row {i} of {C} matches the single query {l_i} against all "
                        "the keys, one inner product per key:"),
-    "attn_match_entry.general": (
-        "Each score {s_ij} is one inner product, a sum of {d} products of "
-        "components. The larger it is, the better key {k_j} matches query {q_i}:"),
-    "attn_match_entry.concrete": (
-        "Each score is one inner product, a sum of {d} products of components. "
+    "match_entry.attention.general": (
+        "Each score {c_ij} is one inner product, a sum of {dim} products of "
+        "components. The larger it is, the better key {r_j} matches query {l_i}:"),
+    "match_entry.attention.concrete": (
+        "Each score is one inner product, a sum of {dim} products of components. "
         "The larger it is, the better the key matches the query. Written out:"),
 
     # -- stage 2: scale ----------------------------------------------------
-    "attn_scale.symbolic": (
+    "scale.attention.symbolic": (
         "Before the exponential, every score is divided by {sqrt_d}. An inner "
         "product adds up {d} products, so its size grows with the dimension: if "
         "the components are independent with variance 1, the score has variance "
         "{d}. Dividing by {sqrt_d} brings the variance back to 1 and keeps the "
         "next stage from becoming too sharp:"),
-    "attn_scale.number": (
+    "scale.attention.number": (
         "Before the exponential, every score is divided by {sqrt_d}. An inner "
         "product adds up {d} products, so its size grows with the dimension; "
         "dividing by the square root of the dimension keeps it moderate. Here "
         "the number is substituted, {sqrt_d_value}:"),
-    "attn_scale.one": (
+    "scale.attention.one": (
         "The formula divides every score by {sqrt_d}, to keep the scores moderate "
         "as the dimension grows. Here {d} = 1, so the scores stay as they are."),
 
     # -- the causal mask ---------------------------------------------------
-    "attn_mask.square": (
+    "mask.attention.square": (
         "A causal mask forbids a query to look ahead: query {i} may use the keys "
         "1 to {i} only. The mask {M} has 0 on and below the diagonal and minus "
         "infinity above it, and it is added to the scaled scores:"),
-    "attn_mask.offset": (
+    "mask.attention.offset": (
         "A causal mask forbids a query to look ahead. With {m} queries and {n} "
         "keys, the queries are taken to be the last {m} positions of the {n}, so "
         "query {i} may use the keys up to position {last}, and the last "
         "query sees every key. The mask {M} has 0 where the query may look and "
         "minus infinity elsewhere, and it is added to the scaled scores:"),
-    "attn_masked": "After adding {M}, the scores a query may not use are minus infinity:",
+    "mask_result.attention": "After adding {M}, the scores a query may not use are minus infinity:",
 
     # -- stage 3: distribution ---------------------------------------------
-    "attn_softmax.plain": (
+    "softmax.attention.plain": (
         "The softmax works on each row on its own: it exponentiates every entry "
         "and divides by the sum of the row."),
-    "attn_softmax.causal": (
+    "softmax.attention.causal": (
         "The softmax works on each row on its own: it exponentiates every entry "
         "and divides by the sum of the row. The mask enters through the "
         "exponential."),
-    "attn_softmax_entry.general": "Entry by entry:",
-    "attn_softmax_entry.concrete": "Entry by entry:",
-    "attn_mask_zero": ("Since the exponential of minus infinity is 0, a masked key "
+    "softmax_entry.attention.general": "Entry by entry:",
+    "softmax_entry.attention.concrete": "Entry by entry:",
+    "softmax_mask_zero.attention": ("Since the exponential of minus infinity is 0, a masked key "
                        "gets weight exactly 0, and each sum runs only over the keys "
                        "the query may see:"),
-    "attn_distribution.plain": (
+    "softmax_distribution.attention.plain": (
         "Every {p_ij} is positive, because an exponential never vanishes, and "
         "each row sums to 1, because the numerators add up to the common "
         "denominator:"),
-    "attn_distribution.causal": (
+    "softmax_distribution.attention.causal": (
         "Every {p_ij} is non-negative (positive where the query may look, 0 where "
         "it may not), and each row sums to 1, because the numerators add up to "
         "the common denominator:"),
-    "attn_distribution_read": (
+    "softmax_read.attention": (
         "So each row {p_i} is a distribution over the {n} keys: it shares out one "
         "unit of attention among them, and the keys that match {q_i} best get "
         "the largest shares."),
 
     # -- stage 4: combine --------------------------------------------------
-    "attn_combine": ("The last product, {PV}, is a combine: each output point mixes "
+    "combine_product.attention": ("The last product, {LR}, is a combine: each output point mixes "
                      "all the value points."),
-    "attn_combine_row": ("Take out row {i} of {O}: the weights are the distribution "
-                         "{p_i}, and the points combined are the rows of {V}:"),
-    "attn_combine_causal.square": (
+    "combine_row.attention": ("Take out row {i} of {C}: the weights are the distribution "
+                         "{l_i}, and the points combined are the rows of {R}:"),
+    "combine_causal.attention.square": (
         "With the mask, the weights of the keys after position {i} are 0, so row "
-        "{i} combines only {v_1} to {v_i}:"),
-    "attn_combine_causal.offset": (
+        "{i} combines only {r_1} to {r_i}:"),
+    "combine_causal.attention.offset": (
         "With the mask, the weights of the keys the query may not see are 0, so "
-        "row {i} combines only {v_1} to {v_i}:"),
-    "attn_combine_entry": "Component {l} of the output is the same combine, component by component:",
-    "attn_combine_read": (
-        "Because the weights are non-negative and sum to 1, {o_i} is a weighted "
+        "row {i} combines only {r_1} to {r_i}:"),
+    "combine_entry.attention": "Component {k} of the output is the same combine, component by component:",
+    "combine_read.attention": (
+        "Because the weights are non-negative and sum to 1, {c_i} is a weighted "
         "average of the value points: it lies among them, in the region they "
         "span, and it leans towards the values whose keys match {q_i} best."),
 
     # -- the full expansion ------------------------------------------------
-    "attn_expand_rows.general": (
+    "expand_rows.attention.general": (
         "Substituting the distribution and the match into the combine writes "
         "every output point in the entries of {Q}, {K} and {V} alone: an "
         "exponential of an inner product over a sum of such exponentials, "
         "times a value point, summed over the keys:"),
-    "attn_expand_rows.concrete": (
+    "expand_rows.attention.concrete": (
         "Substituting the distribution and the match into the combine writes "
         "every output point in the entries of {Q}, {K} and {V} alone: an "
         "exponential of an inner product over a sum of such exponentials, "
         "times a value point, summed over the keys. Point by point:"),
-    "attn_expand_entries.general": "and each entry {o_il}, with the inner products written out:",
-    "attn_expand_entries.concrete": "Entry by entry, with the inner products written out:",
-    "attn_summary": (
+    "expand_entries.attention.general": "and each entry {o_il}, with the inner products written out:",
+    "expand_entries.attention.concrete": "Entry by entry, with the inner products written out:",
+    "summary.attention": (
         "In short, attention sends each query point {q_i} through three maps: a "
         "match against all keys gives the scores {s_i}, the softmax turns them "
         "into a distribution {p_i}, and a combine of the value points with that "

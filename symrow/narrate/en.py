@@ -49,7 +49,7 @@ TEMPLATES = {
 
     # -- section 4: match --------------------------------------------------
     "operands_match": "For {ABT}, the three vector sequences are",
-    "transpose": ("Transposing {B} stands its points, each an "
+    "transpose_points": ("Transposing {B} stands its points, each an "
                   "{ell}-dimensional vector, side by side as columns:"),
     "product_match": ("With that, the product {ABT} pairs every row of {A} "
                       "with every column of {BT} in an inner product:"),

@@ -63,7 +63,10 @@ class SymrowLatexPrinter(LatexPrinter):
     def _print_RowVec(self, node: N.RowVec) -> str:
         seq = node.seq
         sup = "^{%s}" % seq.tag if seq.tag else ""
-        return r"\boldsymbol{%s}%s_{%s}" % (seq.letter, sup, self._print_index(node.index))
+        bold = r"\boldsymbol{%s}" % seq.letter
+        if seq.accent:
+            bold = "\\%s{%s}" % (seq.accent, bold)
+        return r"%s%s_{%s}" % (bold, sup, self._print_index(node.index))
 
     def _print_index(self, index) -> str:
         if isinstance(index, int):
@@ -170,7 +173,7 @@ class SymrowLatexPrinter(LatexPrinter):
 
     def _print_Call(self, node: N.Call) -> str:
         args = ", ".join(self._print(a) for a in node.args)
-        return r"\operatorname{%s}\left(%s\right)" % (node.name, args)
+        return r"%s\left(%s\right)" % (node.tex, args)
 
     # -- streamed expansions ---------------------------------------------
     def _token(self, leaf) -> str:
@@ -519,5 +522,5 @@ def display(node, env: str = "align*", **settings) -> str:
 
 def vecseq_display(seq) -> str:
     """``A = [...]`` for a vector sequence, as shown in Jupyter."""
-    from ..derive.common import entries_bmat
+    from ..build import entries_bmat
     return latex(N.Chain([seq, entries_bmat(seq)]))

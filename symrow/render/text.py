@@ -21,9 +21,62 @@ from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from .. import nodes as N
-from ..seq import _SUB, _SUP, PRETTY_NAMES, _script
+import re
 
-__all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text"]
+from ..seq import ACCENTS
+
+__all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text",
+           "entry_text", "seq_text_name"]
+
+# Unicode subscript and superscript digits/letters for readable text output.
+_SUB = dict(zip("0123456789aehijklmnoprstuvx+-=(),",
+                "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₊₋₌₍₎,"))
+_SUP = dict(zip("0123456789+-=()ABDEGHIJKLMNOPRTUVWabcdefghijklmnoprstuvwxyz",
+                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ"))
+
+#: an entry symbol's name, as :meth:`symrow.VecSeq.symbol` makes it: a letter
+#: (maybe accented), a tag ``^{Q}``, and indices ``_{12}``, ``_{10,2}``, ``_{i\ell}``
+_ENTRY = re.compile(r"^(?:\\(?P<accent>[a-z]+)\{(?P<aletter>[a-z])\}|(?P<letter>[a-z]))"
+                    r"(?:\^\{(?P<tag>[^{}]*)\})?_\{(?P<index>.*)\}$")
+
+
+def _script(text: str, table: dict[str, str], mark: str) -> str:
+    if all(ch in table for ch in text):
+        return "".join(table[ch] for ch in text)
+    return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"
+
+
+def _index_words(index: str) -> str:
+    """``i\\ell`` -> ``iℓ``, ``d_{v}`` -> ``d_v``, ``\\ell k`` -> ``ℓk``."""
+    index = index.replace("\\ell", "ℓ")
+    index = re.sub(r"_\{([^{}]*)\}", r"_\1", index)
+    return index.replace(" ", "")
+
+
+def entry_text(name: str) -> str | None:
+    """The Unicode form of an entry symbol's name (``a_{12}`` -> ``a₁₂``), or None
+    when the name is not one symrow makes.  Decided by the name alone.
+
+    >>> entry_text("w^{Q}_{12}"), entry_text(r"a_{i\\ell}"), entry_text("x")
+    ('w^Q₁₂', 'a_(iℓ)', None)
+    """
+    m = _ENTRY.match(name)
+    if m is None:
+        return None
+    letter = m["letter"] or (m["aletter"] + ACCENTS.get(m["accent"], ""))
+    tag = m["tag"]
+    out = letter + (_script(tag, _SUP, "^") if tag else "")
+    return out + _script(_index_words(m["index"]), _SUB, "_")
+
+
+def seq_text_name(seq) -> str:
+    """A vector sequence's name as Unicode text: ``A``, ``W_Q``, ``Q⁽²⁾``, ``Â``."""
+    out = seq.base + (ACCENTS.get(seq.accent, "") if seq.accent else "")
+    if seq.sub:
+        out += _script(seq.sub, _SUB, "_")
+    if seq.head is not None:
+        out += _script(f"({seq.head})", _SUP, "^")
+    return out
 
 _BOLD = {ch: chr(0x1D41A + k) for k, ch in enumerate("abcdefghijklmnopqrstuvwxyz")}
 _DOTS = {"c": "⋯", "v": "⋮", "d": "⋱", "l": "…"}
@@ -55,7 +108,7 @@ class SymrowTextPrinter(PrettyPrinter):
                          "wrap_line": False}
 
     def _print_Symbol(self, e, bold_name=False):
-        pretty = PRETTY_NAMES.get(e.name)
+        pretty = entry_text(e.name)
         if pretty is not None:
             return prettyForm(pretty)
         if e.name == "ell":
@@ -72,7 +125,8 @@ class SymrowTextPrinter(PrettyPrinter):
         idx = ("ℓ" if isinstance(index, sympy.Symbol) and index.name == "ell"
                else str(index))
         sub = _script(idx, _SUB, "_") if idx != "ℓ" else "_ℓ"
-        return prettyForm(_BOLD[seq.letter] + tag + sub)
+        accent = ACCENTS.get(seq.accent, "") if seq.accent else ""
+        return prettyForm(_BOLD[seq.letter] + accent + tag + sub)
 
     def _print_Dots(self, node: N.Dots):
         return prettyForm(_DOTS[node.kind])
@@ -203,7 +257,7 @@ class SymrowTextPrinter(PrettyPrinter):
 
     def _print_Call(self, node: N.Call):
         args = self._join([self._print(a) for a in node.args], ", ")
-        out = prettyForm(*prettyForm(*args.parens()).left(node.name))
+        out = prettyForm(*prettyForm(*args.parens()).left(node.text))
         out.binding = prettyForm.FUNC
         return out
 
@@ -354,5 +408,5 @@ def to_text(derivation, lang: str = "en") -> str:
 
 def vecseq_text(seq) -> str:
     """``A = [...]`` (concrete) or ``A ∈ ℝ^(m×ℓ)`` with its entry pattern (general)."""
-    from ..derive.common import entries_bmat
+    from ..build import entries_bmat
     return text(N.Chain([seq, entries_bmat(seq)]))

@@ -1,4 +1,4 @@
-"""Building blocks shared by derivations: index runs, stacks and tables.
+"""Builders of display nodes: index runs, stacks and tables of vector sequences.
 
 A general size ``m`` shows as ``1, 2, ..., m`` with the right ellipsis; a
 concrete size shows every index.
@@ -10,8 +10,8 @@ from typing import Callable
 
 import sympy
 
-from .. import nodes as N
-from ..seq import VecSeq
+from . import nodes as N
+from .seq import VecSeq
 
 __all__ = ["indices", "entries_bmat", "entry_of", "stack", "row_bmat", "row_bmat_of",
            "nested_rows", "table", "column", "items", "I", "J", "K", "T"]

@@ -1,0 +1,296 @@
+"""``symrow.explain``: read any product formula row by row.
+
+A formula (LaTeX, a SymPy matrix expression, or several definitions) is
+planned (:mod:`.plan`) and every value it computes is read as what it does
+to the points of a vector sequence: products as **combine** or **match**,
+and scalings, masks, softmax, element-wise functions and sums around them.
+The derivation shows, in order:
+
+1. the formula as written;
+2. every operand as a vector sequence, with what its points are;
+3. the definitions it computes, when there are several;
+4. each value with its reading and row formula (c_i = Σ_j a_ij b_j,
+   c_ij = a_i·b_j), and, for concrete sizes, every entry written out; a
+   softmax-weighted combine is also written out in full;
+5. the whole formula as a chain of point maps (x_i ⟼ ⋯ ⟼ c_i).
+
+A single product of two operands (``AB``, ``AB^T``) follows the reference
+article's path instead, section by section.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import sympy
+
+from ..errors import LimitError, OptionError
+from ..formula import expr as E
+from ..formula.read import from_sympy, read_latex
+from ..formula.shapes import infer
+from ..limits import get_limits
+from ..steps import Derivation
+from . import sections as S
+from .article import article_steps, is_article
+from .plan import Plan, plan
+
+__all__ = ["explain", "derive", "count_terms", "read", "general_sizes", "EXPLAIN_OPTIONS"]
+
+#: the keyword options of :func:`explain`
+EXPLAIN_OPTIONS = ("values", "causal", "scale", "max_dim", "max_terms")
+
+
+def read(formula) -> tuple[E.Formula, dict]:
+    """A formula from LaTeX text or a SymPy matrix expression; and the shapes the
+    SymPy symbols carry (empty for text)."""
+    if isinstance(formula, E.Formula):
+        return formula, {}
+    if isinstance(formula, str):
+        return read_latex(formula), {}
+    if isinstance(formula, sympy.Basic):
+        return from_sympy(formula)
+    raise OptionError(f"a formula must be LaTeX text such as 'XW' or a SymPy matrix "
+                      f"expression over MatrixSymbols; got {type(formula).__name__}")
+
+
+def count_terms(p: Plan, *, shown_combine=True) -> int:
+    """Scalar products a concrete derivation writes out (checked against ``max_terms``).
+
+    Each product writes rows x cols x inner; a softmax-weighted combine that is
+    expanded in full writes, for each of its rows x cols entries, c (c + 1) x d
+    more, where c is the number of keys its row sees and d the inner size of
+    the match.  A combine whose entries are left to that expansion
+    (``shown_combine=False``) is not counted.
+    """
+    if not p.concrete:
+        return 0
+    total = 0
+    for n in p.nodes:
+        if n.reading in ("combine", "match", "tcombine"):
+            a, b = n.inputs
+            inner = a.rows if n.reading == "tcombine" else a.cols
+            expands = S.expandable(n) is not None
+            if not (expands and not shown_combine):
+                total += n.rows * n.cols * inner
+            if expands:
+                mtch, _, V = S.expandable(n)
+                causal = S.causal_of(n)
+                d = mtch.inputs[0].cols
+                counts = [causal.last(i, n.inputs[0].cols) for i in range(1, n.rows + 1)]
+                total += V.cols * d * sum(c * (c + 1) for c in counts)
+    return total
+
+
+def check_terms(p: Plan, max_terms: int | None, *, shown_combine=True) -> None:
+    limit = get_limits().max_terms if max_terms is None else max_terms
+    terms = count_terms(p, shown_combine=shown_combine)
+    if terms > limit:
+        raise LimitError(
+            f"the full expansion would write out {terms:,} scalar products, past the limit "
+            f"of {limit:,}; raise it with symrow.limits(max_terms=...) or max_terms=, or "
+            f"choose smaller sizes", limit="max_terms")
+
+
+def general_sizes(formula: E.Formula, p: Plan, conventions: Mapping | None) -> dict:
+    """The sizes of a plan by their general names: ``{"m": 2, "ell": 3, "n": 2}``."""
+    if not p.concrete:
+        return {name: value for name, value in p.sizes().items()}
+    general = infer(formula, None, conventions=conventions).operands
+    out: dict = {}
+    for node in p.nodes:
+        if node.reading != "operand":
+            continue
+        for sym, value in zip(general.get(node.name, ()), (node.rows, node.cols)):
+            if isinstance(sym, sympy.Symbol) and out.get(sym.name, value) == value:
+                out[sym.name] = value
+    return out
+
+
+def generic_steps(p: Plan, style: str | None = None) -> list:
+    """Formula, operands, definitions, one section per value, expansions, summary."""
+    ctx = S.Ctx(p, style)
+    steps = S.formula_steps(ctx)
+    steps += [ctx.heading("operands", part="operands")] + S.operand_steps(ctx)
+    steps += S.plan_steps(ctx, part="operands")
+    seen: dict[str, int] = {}
+    for node in p.nodes:
+        if node.reading == "operand" or node.quiet:
+            continue
+        part = node.name or node.reading
+        seen[part] = seen.get(part, 0) + 1
+        if seen[part] > 1:
+            part = f"{part}-{seen[part]}"
+        steps += S.SECTIONS[node.reading](node, ctx, part)
+        steps += S.expansion(node, ctx, part=f"expansion-{node.name}" if any(
+            S.expandable(n) for n in p.nodes if n is not node) else "expansion")
+    steps += S.summary(ctx)
+    return steps
+
+
+def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | None = None,
+           sizes: Mapping | None = None, rebuild=None, title: Mapping | None = None,
+           formula_text: str | None = None) -> Derivation:
+    """The Derivation of a plan: its steps (the generic layout, or the article's for a
+    single product, unless given), its values and definitions."""
+    if steps is None:
+        steps = article_steps(p) if is_article(p) else generic_steps(p)
+    if p.concrete:
+        def quantities() -> dict:
+            return p.values()
+    else:
+        quantities = p.values()
+    return Derivation(kind, steps, operands=p.operands, quantities=quantities,
+                      result=p.result.name, options=options, plan=p, sizes=sizes,
+                      rebuild=rebuild, title=title, formula=formula_text)
+
+
+def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = None,
+            causal: bool = False, scale: str = "symbolic", max_dim: int | None = None,
+            max_terms: int | None = None, **unknown) -> Derivation:
+    """Read a formula row by row: every product as combine or match, and what comes
+    around them, as a narrated derivation.
+
+    ``formula`` is LaTeX (``r"\\hat{A} X W"``, ``"X W_Q (X W_K)^T"``,
+    ``r"\\operatorname{softmax}(QK^\\top/\\sqrt{d})V"``), several definitions
+    (``"S = QK^T; P = softmax(S/\\sqrt{d}); O = PV"``, or an ``align*``), or a
+    SymPy matrix expression over MatrixSymbols (with :func:`symrow.softmax`
+    and :func:`symrow.apply` for the non-linear parts).
+
+    ``shapes`` maps names as written to ``(rows, cols)``: ints (concrete: every
+    entry is written out) or size names (general).  Shapes not given are
+    inferred from the products; with none at all the general form is derived
+    with conventional names.  ``values`` gives operands numbers (name ->
+    matrix), ``causal=True`` makes the ``M`` added inside a softmax the causal
+    mask, ``scale="number"`` substitutes the number for ``√d``.
+
+    >>> import symrow
+    >>> d = symrow.explain(r"\\hat{A} X W", {r"\\hat{A}": (4, 4), "X": (4, 3), "W": (3, 2)})
+    >>> d.products
+    [('combine', '\\\\hat{A}', 'X'), ('combine', 'H', 'W')]
+    >>> d.result.shape
+    (4, 2)
+    >>> symrow.explain("X W_Q (X W_K)^T").products
+    [('combine', 'X', 'W_Q'), ('combine', 'X', 'W_K'), ('match', 'Q', 'K')]
+    >>> symrow.explain("XW", {"X": (2, 3), "W": (2, 2)})
+    Traceback (most recent call last):
+    ...
+    symrow.errors.ShapeError: the product XW needs as many columns in X as rows in W; X is 2 x 3 and W is 2 x 2
+    """
+    if unknown:
+        raise OptionError(f"unknown option(s) {', '.join(sorted(unknown))}; explain takes "
+                          f"{', '.join(EXPLAIN_OPTIONS)}")
+    if not isinstance(causal, bool):
+        raise OptionError(f"causal= must be True or False; got {causal!r}")
+    parsed, sym_shapes = read(formula)
+    given = {**sym_shapes, **dict(shapes or {})}
+    from .presets import conventions_for, style_for
+    conv = conventions_for(parsed)
+    p = plan(parsed, given or None, values=values, causal=causal, scale=scale,
+             conventions=conv, max_dim=max_dim)
+    style = style_for(p)
+    check_terms(p, max_terms, shown_combine=style != "attention")
+    steps = None
+    if not is_article(p):
+        steps = generic_steps(p, style)
+
+    def rebuild(concrete: Mapping) -> Derivation:
+        return explain(parsed, concrete, values=values, causal=causal, scale=scale,
+                       max_dim=max_dim, max_terms=max_terms)
+    options = {"causal": causal, "scale": scale}
+    return derive(p, kind="explain", steps=steps, options=options,
+                  sizes=general_sizes(parsed, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
+                  formula_text=E.text(parsed.result) if not parsed.written else
+                  "; ".join(f"{n} = {E.text(e)}" for n, e in parsed.definitions))
+
+
+def _shapes_rebuilder(p: Plan, rebuild):
+    """``instantiate(sizes)`` for a general plan: substitute the sizes into every
+    operand's shape and derive again."""
+    if p.concrete:
+        return None
+
+    def instantiate(sizes: Mapping) -> Derivation:
+        subs = {sympy.Symbol(k, integer=True, positive=True): v for k, v in sizes.items()}
+        missing = sorted({str(s) for n in p.nodes if n.reading == "operand"
+                          for s in (n.rows, n.cols) if isinstance(s, sympy.Symbol)
+                          and s not in subs})
+        if missing:
+            raise OptionError(f"instantiate needs a value for every size; missing: "
+                              f"{', '.join(missing)}")
+        shapes = {n.name: (int(sympy.sympify(n.rows).xreplace(subs)),
+                           int(sympy.sympify(n.cols).xreplace(subs)))
+                  for n in p.nodes if n.reading == "operand"}
+        return rebuild(shapes)
+    return instantiate
+
+
+def derive_product(kind: str, formula: E.Formula, seqs: Mapping) -> Derivation:
+    """``combine`` and ``match``: a single product of two given vector sequences."""
+    from .presets import REGISTRY, conventions_for
+    conv = conventions_for(formula)
+    p = plan(formula, seqs=seqs, conventions=conv)
+
+    def rebuild(shapes: Mapping) -> Derivation:
+        from ..seq import VecSeq
+        return derive_product(kind, formula, {name: VecSeq(name, *shape)
+                                              for name, shape in shapes.items()})
+    return derive(p, kind=kind, options={"name": p.result.name},
+                  sizes=general_sizes(formula, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
+                  title=REGISTRY[kind].title, formula_text=E.text(formula.result))
+
+
+def rename(formula: E.Formula, names: Mapping) -> E.Formula:
+    """The formula with names replaced (``{"A": "X"}``); ``"result"`` names the result."""
+    def ren(e):
+        if isinstance(e, E.Name):
+            return E.Name(names.get(e.name, e.name), pos=e.pos)
+        if isinstance(e, E.Transpose):
+            return E.Transpose(ren(e.arg))
+        if isinstance(e, E.Product):
+            return E.Product(ren(e.left), ren(e.right))
+        if isinstance(e, E.Scaled):
+            return E.Scaled(ren(e.arg), e.num, e.den)
+        if isinstance(e, E.Sum):
+            return E.Sum(tuple(ren(t) for t in e.terms), e.signs)
+        if isinstance(e, E.Softmax):
+            return E.Softmax(ren(e.arg))
+        if isinstance(e, E.Apply):
+            return E.Apply(e.func, ren(e.arg))
+        if isinstance(e, E.Concat):
+            return E.Concat(tuple(ren(p) for p in e.parts))
+        raise TypeError(type(e).__name__)
+    defs = tuple((names.get(n, n) if n else n, ren(e)) for n, e in formula.definitions)
+    written = names.get("result", formula.written)
+    if written and not defs[-1][0]:
+        defs = defs[:-1] + ((written, defs[-1][1]),)
+    return E.Formula(defs, written)
+
+
+def derive_preset(preset, *, shapes: Mapping | None = None, general: bool = False,
+                  names: Mapping | None = None, values: Mapping | None = None,
+                  causal: bool = False, scale: str = "symbolic", max_dim: int | None = None,
+                  max_terms: int | None = None) -> Derivation:
+    """A formula preset (see :mod:`.presets`): its example, general sizes, or given shapes."""
+    names = dict(names or {})
+    formula = rename(preset.parsed(), names)
+
+    def renamed(table: Mapping) -> dict:
+        return {names.get(k, k): v for k, v in table.items()}
+    if general:
+        if shapes:
+            raise OptionError("general=True takes no shapes")
+        shapes = renamed(preset.general)
+    elif shapes is None and not values:
+        shapes = renamed(preset.example)
+    conv = renamed(preset.general)
+    p = plan(formula, shapes, values=values, causal=causal, scale=scale, conventions=conv,
+             max_dim=max_dim)
+    check_terms(p, max_terms, shown_combine=preset.style != "attention")
+    steps = None if is_article(p) else generic_steps(p, preset.style)
+
+    def rebuild(concrete: Mapping) -> Derivation:
+        return derive_preset(preset, shapes=concrete, names=names, values=values, causal=causal,
+                             scale=scale, max_dim=max_dim, max_terms=max_terms)
+    return derive(p, kind=preset.name, steps=steps, options={"causal": causal, "scale": scale},
+                  sizes=general_sizes(formula, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
+                  title=preset.title, formula_text=E.text(formula.result))

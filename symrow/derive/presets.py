@@ -1,0 +1,180 @@
+"""Presets: named formulas with their article's conventions, in one registry.
+
+A preset is a formula (``AB``, ``AB^T``, ``XW``, ...) with the general size
+names a lecturer expects (m x ℓ times ℓ x n), a default concrete example,
+a title and, optionally, words of its own (``style``) and a builder for
+options a formula alone cannot say (attention's heads and projections).
+Everything else comes from the planner.  The command line makes one
+subcommand per preset, with its flags, from this registry; the narration
+templates are the only other place a new preset touches.
+
+>>> from symrow.derive.presets import REGISTRY
+>>> sorted(REGISTRY)
+['attention', 'combine', 'gcn', 'linear', 'match']
+>>> REGISTRY["gcn"].build(general=True).products
+[('combine', '\\\\hat{A}', 'X'), ('combine', 'H', 'W')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Mapping
+
+from ..errors import OptionError
+from ..formula import expr as E
+from ..formula.read import read_latex
+
+__all__ = ["Preset", "Option", "REGISTRY", "register", "conventions_for", "style_for",
+           "matching_preset"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """A command-line option of a preset with a builder of its own (see attention)."""
+
+    flag: str            # "--d-v"
+    dest: str            # "d_v"
+    help: str
+    kind: str = "size"   # "size", "flag", "count", "choice"
+    default: object = None
+    choices: tuple = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Preset:
+    """One named formula.
+
+    * ``formula``: LaTeX, with the article's operand names;
+    * ``general``: each operand's general size names (the article's m, ℓ, n);
+    * ``example``: each operand's shape in the default concrete example;
+    * ``flags``: command-line shape flags, flag -> operand (``{"a": "A"}``);
+      operands without one take ``--shape NAME=RxC``;
+    * ``title``: the document title per language (LaTeX);
+    * ``style``: the narration style (templates ``<kind>.<style>``), if any;
+    * ``builder``: a function of keyword options returning a Derivation, for
+      presets whose options change the formula itself (attention);
+    * ``options``: the command-line options of ``builder``.
+    """
+
+    name: str
+    help: str
+    title: Mapping[str, str]
+    formula: str = ""
+    general: Mapping[str, tuple] = dataclasses.field(default_factory=dict)
+    example: Mapping[str, tuple] = dataclasses.field(default_factory=dict)
+    flags: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    style: str | None = None
+    builder: Callable | None = None
+    options: tuple = ()
+    examples: tuple = ()
+
+    def parsed(self) -> E.Formula:
+        return read_latex(self.formula)
+
+    def build(self, *, shapes: Mapping | None = None, general: bool = False,
+              names: Mapping | None = None, **options):
+        """The preset's derivation: its example shapes by default, general sizes with
+        ``general=True``, or ``shapes`` (by the formula's names); ``names`` renames
+        operands (and ``"result"``) before reading."""
+        if self.builder is not None:
+            return self.builder(general=general, **options)
+        from .explain import derive_preset
+        return derive_preset(self, shapes=shapes, general=general, names=names, **options)
+
+
+REGISTRY: dict[str, Preset] = {}
+
+
+def register(preset: Preset) -> Preset:
+    """Add a preset (its name becomes a subcommand of the ``symrow`` command)."""
+    if preset.name in REGISTRY:
+        raise OptionError(f"a preset named {preset.name!r} exists already")
+    REGISTRY[preset.name] = preset
+    return preset
+
+
+# -- recognising a preset in a formula ------------------------------------------------------
+
+def _canonical(formula: E.Formula) -> tuple:
+    """The formula's structure with operand names replaced by their order of appearance."""
+    names: dict[str, int] = {}
+    defined = {n for n, _ in formula.definitions if n}
+    inline = dict(d for d in formula.definitions if d[0])
+
+    def canon(e):
+        if isinstance(e, E.Name):
+            if e.name in defined:
+                return canon(inline[e.name])
+            return ("name", names.setdefault(e.name, len(names)))
+        if isinstance(e, E.Scaled):
+            return ("scaled", canon(e.arg), len(e.num.free_symbols), len(e.den.free_symbols),
+                    e.num.is_number and e.num, e.den.is_number and e.den)
+        if isinstance(e, E.Apply):
+            return ("apply", e.func, canon(e.arg))
+        if isinstance(e, E.Sum):
+            return ("sum", e.signs) + tuple(canon(t) for t in e.terms)
+        return (type(e).__name__,) + tuple(canon(c) for c in E.children(e))
+    return canon(formula.result), list(names)
+
+
+def matching_preset(formula: E.Formula) -> tuple[Preset, dict] | None:
+    """The preset whose formula has the same structure, and the renaming of operands
+    (the user's name -> the preset's)."""
+    shape, order = _canonical(formula)
+    for preset in REGISTRY.values():
+        for text in (preset.formula,) + tuple(preset.examples):
+            if not text:
+                continue
+            theirs, their_order = _canonical(read_latex(text))
+            if theirs == shape:
+                return preset, dict(zip(order, their_order))
+    return None
+
+
+def conventions_for(formula: E.Formula) -> dict:
+    """General size names for the operands of a formula that is a preset's (renamed)."""
+    found = matching_preset(formula)
+    if found is None:
+        return {}
+    preset, renaming = found
+    return {mine: preset.general[theirs] for mine, theirs in renaming.items()
+            if theirs in preset.general}
+
+
+def style_for(plan) -> str | None:
+    """The narration style of a preset whose formula the plan's is."""
+    found = matching_preset(plan.formula)
+    return found[0].style if found else None
+
+
+def _builtins() -> None:
+    register(Preset(
+        name="combine", help="derive C = AB, read as combine (結合)",
+        title={"en": "Reading the matrix product $AB$ as combine",
+               "ja": "行列積 $AB$ を結合として読む"},
+        formula="AB", general={"A": ("m", "ell"), "B": ("ell", "n")},
+        example={"A": (2, 3), "B": (3, 2)}, flags={"a": "A", "b": "B"}))
+    register(Preset(
+        name="match", help="derive C = AB^T, read as match (照合)",
+        title={"en": "Reading the matrix product $AB^{T}$ as match",
+               "ja": "行列積 $AB^{T}$ を照合として読む"},
+        formula="AB^T", general={"A": ("m", "ell"), "B": ("n", "ell")},
+        example={"A": (2, 3), "B": (4, 3)}, flags={"a": "A", "b": "B"}))
+    from . import attention as _attention  # noqa: F401  (registers itself)
+    register(Preset(
+        name="linear", help="derive a linear layer Y = XW: every output point combines "
+                            "the rows of W",
+        title={"en": "A linear layer $XW$, read row by row",
+               "ja": "線形層 $XW$ を行ごとに読む"},
+        formula="XW", general={"X": ("n", "d"), "W": ("d", "k")},
+        example={"X": (3, 2), "W": (2, 2)}))
+    register(Preset(
+        name="gcn", help="derive a graph convolution \\hat{A}XW: two combines",
+        title={"en": "A graph convolution $\\hat{A}XW$, read row by row",
+               "ja": "グラフ畳み込み $\\hat{A}XW$ を行ごとに読む"},
+        formula=r"\hat{A} X W", general={r"\hat{A}": ("n", "n"), "X": ("n", "d"),
+                                         "W": ("d", "k")},
+        example={r"\hat{A}": (3, 3), "X": (3, 2), "W": (2, 2)}))
+
+
+_builtins()

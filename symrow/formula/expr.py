@@ -1,0 +1,207 @@
+"""Matrix formulas as small trees: what a lecturer writes, before any reading.
+
+A formula is built from named matrices and a handful of operations, each
+of which symrow knows how to read row by row:
+
+* :class:`Name`: a matrix written by name, ``X``, ``W_Q``, ``\\hat{A}``;
+* :class:`Transpose`: ``A^T``;
+* :class:`Product`: ``L R``, one product of two factors (longer products
+  associate to the left unless parenthesised);
+* :class:`Scaled`: ``num/den * arg``, a scaling by a number, a size or
+  ``\\sqrt{d}``;
+* :class:`Sum`: terms of one shape, added or subtracted;
+* :class:`Softmax`: the row-wise softmax;
+* :class:`Apply`: an element-wise function (exp, ReLU, σ, tanh, or a
+  user-named φ);
+* :class:`Concat`: matrices placed side by side (used by multi-head
+  attention).
+
+A :class:`Formula` is a list of definitions ``name = expr``; the last one
+is the result.  Nodes compare by structure only (positions are ignored), so
+a repeated sub-expression is recognised as one value.
+
+>>> from symrow.formula.expr import Name, Product, Transpose, text
+>>> text(Product(Name("A"), Transpose(Name("B"))))
+'AB^T'
+>>> text(Product(Name("X"), Product(Name("W"), Name("V"))))
+'X(WV)'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterator
+
+import sympy
+
+__all__ = ["Expr", "Name", "Transpose", "Product", "Scaled", "Sum", "Softmax", "Apply",
+           "Concat", "Formula", "text", "walk", "FUNCTIONS"]
+
+#: element-wise functions with a meaning of their own: name -> (LaTeX, text)
+FUNCTIONS = {
+    "exp": (r"\exp", "exp"),
+    "relu": (r"\operatorname{ReLU}", "ReLU"),
+    "sigma": (r"\sigma", "σ"),
+    "tanh": (r"\tanh", "tanh"),
+    "phi": (r"\phi", "φ"),
+    "varphi": (r"\varphi", "φ"),
+    "psi": (r"\psi", "ψ"),
+    "gelu": (r"\operatorname{GELU}", "GELU"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Expr:
+    """Base class of formula nodes; ``pos`` is an offset in the source text, if any."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Name(Expr):
+    """A matrix written by name: an operand, or a name defined earlier in the formula."""
+
+    name: str
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Transpose(Expr):
+    arg: Expr
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Product(Expr):
+    """``left right``: ``pos`` points at the start of the right factor."""
+
+    left: Expr
+    right: Expr
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Scaled(Expr):
+    """``num / den * arg``; ``num`` and ``den`` are SymPy scalars (``1``, ``sqrt(d)``, ``n``)."""
+
+    arg: Expr
+    num: sympy.Expr = sympy.S.One
+    den: sympy.Expr = sympy.S.One
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Sum(Expr):
+    """Terms of one shape: ``signs[k]`` is +1 or -1 for ``terms[k]``."""
+
+    terms: tuple
+    signs: tuple
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Softmax(Expr):
+    arg: Expr
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Apply(Expr):
+    """An element-wise function ``func`` (a key of :data:`FUNCTIONS`, or a user's name)."""
+
+    func: str
+    arg: Expr
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Concat(Expr):
+    """Matrices side by side, ``[A_1 A_2 ...]``."""
+
+    parts: tuple
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Formula:
+    """Definitions ``name = expr`` in order; the last is the result.
+
+    ``written`` is the name the user gave the result, or None when the
+    formula was a bare expression (the planner then names it).
+    """
+
+    definitions: tuple      # ((name, expr), ...)
+    written: str | None = None
+
+    @property
+    def result(self) -> Expr:
+        return self.definitions[-1][1]
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.definitions]
+
+
+def walk(expr: Expr) -> Iterator[Expr]:
+    """Every node of ``expr``, children before their parent."""
+    for child in children(expr):
+        yield from walk(child)
+    yield expr
+
+
+def children(expr: Expr) -> tuple:
+    if isinstance(expr, (Transpose, Scaled, Softmax, Apply)):
+        return (expr.arg,)
+    if isinstance(expr, Product):
+        return (expr.left, expr.right)
+    if isinstance(expr, Sum):
+        return expr.terms
+    if isinstance(expr, Concat):
+        return expr.parts
+    return ()
+
+
+def _scalar_text(x) -> str:
+    if isinstance(x, sympy.Pow) and x.exp == sympy.S.Half:
+        return f"√{_scalar_text(x.base)}"
+    return str(x)
+
+
+def text(expr: Expr, *, _outer: str = "") -> str:
+    """A compact plain-text form of a formula, as one would type it: ``XW_Q(XW_K)^T``."""
+    if isinstance(expr, Name):
+        return expr.name
+    if isinstance(expr, Transpose):
+        inner = text(expr.arg)
+        if not isinstance(expr.arg, (Name, Apply, Softmax)):
+            inner = f"({inner})"
+        return inner + "^T"
+    if isinstance(expr, Product):
+        left = text(expr.left, _outer="product")
+        right = text(expr.right, _outer="product")
+        if isinstance(expr.right, (Product, Sum)):
+            right = f"({right})"
+        if isinstance(expr.left, Sum):
+            left = f"({left})"
+        return left + right
+    if isinstance(expr, Scaled):
+        inner = text(expr.arg)
+        if isinstance(expr.arg, Sum):
+            inner = f"({inner})"
+        num = "" if expr.num == 1 else _scalar_text(expr.num) + " "
+        den = "" if expr.den == 1 else "/" + _scalar_text(expr.den)
+        out = num + inner + den
+        return f"({out})" if _outer == "product" else out
+    if isinstance(expr, Sum):
+        parts = []
+        for k, (sign, term) in enumerate(zip(expr.signs, expr.terms)):
+            piece = text(term)
+            parts.append((" - " if sign < 0 else " + ") + piece if k else
+                         ("-" if sign < 0 else "") + piece)
+        return "".join(parts)
+    if isinstance(expr, Softmax):
+        return f"softmax({text(expr.arg)})"
+    if isinstance(expr, Apply):
+        name = FUNCTIONS.get(expr.func, (None, expr.func))[1]
+        return f"{name}({text(expr.arg)})"
+    if isinstance(expr, Concat):
+        return "[" + " ".join(text(p) for p in expr.parts) + "]"
+    raise TypeError(type(expr).__name__)

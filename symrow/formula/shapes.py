@@ -1,0 +1,279 @@
+"""The sizes of every matrix in a formula: given, inferred, or named.
+
+Shapes the user gives (``{"X": (4, 3)}``, or general ``{"X": ("n", "d")}``)
+are taken as they are; every product ``L R`` then says that L has as many
+columns as R has rows, and a sum that its terms agree, so the rest follows.
+A clash is a :class:`~symrow.errors.ShapeError` that names the product (or
+the sum), both operands and both shapes.  What cannot be inferred from
+concrete shapes is named in the error.  With no shapes at all, the general
+form is derived: every size gets a conventional name (m, ℓ, n, ...), a
+size divided by (``\\sqrt{d}``, ``/n``) names the inner size of the product
+it scales, and a preset may supply the article's own names.
+
+>>> from symrow.formula.read import read_formula
+>>> from symrow.formula.shapes import infer
+>>> infer(read_formula("XW"), {"X": (4, 3)}).operands
+Traceback (most recent call last):
+...
+symrow.errors.ShapeError: cannot infer the number of columns of W from the formula and the shapes given; give it, e.g. shapes={'W': (3, 2)} (on the command line: --shape W=3x2)
+>>> infer(read_formula("XW"), {"X": (4, 3), "W": (3, 2)}).operands
+{'X': (4, 3), 'W': (3, 2)}
+>>> infer(read_formula(r"\\frac{QK^T}{\\sqrt{d}}"), None).operands
+{'Q': (m, d), 'K': (ell, d)}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Mapping
+
+import sympy
+
+from ..errors import OptionError, ShapeError, SizeError
+from ..seq import check_size, size_symbol
+from .expr import (Apply, Concat, Expr, Formula, Name, Product, Scaled, Softmax, Sum,
+                   Transpose, text)
+
+__all__ = ["Shapes", "infer", "GENERAL_NAMES"]
+
+#: conventional names for general sizes, in the order they are handed out
+GENERAL_NAMES = ("m", "ell", "n", "k", "p", "q", "r", "s", "u", "v", "w")
+
+
+@dataclasses.dataclass(frozen=True)
+class Shapes:
+    """The result of :func:`infer`.
+
+    * ``operands``: each operand's name -> (rows, cols), in order of appearance;
+    * ``concrete``: True when every size is an int;
+    * ``ties``: size symbols written in the formula (``d`` of ``\\sqrt{d}``)
+      -> the size they stand for (an int, or themselves in general form).
+    """
+
+    operands: dict
+    concrete: bool
+    ties: dict
+
+
+class _Sizes:
+    """Union-find over unknown sizes, each class with at most one value."""
+
+    def __init__(self):
+        self.parent: list[int] = []
+        self.value: dict[int, object] = {}
+        self.prefer: dict[int, str] = {}
+
+    def new(self) -> int:
+        self.parent.append(len(self.parent))
+        return len(self.parent) - 1
+
+    def find(self, v: int) -> int:
+        while self.parent[v] != v:
+            self.parent[v] = self.parent[self.parent[v]]
+            v = self.parent[v]
+        return v
+
+    def get(self, v: int):
+        return self.value.get(self.find(v))
+
+    def set(self, v: int, value) -> bool:
+        root = self.find(v)
+        have = self.value.get(root)
+        if have is not None and have != value:
+            return False
+        self.value[root] = value
+        return True
+
+    def union(self, a: int, b: int) -> bool:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return True
+        va, vb = self.value.get(ra), self.value.get(rb)
+        if va is not None and vb is not None and va != vb:
+            return False
+        self.parent[rb] = ra
+        if va is None and vb is not None:
+            self.value[ra] = vb
+        if ra not in self.prefer and rb in self.prefer:
+            self.prefer[ra] = self.prefer[rb]
+        return True
+
+
+def _show(value) -> str:
+    return "?" if value is None else str(value)
+
+
+class _Inference:
+    def __init__(self, formula: Formula, given: Mapping):
+        self.formula = formula
+        self.given = given
+        self.u = _Sizes()
+        self.operands: dict[str, tuple[int, int]] = {}
+        self.defined: dict[str, tuple[int, int]] = {}
+        self.ties: list[tuple[sympy.Symbol, int]] = []
+        self.scalars: set[str] = set()
+        self.concat: list[tuple[int, list[int]]] = []
+
+    def shape_text(self, rc) -> str:
+        return f"{_show(self.u.get(rc[0]))} x {_show(self.u.get(rc[1]))}"
+
+    def name(self, expr: Name) -> tuple[int, int]:
+        if expr.name in self.defined:
+            return self.defined[expr.name]
+        if expr.name not in self.operands:
+            rc = (self.u.new(), self.u.new())
+            self.operands[expr.name] = rc
+            if expr.name in self.given:
+                rows, cols = self.given[expr.name]
+                self.u.set(rc[0], rows)
+                self.u.set(rc[1], cols)
+        return self.operands[expr.name]
+
+    def shape(self, expr: Expr) -> tuple[int, int]:
+        if isinstance(expr, Name):
+            return self.name(expr)
+        if isinstance(expr, Transpose):
+            r, c = self.shape(expr.arg)
+            return c, r
+        if isinstance(expr, Product):
+            left, right = self.shape(expr.left), self.shape(expr.right)
+            if not self.u.union(left[1], right[0]):
+                lt, rt = text(expr.left), text(expr.right)
+                raise ShapeError(
+                    f"the product {text(expr)} needs as many columns in {lt} as rows in "
+                    f"{rt}; {lt} is {self.shape_text(left)} and {rt} is "
+                    f"{self.shape_text(right)}")
+            return left[0], right[1]
+        if isinstance(expr, Scaled):
+            rc = self.shape(expr.arg)
+            inner = self._inner(expr.arg)
+            for scalar in (expr.num, expr.den):
+                for sym in sympy.sympify(scalar).free_symbols:
+                    self.scalars.add(sym.name)
+                    if inner is not None and sym.is_integer:
+                        self.ties.append((sym, inner))
+            return rc
+        if isinstance(expr, (Softmax, Apply)):
+            return self.shape(expr.arg)
+        if isinstance(expr, Sum):
+            shapes = [self.shape(t) for t in expr.terms]
+            first = shapes[0]
+            for term, rc in zip(expr.terms[1:], shapes[1:]):
+                if not (self.u.union(first[0], rc[0]) and self.u.union(first[1], rc[1])):
+                    a, b = text(expr.terms[0]), text(term)
+                    raise ShapeError(
+                        f"the sum {text(expr)} adds matrices of different shapes: {a} is "
+                        f"{self.shape_text(first)} and {b} is {self.shape_text(rc)}")
+            return first
+        if isinstance(expr, Concat):
+            shapes = [self.shape(p) for p in expr.parts]
+            for part, rc in zip(expr.parts[1:], shapes[1:]):
+                if not self.u.union(shapes[0][0], rc[0]):
+                    raise ShapeError(
+                        f"the blocks of {text(expr)} must have as many rows each; "
+                        f"{text(expr.parts[0])} is {self.shape_text(shapes[0])} and "
+                        f"{text(part)} is {self.shape_text(rc)}")
+            cols = self.u.new()
+            self.concat.append((cols, [rc[1] for rc in shapes]))
+            return shapes[0][0], cols
+        raise TypeError(type(expr).__name__)
+
+    def _inner(self, expr: Expr) -> int | None:
+        """The inner size of the product ``expr`` is (following defined names)."""
+        seen = 0
+        while isinstance(expr, Name) and seen < 50:
+            expr = dict(self.formula.definitions).get(expr.name)
+            seen += 1
+        if isinstance(expr, Product):
+            return self.shape(expr.left)[1]
+        return None
+
+    def run(self) -> None:
+        for name, expr in self.formula.definitions:
+            rc = self.shape(expr)
+            if name:
+                if name in self.operands:
+                    raise ShapeError(f"{name} is used before it is defined")
+                self.defined[name] = rc
+        unknown = sorted(set(self.given) - set(self.operands))
+        if unknown:
+            defined = [n for n in unknown if n in self.defined]
+            if defined:
+                raise OptionError(f"{defined[0]} is defined by the formula; its shape follows "
+                                  f"from it, so do not give it")
+            raise OptionError(f"shapes were given for {', '.join(unknown)}, which the formula "
+                              f"does not use; it uses {', '.join(self.operands)}")
+
+
+def _normalise(given: Mapping | None, max_dim) -> dict:
+    out = {}
+    for name, shape in (given or {}).items():
+        if not isinstance(name, str):
+            raise OptionError(f"shapes are keyed by the names in the formula; got {name!r}")
+        if not isinstance(shape, (tuple, list)) or len(shape) != 2:
+            raise SizeError(f"the shape of {name} must be (rows, cols); got {shape!r}")
+        rows = check_size(shape[0], f"rows of {name}", max_dim)
+        cols = check_size(shape[1], f"cols of {name}", max_dim)
+        out[name] = (rows, cols)
+    return out
+
+
+def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | None = None,
+          max_dim: int | None = None) -> Shapes:
+    """Every operand's shape: ``given`` ones, those implied by the products and sums,
+    and (with no concrete shape at all) conventional names for the rest.
+
+    ``conventions`` maps operand names to preferred general size names, as a
+    preset gives them (``{"Q": ("m", "d"), ...}``); they apply in general form only.
+    """
+    given = _normalise(given, max_dim)
+    inf = _Inference(formula, given)
+    inf.run()
+    u = inf.u
+    roots = []
+    for name, (r, c) in inf.operands.items():
+        for v in (r, c):
+            root = u.find(v)
+            if root not in roots:
+                roots.append(root)
+    values = [u.value.get(root) for root in roots]
+    kinds = {isinstance(v, int) for v in values if v is not None}
+    if kinds == {True, False}:
+        shown = ", ".join(f"{n}: {_show(u.get(r))} x {_show(u.get(c))}"
+                          for n, (r, c) in inf.operands.items())
+        raise SizeError(f"the shapes mix concrete and general sizes ({shown}); give all "
+                        f"sizes as integers, or all as names such as 'n' and 'd'")
+    concrete = kinds == {True}
+    ties: dict = {}
+    if concrete:
+        for name, (r, c) in inf.operands.items():
+            for v, what in ((r, "rows"), (c, "columns")):
+                if u.get(v) is None:
+                    example = tuple(u.get(x) or 2 for x in (r, c))
+                    raise ShapeError(
+                        f"cannot infer the number of {what} of {name} from the formula and "
+                        f"the shapes given; give it, e.g. shapes={{{name!r}: {example}}} "
+                        f"(on the command line: --shape {name}={example[0]}x{example[1]})")
+        for sym, v in inf.ties:
+            ties.setdefault(sym, u.get(v))
+    else:
+        used = {str(v) for v in values if v is not None}
+        # preferences: the preset's names, then the sizes the formula divides by
+        for name, (r, c) in inf.operands.items():
+            for v, pref in zip((r, c), (conventions or {}).get(name, (None, None))):
+                if pref is not None and u.get(v) is None and pref not in used:
+                    u.set(v, size_symbol(pref))
+                    used.add(pref)
+        for sym, v in inf.ties:
+            if u.get(v) is None and sym.name not in used:
+                u.set(v, size_symbol(sym.name))
+                used.add(sym.name)
+        taken = used | inf.scalars
+        names = iter(n for n in GENERAL_NAMES if n not in taken)
+        for root in roots:
+            if u.value.get(u.find(root)) is None:
+                u.set(root, size_symbol(next(names)))
+        for sym, v in inf.ties:
+            ties.setdefault(sym, u.get(v))
+    shapes = {name: (u.get(r), u.get(c)) for name, (r, c) in inf.operands.items()}
+    return Shapes(shapes, concrete, ties)

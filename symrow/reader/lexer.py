@@ -1,0 +1,327 @@
+"""Read LaTeX into tokens, then into a tree of groups and environments.
+
+The checker never hands raw user text to the parser.  It first reads the
+text itself: :func:`tokenize` splits it into tokens that remember where
+they came from, and :func:`build_tree` nests braces and environments,
+reporting an unbalanced ``{`` or ``\\begin`` with its line and column.
+
+>>> from symrow.reader.lexer import tokenize
+>>> [t.text for t in tokenize(r"c_{12} = a_{11}\\,b_{12}")]
+['c', '_', '{', '12', '}', '=', 'a', '_', '{', '11', '}', '\\\\,', 'b', '_', '{', '12', '}']
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from typing import Iterator, Union
+
+from ..errors import ParseError
+
+__all__ = ["Token", "Group", "Env", "Source", "tokenize", "build_tree", "Node",
+           "DOC_ENVS", "MATRIX_ENVS", "first_token", "last_token", "walk_tokens"]
+
+#: environments that only lay out equations; their contents are read as-is
+DOC_ENVS = frozenset({"align", "align*", "aligned", "equation", "equation*", "gather",
+                      "gather*", "gathered", "split", "multline", "multline*", "eqnarray",
+                      "eqnarray*", "displaymath", "math", "flalign", "flalign*"})
+#: environments that hold an explicit matrix
+MATRIX_ENVS = frozenset({"bmatrix", "pmatrix", "matrix", "Bmatrix", "smallmatrix",
+                         "bmatrix*", "pmatrix*"})
+
+#: a few Unicode characters that students paste, and their LaTeX
+_UNICODE = {"\u2212": "-", "\u00b7": r"\cdot", "\u22c5": r"\cdot", "\u00d7": r"\times",
+            "\u2032": "'", "\u00a0": " ", "\u2009": " ", "\u202f": " "}
+
+_SINGLE = set("{}()[]^_&=+-*/,;|'<>.!:?@\"#")
+
+
+@dataclasses.dataclass(frozen=True)
+class Token:
+    """One token: ``kind`` is cmd, letter, num, sym, rowsep, dollar or bad."""
+
+    kind: str
+    text: str
+    pos: int           # offset of its first character in the source
+    end: int           # offset just after it
+    newline: bool = False   # a line break came between it and the token before
+
+    def __repr__(self) -> str:
+        return f"Token({self.kind}, {self.text!r}, {self.pos})"
+
+
+@dataclasses.dataclass
+class Group:
+    """``{ ... }``: the braces and what they hold."""
+
+    open: Token
+    children: list
+    close: Token
+
+    @property
+    def pos(self) -> int:
+        return self.open.pos
+
+    @property
+    def end(self) -> int:
+        return self.close.end
+
+    @property
+    def newline(self) -> bool:
+        return self.open.newline
+
+
+@dataclasses.dataclass
+class Env:
+    """``\\begin{name} ... \\end{name}``."""
+
+    name: str
+    begin: Token
+    children: list
+    end_token: Token
+    end: int
+    args: list = dataclasses.field(default_factory=list)
+
+    @property
+    def pos(self) -> int:
+        return self.begin.pos
+
+    @property
+    def newline(self) -> bool:
+        return self.begin.newline
+
+
+Node = Union[Token, Group, Env]
+
+
+class Source:
+    """The text being checked: maps offsets to 1-based line and column."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def line_col(self, pos: int) -> tuple[int, int]:
+        pos = max(0, min(pos, len(self.text)))
+        line = bisect.bisect_right(self._starts, pos) - 1
+        return line + 1, pos - self._starts[line] + 1
+
+    def near(self, pos: int, end: int | None = None) -> str:
+        """The text at ``pos``: the token there, or a short stretch."""
+        if pos >= len(self.text):
+            return "end of input"
+        if end is None or end <= pos:
+            end = pos + 1
+        snippet = self.text[pos:max(end, pos + 1)]
+        if len(snippet) > 30:
+            snippet = snippet[:30] + "..."
+        return " ".join(snippet.split()) or snippet
+
+    def error(self, message: str, pos: int, end: int | None = None) -> ParseError:
+        line, col = self.line_col(pos)
+        return ParseError(message, line=line, column=col, near=self.near(pos, end))
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split LaTeX into tokens; comments and white space are dropped."""
+    return list(_tokens(text))
+
+
+def _tokens(text: str) -> Iterator[Token]:
+    i, n = 0, len(text)
+    newline = False
+    while i < n:
+        ch = text[i]
+        if ch in " \t\r\f\v~" or ch in "\u00a0\u2009\u202f":
+            i += 1
+            continue
+        if ch == "\n":
+            newline = True
+            i += 1
+            continue
+        if ch == "%":
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        start = i
+        if ch == "\\":
+            if i + 1 < n and text[i + 1].isascii() and text[i + 1].isalpha():
+                j = i + 1
+                while j < n and text[j].isascii() and text[j].isalpha():
+                    j += 1
+                if j < n and text[j] == "*" and text[i + 1:j] in ("begin", "end"):
+                    pass
+                kind, tok = "cmd", text[i:j]
+                i = j
+            elif i + 1 < n and text[i + 1] == "\\":
+                kind, tok = "rowsep", "\\\\"
+                i += 2
+                # an optional spacing argument: \\[2pt]
+                if i < n and text[i] == "[":
+                    close = text.find("]", i, i + 20)
+                    if close != -1 and all(c.isalnum() or c in ".- " for c in text[i + 1:close]):
+                        i = close + 1
+            elif i + 1 < n:
+                kind, tok = "cmd", text[i:i + 2]
+                i += 2
+            else:
+                kind, tok = "bad", "\\"
+                i += 1
+        elif ch.isascii() and ch.isalpha():
+            kind, tok = "letter", ch
+            i += 1
+        elif ch.isascii() and ch.isdigit():
+            j = i
+            while j < n and text[j].isascii() and text[j].isdigit():
+                j += 1
+            if j + 1 < n and text[j] == "." and text[j + 1].isascii() and text[j + 1].isdigit():
+                j += 1
+                while j < n and text[j].isascii() and text[j].isdigit():
+                    j += 1
+            kind, tok = "num", text[i:j]
+            i = j
+        elif ch == "$":
+            kind, tok = "dollar", "$"
+            i += 1
+            if i < n and text[i] == "$":
+                tok = "$$"
+                i += 1
+        elif ch in _SINGLE:
+            kind, tok = "sym", ch
+            i += 1
+        elif ch in _UNICODE:
+            mapped = _UNICODE[ch]
+            kind = "cmd" if mapped.startswith("\\") else "sym"
+            tok = mapped
+            i += 1
+        else:
+            kind, tok = "bad", ch
+            i += 1
+        yield Token(kind, tok, start, i, newline)
+        newline = False
+
+
+def _env_name(tokens: list[Token], k: int, src: Source) -> tuple[str, int]:
+    """Read ``{name}`` after a \\begin or \\end at index k; return (name, next index)."""
+    if k + 1 >= len(tokens) or tokens[k + 1].text != "{":
+        raise src.error(f"{tokens[k].text} needs an environment name in braces",
+                        tokens[k].pos, tokens[k].end)
+    j = k + 2
+    name = ""
+    while j < len(tokens) and tokens[j].text != "}":
+        if tokens[j].kind not in ("letter", "sym") or tokens[j].text not in \
+                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ*" or len(name) > 20:
+            raise src.error(f"bad environment name after {tokens[k].text}",
+                            tokens[j].pos, tokens[j].end)
+        name += tokens[j].text
+        j += 1
+    if j >= len(tokens):
+        raise src.error(f"{tokens[k].text}{{ is not closed", tokens[k].pos, tokens[k].end)
+    return name, j + 1
+
+
+#: the deepest nesting of braces and environments the checker reads
+MAX_DEPTH = 40
+
+
+def build_tree(tokens: list[Token], src: Source) -> list[Node]:
+    """Nest ``{...}`` groups and ``\\begin``/``\\end`` environments.
+
+    Raises :class:`symrow.ParseError` at an unbalanced brace or environment.
+    """
+    root: list[Node] = []
+    stack: list[tuple[str, object, list]] = []   # (kind, opener, children of the parent)
+    current = root
+    k = 0
+    while k < len(tokens):
+        tok = tokens[k]
+        if tok.text == "{" and tok.kind == "sym":
+            stack.append(("{", tok, current))
+            if len(stack) > MAX_DEPTH:
+                raise src.error(f"braces and environments are nested more than {MAX_DEPTH} "
+                                f"deep", tok.pos, tok.end)
+            current = []
+            k += 1
+            continue
+        if tok.text == "}" and tok.kind == "sym":
+            if not stack or stack[-1][0] != "{":
+                if stack:
+                    opener = stack[-1][1]
+                    raise src.error(f"'}}' closes nothing here: \\begin{{{opener[0]}}} "
+                                    f"is still open", tok.pos, tok.end)
+                raise src.error("'}' has no matching '{'", tok.pos, tok.end)
+            _, opener, parent = stack.pop()
+            parent.append(Group(opener, current, tok))
+            current = parent
+            k += 1
+            continue
+        if tok.kind == "cmd" and tok.text == "\\begin":
+            name, k2 = _env_name(tokens, k, src)
+            stack.append(("env", (name, tok, tokens[k2 - 1].end), current))
+            if len(stack) > MAX_DEPTH:
+                raise src.error(f"braces and environments are nested more than {MAX_DEPTH} "
+                                f"deep", tok.pos, tok.end)
+            current = []
+            k = k2
+            # array-style column spec: \begin{array}{cc}, \begin{alignat}{2}
+            continue
+        if tok.kind == "cmd" and tok.text == "\\end":
+            name, k2 = _env_name(tokens, k, src)
+            if not stack or stack[-1][0] != "env":
+                if stack:
+                    raise src.error(f"\\end{{{name}}} comes before the '{{' opened at "
+                                    f"line {src.line_col(stack[-1][1].pos)[0]} is closed",
+                                    tok.pos, tokens[k2 - 1].end)
+                raise src.error(f"\\end{{{name}}} has no matching \\begin{{{name}}}",
+                                tok.pos, tokens[k2 - 1].end)
+            _, (open_name, begin, _), parent = stack.pop()
+            if open_name != name:
+                line = src.line_col(begin.pos)[0]
+                raise src.error(f"\\end{{{name}}} does not match \\begin{{{open_name}}} "
+                                f"from line {line}", tok.pos, tokens[k2 - 1].end)
+            parent.append(Env(name, begin, current, tok, tokens[k2 - 1].end))
+            current = parent
+            k = k2
+            continue
+        current.append(tok)
+        k += 1
+    if stack:
+        kind, opener, _ = stack[-1]
+        if kind == "{":
+            raise src.error("'{' is never closed", opener.pos, opener.end)
+        name, begin, name_end = opener
+        raise src.error(f"\\begin{{{name}}} is never closed by \\end{{{name}}}",
+                        begin.pos, name_end)
+    return root
+
+
+def walk_tokens(nodes: list) -> Iterator[Token]:
+    """Every token under ``nodes``, in source order (group braces included)."""
+    for node in nodes:
+        if isinstance(node, Token):
+            yield node
+        elif isinstance(node, Group):
+            yield node.open
+            yield from walk_tokens(node.children)
+            yield node.close
+        else:
+            yield node.begin
+            yield from walk_tokens(node.children)
+            yield node.end_token
+
+
+def first_token(nodes: list) -> Token | None:
+    for tok in walk_tokens(nodes):
+        return tok
+    return None
+
+
+def last_token(nodes: list) -> Token | None:
+    if not nodes:
+        return None
+    node = nodes[-1]
+    if isinstance(node, Token):
+        return node
+    if isinstance(node, Group):
+        return node.close
+    return node.end_token

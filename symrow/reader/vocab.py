@@ -1,0 +1,51 @@
+r"""The LaTeX vocabulary the translator knows: spacing, fonts, transposes, refusals.
+
+>>> from symrow.reader import vocab
+>>> r"\intercal" in vocab.TRANSPOSE_WORDS and r"\bm" in vocab.BOLD
+True
+"""
+
+SPACING = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\>", "\\quad", "\\qquad", "\\enspace",
+            "\\thinspace", "\\medspace", "\\thickspace", "\\negthinspace", "\\negmedspace",
+            "\\negthickspace", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\limits",
+            "\\nolimits", "\\nonumber", "\\notag", "\\left.", "\\right."}
+SIZES = {"\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr",
+          "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\bigm", "\\Bigm", "\\biggm",
+          "\\Biggm"}
+SPACE_WITH_ARG = {"\\hspace", "\\phantom", "\\hphantom", "\\vphantom", "\\label", "\\tag"}
+BOLD = {"\\boldsymbol", "\\mathbf", "\\bm", "\\vec", "\\mathbfit", "\\pmb", "\\mathbold",
+         "\\overrightarrow", "\\bf", "\\symbf", "\\symbfit"}
+FONT = {"\\mathrm", "\\mathit", "\\mathsf", "\\text", "\\textrm", "\\operatorname",
+         "\\mathop", "\\textit", "\\mathnormal", "\\textnormal"}
+#: superscripts read as a transpose (braces removed): ^T ^{\top} ^\mathsf{T} ^{\mathsf T} ...
+TRANSPOSE_WORDS = {"T", "\\top", "\\intercal", "\\prime", "\\mathsfT", "\\mathrmT",
+                    "\\textT", "\\mathitT", "\\textsfT", "\\mathbfT", "\\textrmT",
+                    "\\mathttT", "\\rmT", "\\sfT", "\\operatornameT"}
+MUL = {"\\cdot", "\\times", "*", "\\ast", "\\bullet"}
+DIV = {"/", "\\div"}
+OPEN = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\lgroup": "\\rgroup"}
+UNSUPPORTED = {
+    "\\dots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
+    "\\cdots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
+    "\\ldots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
+    "\\vdots": "write every entry out: symrow checks concrete sizes, so '...' cannot be checked",
+    "\\ddots": "write every entry out: symrow checks concrete sizes, so '...' cannot be checked",
+    "\\neq": "only '=' can be checked", "\\ne": "only '=' can be checked",
+    "\\le": "only '=' can be checked", "\\leq": "only '=' can be checked",
+    "\\ge": "only '=' can be checked", "\\geq": "only '=' can be checked",
+    "\\approx": "only '=' can be checked", "\\sim": "only '=' can be checked",
+    "\\in": "'\\in' states a membership, which symrow does not check; keep it out of "
+           "the derivation or in \\text{...}",
+    "\\mapsto": "'\\mapsto' describes a map, which symrow does not check",
+    "\\to": "'\\to' describes a map, which symrow does not check",
+    "<": "only '=' can be checked", ">": "only '=' can be checked",
+    "\\prod": "products with \\prod are not supported; write the factors out",
+    "\\int": "integrals are not supported", "\\lim": "limits are not supported",
+    "\\log": "logarithms are not supported", "\\ln": "logarithms are not supported",
+    "\\pi": "pi is not part of these derivations",
+    "\\max": "max is not supported", "\\min": "min is not supported",
+    "|": "absolute values and norms are not supported",
+    "\\|": "norms are not supported", "\\vert": "absolute values are not supported",
+    "\\pm": "'\\pm' is not supported", "\\mp": "'\\mp' is not supported",
+    "!": "factorials are not supported",
+}

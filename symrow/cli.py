@@ -32,7 +32,7 @@ from .errors import OptionError, SymrowError
 
 __all__ = ["main", "build_parser", "build_derivation", "render", "resolve_format"]
 
-FORMATS = ("latex", "markdown", "text", "tex", "pdf")
+FORMATS = ("latex", "markdown", "md", "text", "tex", "pdf")
 
 #: the format an output file's suffix asks for, when --format is not given
 SUFFIX_FORMATS = {".pdf": "pdf", ".tex": "tex", ".md": "markdown", ".markdown": "markdown",
@@ -52,17 +52,46 @@ examples:
   symrow attention --m 2 --n 3 --d 2 --format markdown
                                                  softmax(QK^T/sqrt(d))V for Zenn, Qiita, Jupyter
   symrow attention --general --causal --lang ja  general causal attention, in Japanese
+  symrow explain "\\hat{A} X W" --shape "\\hat{A}=4x4" --shape X=4x3 --shape W=3x2
+                                                 any product formula, read row by row
+  symrow explain "X W_Q (X W_K)^T" --general --lang ja
+                                                 the general form, with m, ell, n
   symrow combine --general --format pdf -o c.pdf a compiled PDF (pdflatex)
   symrow handout --lang ja -o handout.pdf        the full handout (lualatex + luatexja)
   symrow check mine.tex --against match --a 2x2 --b 3x2
                                                  check a hand derivation step by step
 
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
-markdown ($$ blocks, for KaTeX sites and Jupyter), tex (a complete document),
-pdf (compiled).  With -o FILE and no --format, the suffix decides: .pdf .tex
-.md .txt.  Files are written atomically: complete, or not at all.
+markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
+document), pdf (compiled).  With -o FILE and no --format, the suffix
+decides: .pdf .tex .md .txt.  Files are written atomically: complete, or not
+at all.
 
 exit codes: 0 success, 1 check found a wrong step, 2 usage or input error.
+"""
+
+EXPLAIN_EPILOG = """\
+examples:
+  symrow explain "XW" --shape X=4x3 --shape W=3x2          a linear layer: one combine
+  symrow explain "\\hat{A} X W" --shape "\\hat{A}=4x4" --shape X=4x3 --shape W=3x2
+                                                           a graph convolution: two combines
+  symrow explain "X W_Q (X W_K)^T" --general --lang ja     a match of two combined sequences
+  symrow explain "Q = X W_Q; K = X W_K; V = X W_V; O = softmax(QK^T/\\sqrt{d}) V" \\
+      --shape X=3x4 --shape W_Q=4x2 --shape W_K=4x2 --shape W_V=4x2
+                                                           self-attention with projections
+  symrow explain "\\phi(Q)(\\phi(K)^T V)" --general        linear attention
+  symrow explain "\\operatorname{ReLU}(X W_1) W_2" --shape X=2x3 --shape W_1=3x4 \\
+      --shape W_2=4x2 --format pdf -o mlp.pdf              an MLP, as a PDF
+  symrow explain "AB" --values "A=1,2;3,4" --values "B=0,1;1,0"
+                                                           with numbers
+
+The formula is LaTeX: names are capital letters (W_Q, \\hat{A}); products are
+juxtaposition and associate to the left unless parenthesised; transposes are
+^T, ^\\top and friends; scalings are numbers, sizes and \\sqrt{d}; softmax and
+element-wise functions (\\exp, \\operatorname{ReLU}, \\sigma, \\tanh, \\phi) are
+read; several definitions are separated by ';'.  Shapes not given are
+inferred from the products; with --general (or no shape at all) the general
+form is derived.
 """
 
 
@@ -83,6 +112,36 @@ def _shape(text: str) -> tuple:
         raise argparse.ArgumentTypeError(
             f"shape must look like 2x3, got {text!r} (for general sizes, use --general)")
     return int(m.group(1)), int(m.group(2))
+
+
+def _named_shape(text: str) -> tuple:
+    """``X=4x3`` -> ("X", (4, 3)); ``X=nxd`` -> ("X", ("n", "d"))."""
+    name, sep, shape = text.rpartition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"a shape looks like NAME=RxC, e.g. X=4x3; got {text!r}")
+    m = re.fullmatch(r"\s*([A-Za-z0-9_]+)\s*[x×,]\s*([A-Za-z0-9_]+)\s*", shape)
+    if not m:
+        raise argparse.ArgumentTypeError(f"a shape looks like NAME=RxC, e.g. X=4x3; got {text!r}")
+    sizes = tuple(int(v) if v.isdigit() else v for v in m.groups())
+    return name.strip(), sizes
+
+
+def _named_values(text: str) -> tuple:
+    """``A=1,2;3,4`` -> ("A", [[1, 2], [3, 4]]) (rows separated by ';')."""
+    name, sep, body = text.partition("=")
+    if not sep or not name.strip() or not body.strip():
+        raise argparse.ArgumentTypeError(f"values look like NAME=1,2;3,4; got {text!r}")
+    rows = []
+    for row in body.split(";"):
+        cells = [c.strip() for c in row.split(",")]
+        if not all(re.fullmatch(r"-?\d+(\.\d+)?(/\d+)?", c) for c in cells):
+            raise argparse.ArgumentTypeError(
+                f"values must be numbers such as 2, -1.5 or 1/3; got {row.strip()!r} in {text!r}")
+        rows.append(cells)
+    if len({len(r) for r in rows}) != 1:
+        raise argparse.ArgumentTypeError(f"the rows of {name.strip()} have different lengths")
+    import sympy
+    return name.strip(), [[sympy.Rational(c) for c in r] for r in rows]
 
 
 def _size(text: str):
@@ -123,40 +182,47 @@ def _add_output(p: argparse.ArgumentParser) -> None:
                    help="write to FILE (atomically) instead of standard output")
 
 
-def _add_product_sizes(p: argparse.ArgumentParser, b_default: str) -> None:
-    g = p.add_argument_group("sizes of combine and match")
-    g.add_argument("--a", type=_shape, default=None, metavar="MxL",
-                   help="shape of A, e.g. 2x3 (default: 2x3)")
-    g.add_argument("--b", type=_shape, default=None, metavar="RxC",
-                   help=f"shape of B (default: {b_default})")
-    g.add_argument("--names", default="A,B,C", metavar="A,B,C",
-                   help="names of the two operands and the result (default: A,B,C)")
+def _add_shapes(p, *, extra: str = "") -> None:
+    p.add_argument("--shape", action="append", type=_named_shape, default=[], metavar="NAME=RxC",
+                   help="the shape of a matrix of the formula, e.g. X=4x3 or X=nxd; repeat "
+                        "for each (others are inferred from the products)" + extra)
 
 
-def _add_attention_sizes(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("sizes and options of attention")
-    d = DEFAULT_ATTENTION
-    g.add_argument("--m", type=_size, default=None,
-                   help=f"number of queries (rows of Q; default: {d['m']}, or m with --general)")
-    g.add_argument("--n", type=_size, default=None,
-                   help=f"number of keys and values (default: {d['n']}, or n with --general)")
-    g.add_argument("--d", type=_size, default=None,
-                   help=f"dimension of queries and keys (default: {d['d']}, or d with --general)")
-    g.add_argument("--d-v", dest="d_v", type=_size, default=None,
-                   help="dimension of values (default: the same as --d)")
-    g.add_argument("--causal", action="store_true",
-                   help="causal mask: query i sees keys j <= i + (n - m), i.e. 1..i when m = n")
-    g.add_argument("--heads", type=_positive, default=1, help="number of heads (default: 1)")
-    g.add_argument("--projections", action="store_true",
-                   help="start from X with projections Q = XW_Q, K = XW_K, V = XW_V")
-    g.add_argument("--d-model", dest="d_model", type=_size, default=None,
-                   help="width of the inputs X (and Y) and of the multi-head output "
-                        "(default: the same as --d)")
-    g.add_argument("--cross", action="store_true", default=None,
-                   help="with --projections: take K and V from a second sequence Y "
-                        "(cross-attention; the default when m != n)")
-    g.add_argument("--scale", choices=("symbolic", "number"), default="symbolic",
-                   help="keep sqrt(d) as in the formula (default), or substitute the number")
+def _add_preset_options(p: argparse.ArgumentParser, preset, seen: set) -> None:
+    """The flags of one preset: its shape flags and ``--names``, or its builder's options."""
+    if preset.builder is None:
+        g = p.add_argument_group(f"shapes of {preset.name}")
+        operands = list(preset.example)
+        for flag, name in preset.flags.items():
+            if "--" + flag in seen:
+                continue
+            seen.add("--" + flag)
+            shape = "x".join(map(str, preset.example[name]))
+            g.add_argument("--" + flag, type=_shape, default=None, metavar="RxC",
+                           help=f"shape of {name}, e.g. {shape}")
+        if "--names" not in seen:
+            seen.add("--names")
+            g.add_argument("--names", default=None, metavar=",".join(operands + ["C"]),
+                           help="names of the operands and the result, in the formula's order "
+                                f"(default: {','.join(operands + ['C'])})")
+        return
+    g = p.add_argument_group(f"sizes and options of {preset.name}")
+    for opt in preset.options:
+        if opt.flag in seen:
+            continue
+        seen.add(opt.flag)
+        if opt.kind == "flag":
+            g.add_argument(opt.flag, dest=opt.dest, action="store_true", default=opt.default,
+                           help=opt.help)
+        elif opt.kind == "count":
+            g.add_argument(opt.flag, dest=opt.dest, type=_positive, default=opt.default,
+                           help=opt.help)
+        elif opt.kind == "choice":
+            g.add_argument(opt.flag, dest=opt.dest, choices=opt.choices, default=opt.default,
+                           help=opt.help)
+        else:
+            g.add_argument(opt.flag, dest=opt.dest, type=_size, default=opt.default,
+                           help=opt.help)
 
 
 def _add_limits(p: argparse.ArgumentParser, *names: str) -> None:
@@ -169,8 +235,8 @@ def _add_limits(p: argparse.ArgumentParser, *names: str) -> None:
                             f"heads (default: {default.max_dim})")
     if "max_terms" in names:
         g.add_argument("--max-terms", type=_positive, default=None, metavar="N",
-                       help=f"most scalar products a concrete attention expansion may "
-                            f"write out, per head (default: {default.max_terms:,})")
+                       help=f"most scalar products a concrete expansion may write out "
+                            f"(default: {default.max_terms:,})")
 
 
 def _add_general(p: argparse.ArgumentParser) -> None:
@@ -178,40 +244,56 @@ def _add_general(p: argparse.ArgumentParser) -> None:
                    help="general sizes (m, ell, n, d) with ellipses, as in the article")
 
 
-def _subparser(sub, name: str, help_: str) -> argparse.ArgumentParser:
-    return sub.add_parser(name, help=help_, description=help_, epilog=EPILOG,
+def _subparser(sub, name: str, help_: str, epilog: str = EPILOG) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help_, description=help_, epilog=epilog,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
+def _presets():
+    from .derive.presets import REGISTRY
+    return REGISTRY
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``symrow`` command."""
+    """The argument parser of the ``symrow`` command: one subcommand per preset of
+    :data:`symrow.derive.presets.REGISTRY`, then ``explain``, ``handout`` and ``check``."""
     parser = _Parser(
         prog="symrow",
         description="Matrix products read as maps between vector sequences: narrated, "
-                    "step-by-step derivations of AB (combine), AB^T (match) and attention "
-                    "(match, distribute, combine), as text, LaTeX, Markdown or PDF.",
+                    "step-by-step derivations of AB (combine), AB^T (match), attention "
+                    "(match, distribute, combine) and any product formula, as text, LaTeX, "
+                    "Markdown or PDF.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     from . import __version__
     parser.add_argument("--version", action="version", version=f"symrow {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    for name, help_, b_default in (
-            ("combine", "derive C = AB, read as combine (結合)", "3x2"),
-            ("match", "derive C = AB^T, read as match (照合)", "4x3")):
-        p = _subparser(sub, name, help_)
-        _add_product_sizes(p, b_default)
+    for preset in _presets().values():
+        p = _subparser(sub, preset.name, preset.help)
+        _add_preset_options(p, preset, set())
+        if preset.builder is None and set(preset.example) - set(preset.flags.values()):
+            _add_shapes(p)
         _add_general(p)
         _add_output(p)
-        _add_limits(p, "max_dim")
-        p.set_defaults(run=_run_derivation, kind=name)
+        _add_limits(p, "max_dim", "max_terms")
+        p.set_defaults(run=_run_derivation, kind=preset.name)
 
-    p = _subparser(sub, "attention",
-                   "derive softmax(QK^T/sqrt(d))V: match, distribute (配分), combine")
-    _add_attention_sizes(p)
+    p = _subparser(sub, "explain", "read any product formula row by row: combine, match "
+                                   "and what comes around them", EXPLAIN_EPILOG)
+    p.add_argument("formula", metavar="FORMULA",
+                   help="the formula in LaTeX, e.g. \"\\hat{A} X W\" or \"S = QK^T; O = "
+                        "softmax(S)V\"")
+    _add_shapes(p)
+    p.add_argument("--values", action="append", type=_named_values, default=[],
+                   metavar="NAME=1,2;3,4", help="numbers for an operand, rows separated by ';'")
+    p.add_argument("--causal", action="store_true",
+                   help="the M added inside a softmax is the causal mask")
+    p.add_argument("--scale", choices=("symbolic", "number"), default="symbolic",
+                   help="keep sqrt(d) as written (default), or substitute its number")
     _add_general(p)
     _add_output(p)
     _add_limits(p, "max_dim", "max_terms")
-    p.set_defaults(run=_run_derivation, kind="attention")
+    p.set_defaults(run=_run_derivation, kind="explain")
 
     p = _subparser(sub, "handout", "the full handout on the mathematics of attention")
     _add_output(p)
@@ -219,10 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _subparser(sub, "check", "check a hand derivation (LaTeX) against symrow, step by step")
     p.add_argument("file", metavar="FILE", help="the hand derivation in LaTeX; - reads stdin")
-    p.add_argument("--against", required=True, choices=("combine", "match", "attention"),
-                   help="the derivation to compare with")
-    _add_product_sizes(p, "3x2 for combine, 4x3 for match")
-    _add_attention_sizes(p)
+    p.add_argument("--against", required=True, metavar="PRESET|FORMULA",
+                   help="the derivation to compare with: a preset ("
+                        + ", ".join(_presets()) + ") or a formula in LaTeX")
+    seen: set = set()
+    for preset in _presets().values():
+        _add_preset_options(p, preset, seen)
+    _add_shapes(p, extra="; for a formula or a preset without flags of its own")
     _add_general(p)
     p.add_argument("--format", "-f", choices=("text", "json"), default="text",
                    help="report format (default: text)")
@@ -235,56 +320,91 @@ def build_parser() -> argparse.ArgumentParser:
 
 # -- from flags to the public API ------------------------------------------------------
 
-def _names(text: str) -> list[str]:
+def _shapes_of(args) -> dict:
+    shapes: dict = {}
+    for name, shape in getattr(args, "shape", []) or []:
+        if name in shapes:
+            raise OptionError(f"--shape gives {name} twice")
+        shapes[name] = shape
+    return shapes
+
+
+def _names(text: str, count: int) -> list[str]:
     names = [n.strip() for n in text.split(",")]
-    if len(names) != 3 or not all(names):
-        raise OptionError(f"--names takes three names such as A,B,C; got {text!r}")
+    if len(names) != count or not all(names):
+        raise OptionError(f"--names takes {count} names such as "
+                          f"{','.join('ABCDEFG'[:count - 1] + 'C')}; got {text!r}")
     return names
 
 
-def _product(kind: str, args):
+def _product(preset, args):
+    """combine and match: their --a/--b flags, with the example's shapes as defaults."""
     import symrow
-    a_name, b_name, c_name = _names(args.names)
+    operands = list(preset.example)
+    names = _names(args.names, len(operands) + 1) if args.names else operands + ["C"]
+    given = {op: getattr(args, flag) for flag, op in preset.flags.items()
+             if getattr(args, flag, None) is not None}
     if args.general:
-        if args.a is not None or args.b is not None:
-            raise OptionError("--general takes no shapes; give either --general or --a/--b")
-        A = symrow.vecseq(a_name, "m", "ell")
-        B = symrow.vecseq(b_name, "ell", "n") if kind == "combine" \
-            else symrow.vecseq(b_name, "n", "ell")
+        if given or _shapes_of(args):
+            raise OptionError("--general takes no shapes; give either --general or the shapes")
+        shapes = dict(preset.general)
+    elif len(given) == len(operands):
+        shapes = given  # the preset itself says what is wrong with them
     else:
-        a = args.a or (2, 3)
-        b = args.b or ((a[1], 2) if kind == "combine" else (4, a[1]))
-        A, B = symrow.vecseq(a_name, *a), symrow.vecseq(b_name, *b)
-    return (symrow.combine if kind == "combine" else symrow.match)(A, B, name=c_name)
+        from .formula.shapes import infer
+        shapes = dict(infer(preset.parsed(), given, defaults=preset.example).operands)
+    seqs = [symrow.vecseq(new, *shapes[old]) for old, new in zip(operands, names)]
+    return getattr(symrow, preset.name)(*seqs, name=names[-1])
 
 
-def _attention(args):
-    from .derive.attention import attention
-    sizes = {}
-    for key in ("m", "n", "d"):
-        given = getattr(args, key)
-        sizes[key] = given if given is not None else (key if args.general
-                                                      else DEFAULT_ATTENTION[key])
-    return attention(sizes["m"], sizes["n"], sizes["d"], d_v=args.d_v, causal=args.causal,
-                     heads=args.heads, projections=args.projections, d_model=args.d_model,
-                     cross=args.cross, scale=args.scale)
+def _formula_preset(preset, args):
+    shapes = _shapes_of(args)
+    names = dict(zip(list(preset.example) + ["result"],
+                     _names(args.names, len(preset.example) + 1))) if args.names else None
+    if args.general and shapes:
+        raise OptionError("--general takes no shapes; give either --general or --shape")
+    return preset.build(shapes=shapes or None, general=args.general, names=names)
+
+
+def _builder_preset(preset, args):
+    options = {opt.dest: getattr(args, opt.dest) for opt in preset.options}
+    return preset.build(general=args.general, **options)
+
+
+def _explain(args):
+    from .derive.explain import explain
+    shapes = _shapes_of(args)
+    if args.general and (shapes or args.values):
+        raise OptionError("--general takes no shapes or values")
+    values = {}
+    for name, rows in args.values:
+        if name in values:
+            raise OptionError(f"--values gives {name} twice")
+        values[name] = rows
+    return explain(args.formula, shapes or None, values=values or None, causal=args.causal,
+                   scale=args.scale)
 
 
 def build_derivation(kind: str, args):
-    """The derivation that ``kind`` (combine, match, attention) and the size flags ask for.
+    """The derivation that ``kind`` (a preset's name, or ``explain``) and the flags ask for.
 
     Shared by the derivation subcommands and ``check --against``.
     """
-    if kind == "attention":
-        return _attention(args)
-    return _product(kind, args)
+    if kind == "explain":
+        return _explain(args)
+    preset = _presets()[kind]
+    if preset.builder is not None:
+        return _builder_preset(preset, args)
+    if preset.flags:
+        return _product(preset, args)
+    return _formula_preset(preset, args)
 
 
 def render(obj, fmt: str, lang: str) -> str | bytes:
     """A derivation (or the handout) in one output format."""
     if fmt == "latex":
         return obj.to_latex(lang)
-    if fmt == "markdown":
+    if fmt in ("markdown", "md"):
         return obj.to_markdown(lang)
     if fmt == "text":
         return obj.to_text(lang)
@@ -298,7 +418,7 @@ def render(obj, fmt: str, lang: str) -> str | bytes:
 def resolve_format(args) -> str:
     """--format if given, else what the suffix of -o asks for, else text."""
     if args.format:
-        return args.format
+        return "markdown" if args.format == "md" else args.format
     if args.output:
         return SUFFIX_FORMATS.get(Path(args.output).suffix.lower(), "text")
     return "text"
@@ -362,9 +482,23 @@ def _read_input(name: str) -> str:
         raise OptionError(f"cannot read {name}: {err.strerror or err}") from None
 
 
+def _against(args):
+    """The derivation ``check --against`` names: a preset, or a formula read by explain."""
+    if args.against in _presets():
+        return build_derivation(args.against, args)
+    from .derive.explain import explain
+    from .errors import ParseError
+    try:
+        return explain(args.against, _shapes_of(args) or None)
+    except ParseError as err:
+        raise type(err)(f"--against {args.against!r} is neither a preset ("
+                        f"{', '.join(_presets())}) nor a formula symrow can read: "
+                        f"{err}") from None
+
+
 def _run_check(args) -> int:
+    derivation = _against(args)
     tex = _read_input(args.file)
-    derivation = build_derivation(args.against, args)
     import symrow
     report = symrow.check(tex, against=derivation, timeout=args.timeout)
     out = report.to_json() if args.format == "json" else report.to_text()

@@ -1,13 +1,21 @@
 """The one bridge from model objects to the printers: a lazy mixin.
 
 Derivations, vector sequences and the handout display themselves in every
-output format, but the model never imports a renderer at module level: the
-methods of :class:`Printable` import :mod:`symrow.render` when first called.
-So ``import symrow.seq`` loads no printer, and a renderer may import the
-model freely (as SymPy's own ``Printable`` mixin keeps its printers apart).
+output format, but the model never imports a renderer: the methods of
+:class:`Printable` import :mod:`symrow.render` when first called (as SymPy's
+own ``Printable`` mixin keeps its printers apart from its expressions).  So
+``import symrow.seq`` loads no printer, and a renderer may import the model
+freely.
 
-A class says how it renders by overriding the ``_render_*`` hooks; the
-public methods validate the language and dispatch.
+>>> import symrow
+>>> print(symrow.vecseq("A", 1, 2))
+A = [a₁₁  a₁₂]
+>>> print(symrow.vecseq("A", 1, 2)._repr_markdown_())
+$$
+A = \\begin{bmatrix}
+a_{11} & a_{12}
+\\end{bmatrix}
+$$
 """
 
 from __future__ import annotations
@@ -23,23 +31,23 @@ class Printable:
 
     def to_latex(self, lang: str = "en", **options) -> str:
         """A LaTeX fragment (amsmath, ``align*``)."""
-        from .render.document import to_latex
-        return to_latex(self, lang, **options)
+        from .render import bridge
+        return bridge.to_latex(self, lang, **options)
 
     def to_markdown(self, lang: str = "en", **options) -> str:
         """Markdown with ``$`` and ``$$`` math, for KaTeX sites and Jupyter."""
-        from .render.document import to_markdown
-        return to_markdown(self, lang, **options)
+        from .render import bridge
+        return bridge.to_markdown(self, lang, **options)
 
     def to_text(self, lang: str = "en", **options) -> str:
         """Unicode text for a terminal."""
-        from .render.text import to_text
-        return to_text(self, lang, **options)
+        from .render import bridge
+        return bridge.to_text(self, lang, **options)
 
     def to_document(self, lang: str = "en", **options) -> str:
         """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``."""
-        from .render.document import to_document
-        return to_document(self, lang, **options)
+        from .render import bridge
+        return bridge.to_document(self, lang, **options)
 
     def to_pdf(self, lang: str = "en", **options) -> bytes:
         """The document compiled to PDF (pdflatex for ``en``, lualatex for ``ja``).
@@ -51,11 +59,12 @@ class Printable:
         return compile_pdf(self.to_document(lang, **options), lang)
 
     def _repr_latex_(self) -> str:
-        from .render.document import to_jupyter_latex
-        return to_jupyter_latex(self, "en")
+        from .render import bridge
+        return bridge.jupyter_latex(self)
 
     def _repr_markdown_(self) -> str:
-        return self.to_markdown("en")
+        from .render import bridge
+        return bridge.jupyter_markdown(self)
 
     def __str__(self) -> str:
         return self.to_text("en")

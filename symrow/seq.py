@@ -48,6 +48,8 @@ import sympy
 
 from .errors import LimitError, ShapeError, SizeError, UnsafeNameError
 from .limits import get_limits
+from .printable import Printable
+from .scripts import ACCENTS, SUB, SUP, script
 
 __all__ = ["VecSeq", "vecseq", "size_symbol", "check_size", "check_name", "check_distinct"]
 
@@ -55,11 +57,9 @@ _UNSAFE = set("\\{}$%&#~^ \t\n\"'`")
 _NAME_RE = re.compile(
     r"^(?:\\(?P<accent>hat|tilde|bar|check|breve)\{(?P<abase>[A-Z])\}|(?P<base>[A-Z]))"
     r"(?:_(?P<sub>[A-Za-z0-9]{1,8}))?(?:\^\((?P<head>[1-9][0-9]{0,2})\))?$")
-#: accents a name may carry, and the combining character that shows them in text
-ACCENTS = {"hat": "\u0302", "tilde": "\u0303", "bar": "\u0304", "check": "\u030c",
-           "breve": "\u0306"}
 #: a general size: a name such as m, n, ell, optionally subscripted (d_v)
 _SIZE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,15}(_[A-Za-z0-9]{1,8})?$")
+
 
 def size_symbol(name: str) -> sympy.Symbol:
     """The symbol symrow uses for a general size, e.g. ``m`` or ``ell``.
@@ -137,7 +137,7 @@ def _index_tex(index: int | sympy.Basic) -> tuple[str, int]:
     return tex, len(tex)
 
 
-class VecSeq:
+class VecSeq(Printable):
     """An m x l matrix read as m row vectors (points) of dimension l.
 
     Build one with :func:`vecseq`.  Attributes:
@@ -193,6 +193,11 @@ class VecSeq:
         return hash((self.name, self.shape))
 
     @property
+    def values(self) -> sympy.ImmutableMatrix | None:
+        """The values it was built from (numbers or expressions), or None for symbols."""
+        return self._values
+
+    @property
     def shape(self) -> tuple:
         """``(rows, cols)``."""
         return (self.rows, self.cols)
@@ -234,8 +239,12 @@ class VecSeq:
     @property
     def text_name(self) -> str:
         """The name as Unicode text: ``A``, ``W_Q``, ``Q⁽²⁾``, ``Â``."""
-        from .render.text import seq_text_name
-        return seq_text_name(self)
+        out = self.base + (ACCENTS.get(self.accent, "") if self.accent else "")
+        if self.sub:
+            out += script(self.sub, SUB, "_")
+        if self.head is not None:
+            out += script(f"({self.head})", SUP, "^")
+        return out
 
     def _require_concrete(self, what: str) -> None:
         if not self.concrete:
@@ -306,19 +315,6 @@ class VecSeq:
     # -- display ---------------------------------------------------------
     def _latex(self, printer) -> str:
         return printer._print_VecSeq(self)
-
-    def _repr_latex_(self) -> str:
-        from .render.latex import vecseq_display
-        return "$\\displaystyle " + vecseq_display(self) + "$"
-
-    def _repr_markdown_(self) -> str:
-        from .render.latex import vecseq_display
-        return "$$\n" + vecseq_display(self) + "\n$$"
-
-    def __str__(self) -> str:
-        from .render.text import vecseq_text
-        return vecseq_text(self)
-
 
 def vecseq(name: str, rows, cols=None, *, head: int | None = None,
            max_dim: int | None = None) -> VecSeq:

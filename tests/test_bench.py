@@ -45,3 +45,14 @@ def test_naive_pipeline_is_stopped_at_the_cap():
     assert "(capped)" in cells[1]
     assert cells[3].startswith(">")  # a lower bound on the speed-up
     assert cells[-1] == "yes"  # the equality check runs before the capped part
+
+
+def test_explain_bench_compares_with_attention_and_checks_the_result():
+    proc = subprocess.run([sys.executable, str(BENCH.with_name("bench_explain.py")),
+                           "--sizes", "2", "--repeat", "1", "--naive-cap", "5"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    cells = table_rows(proc.stdout)[2]
+    assert cells[-2:] == ["yes", "yes"]  # the same LaTeX and the same result
+    assert cells[4].endswith("x")
+    assert "explain within 1.25x of attention()" in proc.stdout

@@ -45,7 +45,8 @@ def test_help_shows_examples_and_every_subcommand():
     assert "symrow handout --lang ja -o handout.pdf" in proc.stdout
 
 
-@pytest.mark.parametrize("command", ["combine", "match", "attention", "handout", "check"])
+@pytest.mark.parametrize("command", ["combine", "match", "attention", "explain", "handout",
+                                     "check"])
 def test_every_subcommand_has_help_with_examples(command):
     proc = run(command, "--help")
     assert proc.returncode == 0, proc.stderr
@@ -336,3 +337,60 @@ def test_a_limit_error_names_its_flag_and_the_flag_raises_it():
     assert_one_line_error(run("check", "-", "--against", "attention", "--m", "65",
                               stdin="o = 1"), "--max-dim N")
     assert_one_line_error(run("attention", "--max-terms", "0"), "positive integer")
+
+
+# -- explain and the presets' registry ---------------------------------------------------------
+
+def test_every_preset_is_a_subcommand():
+    from symrow.derive.presets import REGISTRY
+    proc = run("--help")
+    for name in list(REGISTRY) + ["explain"]:
+        assert name in proc.stdout, name
+        sub = run(name, "--help")
+        assert sub.returncode == 0 and "examples:" in sub.stdout, name
+
+
+def test_explain_reads_a_graph_convolution_as_two_combines():
+    proc = run("explain", r"\hat{A} X W", "--shape", r"\hat{A}=4x4", "--shape", "X=4x3",
+               "--shape", "W=3x2")
+    assert proc.returncode == 0, proc.stderr
+    assert "The product A\u0302 X: combine" in proc.stdout  # Â: A with a combining hat
+    assert "The product H W: combine" in proc.stdout
+    assert "ĥ" not in proc.stdout and "h₄₂" in proc.stdout  # every entry written out
+
+
+def test_explain_general_in_japanese_reads_the_outer_product_as_a_match():
+    proc = run("explain", "X W_Q (X W_K)^T", "--general", "--lang", "ja", "--format", "latex")
+    assert proc.returncode == 0, proc.stderr
+    assert "型の積：照合" in proc.stdout and "型の積：結合" in proc.stdout
+    assert r"\cdots" in proc.stdout and "m" in proc.stdout
+
+
+def test_explain_values_and_md_format():
+    proc = run("explain", "AB", "--values", "A=1,2;3,4", "--values", "B=0,1;1,0", "--format",
+               "md")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 \\cdot 0 + 2 \\cdot 1" in proc.stdout and "$$" in proc.stdout
+
+
+@pytest.mark.parametrize("args,fragments", [
+    (("explain", r"A \odot B"), ("not supported yet", "Hadamard", "column 3")),
+    (("explain", "XW", "--shape", "X=2x3", "--shape", "W=2x2"),
+     ("the product XW", "X is 2 x 3", "W is 2 x 2")),
+    (("explain", "(AB"), ("line 1, column 1",)),
+    (("explain", "AB", "--shape", "A=2"), ("NAME=RxC",)),
+    (("explain", "AB", "--values", "A=1,x"), ("numbers",)),
+    (("explain", "XW", "--shape", "X=2x3"), ("columns of W", "--shape W=3x2")),
+    (("check", "-", "--against", "transpose"), ("--against", "neither a preset")),
+])
+def test_explain_errors_are_one_line(args, fragments):
+    assert_one_line_error(run(*args, stdin=""), *fragments)
+
+
+def test_check_against_a_formula():
+    proc = run("check", "-", "--against", "XW", "--shape", "X=2x2", "--shape", "W=2x2",
+               stdin=r"c_{12} = x_{11} w_{12} + x_{12} w_{22}")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    wrong = run("check", "-", "--against", "XW", "--shape", "X=2x2", "--shape", "W=2x2",
+                stdin=r"c_{12} = x_{11} w_{21} + x_{12} w_{22}")
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr

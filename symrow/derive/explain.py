@@ -197,7 +197,10 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
         return explain(parsed, concrete, values=values, causal=causal, scale=scale,
                        max_dim=max_dim, max_terms=max_terms)
     options = {"causal": causal, "scale": scale}
-    return derive(p, kind="explain", steps=steps, options=options,
+    from ..render.latex import latex
+    tex = latex(S.display_expr(parsed.result, p))
+    title = {"en": f"Reading ${tex}$ row by row", "ja": f"${tex}$ を行ごとに読む"}
+    return derive(p, kind="explain", steps=steps, options=options, title=title,
                   sizes=general_sizes(parsed, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
                   formula_text=E.text(parsed.result) if not parsed.written else
                   "; ".join(f"{n} = {E.text(e)}" for n, e in parsed.definitions))
@@ -271,7 +274,7 @@ def derive_preset(preset, *, shapes: Mapping | None = None, general: bool = Fals
                   causal: bool = False, scale: str = "symbolic", max_dim: int | None = None,
                   max_terms: int | None = None) -> Derivation:
     """A formula preset (see :mod:`.presets`): its example, general sizes, or given shapes."""
-    names = dict(names or {})
+    names = {"result": preset.result, **dict(names or {})}
     formula = rename(preset.parsed(), names)
 
     def renamed(table: Mapping) -> dict:

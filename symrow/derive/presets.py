@@ -18,6 +18,7 @@ templates are the only other place a new preset touches.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Callable, Mapping
 
 from ..errors import OptionError
@@ -53,7 +54,9 @@ class Preset:
     * ``style``: the narration style (templates ``<kind>.<style>``), if any;
     * ``builder``: a function of keyword options returning a Derivation, for
       presets whose options change the formula itself (attention);
-    * ``options``: the command-line options of ``builder``.
+    * ``options``: the command-line options of ``builder``;
+    * ``examples``: other spellings of the formula that mean the preset;
+    * ``result``: the name of the result.
     """
 
     name: str
@@ -67,6 +70,7 @@ class Preset:
     builder: Callable | None = None
     options: tuple = ()
     examples: tuple = ()
+    result: str = "C"
 
     def parsed(self) -> E.Formula:
         return read_latex(self.formula)
@@ -117,6 +121,11 @@ def _canonical(formula: E.Formula) -> tuple:
     return canon(formula.result), list(names)
 
 
+@functools.lru_cache(maxsize=None)
+def _preset_shape(text: str) -> tuple:
+    return _canonical(read_latex(text))
+
+
 def matching_preset(formula: E.Formula) -> tuple[Preset, dict] | None:
     """The preset whose formula has the same structure, and the renaming of operands
     (the user's name -> the preset's)."""
@@ -125,7 +134,7 @@ def matching_preset(formula: E.Formula) -> tuple[Preset, dict] | None:
         for text in (preset.formula,) + tuple(preset.examples):
             if not text:
                 continue
-            theirs, their_order = _canonical(read_latex(text))
+            theirs, their_order = _preset_shape(text)
             if theirs == shape:
                 return preset, dict(zip(order, their_order))
     return None
@@ -166,15 +175,15 @@ def _builtins() -> None:
                             "the rows of W",
         title={"en": "A linear layer $XW$, read row by row",
                "ja": "線形層 $XW$ を行ごとに読む"},
-        formula="XW", general={"X": ("n", "d"), "W": ("d", "k")},
-        example={"X": (3, 2), "W": (2, 2)}))
+        formula="XW", general={"X": ("n", "d"), "W": ("d", "f")},
+        example={"X": (3, 2), "W": (2, 2)}, result="Y"))
     register(Preset(
         name="gcn", help="derive a graph convolution \\hat{A}XW: two combines",
         title={"en": "A graph convolution $\\hat{A}XW$, read row by row",
                "ja": "グラフ畳み込み $\\hat{A}XW$ を行ごとに読む"},
         formula=r"\hat{A} X W", general={r"\hat{A}": ("n", "n"), "X": ("n", "d"),
-                                         "W": ("d", "k")},
-        example={r"\hat{A}": (3, 3), "X": (3, 2), "W": (2, 2)}))
+                                         "W": ("d", "f")},
+        example={r"\hat{A}": (3, 3), "X": (3, 2), "W": (2, 2)}, result="Y"))
 
 
 _builtins()

@@ -266,8 +266,8 @@ def tcombine(node: Node, ctx: Ctx, part: str) -> list[Step]:
     steps = [
         ctx.heading("tcombine", ATB=ATB, part=part),
         ctx.step("tcombine_outer", {"ATB": ATB, "A": left.whole(), "B": right.whole(),
-                                    "C": C, "a_i": left.row(I), "b_i": right.row(I),
-                                    "data": data},
+                                    "C": C, "data": data,
+                                    "outer": N.OMul([N.Transpose(left.row(I)), right.row(I)])},
                  N.Chain([C, ATB, outer]), part=part),
         ctx.step("tcombine_row", {"c_j": c_j, "j": J, "A": left.whole(), "B": right.whole(),
                                   "C": C},
@@ -472,7 +472,7 @@ def add(node: Node, ctx: Ctx, part: str) -> list[Step]:
                   for t, s in zip(node.inputs, node.signs)])
     head = [node.seq] if node.named else []
     steps = [ctx.heading("sum", S=whole, part=part),
-             ctx.step("sum", {"S": whole, "terms": len(node.inputs)},
+             ctx.step("sum", {"S": whole, "terms": len(node.inputs), "i": I},
                       N.Chain(([node.seq.vector(I)] if node.named else []) + [row]), part=part)]
     if ctx.concrete:
         def entry(r, c):
@@ -547,7 +547,7 @@ def operand_steps(ctx: Ctx, *, part: str = "operands") -> list[Step]:
         steps.append(ctx.step("operand", {"X": seq, "m": seq.rows, "ell": seq.cols,
                                           "x_i": seq.vector(I),
                                           "variant": "values" if ctx.concrete and
-                                          seq._values is not None else "symbols"},
+                                          seq.values is not None else "symbols"},
                               N.Rel(N.Chain([seq, stack_of_seq(seq)]), "in",
                                     N.Space(seq.rows, seq.cols)), part=part))
     return steps

@@ -36,8 +36,9 @@ from .expr import (Apply, Concat, Expr, Formula, Name, Product, Scaled, Softmax,
 
 __all__ = ["Shapes", "infer", "GENERAL_NAMES"]
 
-#: conventional names for general sizes, in the order they are handed out
-GENERAL_NAMES = ("m", "ell", "n", "k", "p", "q", "r", "s", "u", "v", "w")
+#: conventional names for general sizes, in the order they are handed out (never an
+#: index letter of the derivations: i, j, k, l, r, t)
+GENERAL_NAMES = ("m", "ell", "n", "d", "p", "q", "s", "u", "v", "w", "g", "h")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -219,17 +220,28 @@ def _normalise(given: Mapping | None, max_dim) -> dict:
 
 
 def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | None = None,
-          max_dim: int | None = None) -> Shapes:
+          defaults: Mapping | None = None, max_dim: int | None = None) -> Shapes:
     """Every operand's shape: ``given`` ones, those implied by the products and sums,
     and (with no concrete shape at all) conventional names for the rest.
 
     ``conventions`` maps operand names to preferred general size names, as a
     preset gives them (``{"Q": ("m", "d"), ...}``); they apply in general form only.
+    ``defaults`` fills sizes that remain unknown after inference (a preset's
+    example shapes, so that ``combine --a 2x3`` needs no ``--b``).
     """
     given = _normalise(given, max_dim)
+    kinds = {isinstance(v, int) for shape in given.values() for v in shape}
+    if len(kinds) > 1:
+        shown = ", ".join(f"{n}: {r} x {c}" for n, (r, c) in given.items())
+        raise SizeError(f"the shapes mix concrete and general sizes ({shown}); give all "
+                        f"sizes as integers, or all as names such as 'n' and 'd'")
     inf = _Inference(formula, given)
     inf.run()
     u = inf.u
+    for name, shape in _normalise(defaults, max_dim).items():
+        for v, value in zip(inf.operands.get(name, ()), shape):
+            if u.get(v) is None:
+                u.set(v, value)
     roots = []
     for name, (r, c) in inf.operands.items():
         for v in (r, c):
@@ -261,14 +273,17 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
         # preferences: the preset's names, then the sizes the formula divides by
         for name, (r, c) in inf.operands.items():
             for v, pref in zip((r, c), (conventions or {}).get(name, (None, None))):
-                if pref is not None and u.get(v) is None and pref not in used:
+                # a preset may give two sizes one name (attention's d_v defaults to d)
+                if pref is not None and u.get(v) is None:
                     u.set(v, size_symbol(pref))
                     used.add(pref)
         for sym, v in inf.ties:
             if u.get(v) is None and sym.name not in used:
                 u.set(v, size_symbol(sym.name))
                 used.add(sym.name)
-        taken = used | inf.scalars
+        # a size must not read like an operand's entries (p_ij for P) either
+        letters = {name.lstrip("\\").split("{")[-1][:1].lower() for name in inf.operands}
+        taken = used | inf.scalars | letters
         names = iter(n for n in GENERAL_NAMES if n not in taken)
         for root in roots:
             if u.value.get(u.find(root)) is None:

@@ -108,10 +108,10 @@ TEMPLATES: dict[str, str] = {
     "softmax_distribution.causal": ("Every {p_ij} is non-negative and each row adds up to "
                                     "1, since the numerators add up to the shared "
                                     "denominator:"),
-    "softmax_read.match": ("So each row {p_i} is a distribution (配分) over {n} columns: "
+    "softmax_read.match": ("So each row {p_i} is a distribution over {n} columns: "
                            "it shares out one unit among them, the largest shares going "
                            "to the points that match {q_i} best."),
-    "softmax_read.plain": ("So each row {p_i} is a distribution (配分) over {n} columns: "
+    "softmax_read.plain": ("So each row {p_i} is a distribution over {n} columns: "
                            "it shares out one unit among them."),
 
     # -- element-wise functions --------------------------------------------------------

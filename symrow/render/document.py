@@ -15,21 +15,10 @@ from __future__ import annotations
 from ..narrate import check_lang, segments
 from .latex import display, latex
 
-__all__ = ["to_latex", "to_markdown", "to_document", "to_jupyter_latex", "TITLES"]
+__all__ = ["to_latex", "to_markdown", "to_document", "to_jupyter_latex"]
 
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
                 "%": r"\%", "#": r"\#", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
-
-#: document titles per derivation kind and language, as LaTeX (math in ``$``)
-TITLES = {
-    "combine": {"en": "Reading the matrix product $AB$ as combine",
-                "ja": "行列積 $AB$ を結合として読む"},
-    "match": {"en": "Reading the matrix product $AB^{T}$ as match",
-              "ja": "行列積 $AB^{T}$ を照合として読む"},
-    "attention": {"en": "Attention: match, distribute, combine",
-                  "ja": "アテンション：照合・配分・結合"},
-}
-
 
 def tex_escape(words: str) -> str:
     """Escape LaTeX's special characters in running text."""
@@ -133,9 +122,9 @@ def preamble(lang: str) -> str:
 def to_document(derivation, lang: str = "en", title: str | None = None) -> str:
     """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``.
 
-    ``title`` is LaTeX (default: :data:`TITLES` for the derivation's kind).
+    ``title`` is LaTeX (default: the derivation's own title in ``lang``).
     """
-    title = title or TITLES.get(derivation.kind, {}).get(check_lang(lang)) \
-        or tex_escape(derivation.kind)
+    check_lang(lang)
+    title = title or getattr(derivation, "title", {}).get(lang) or tex_escape(derivation.kind)
     return (preamble(lang) + "\\begin{document}\n\\section*{%s}\n\n" % title
             + to_latex(derivation, lang) + "\\end{document}\n")

@@ -23,7 +23,8 @@ from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
 
-__all__ = ["SymrowLatexPrinter", "latex", "display_lines", "display", "vecseq_display"]
+__all__ = ["SymrowLatexPrinter", "latex", "display_lines", "display", "vecseq_display",
+           "vecseq_node"]
 
 _DOTS = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}
 _RELS = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
@@ -478,7 +479,7 @@ def display_lines(node, width: float = LINE_WIDTH, **settings) -> list[str]:
         inner[-1] += r" \in " + p.doprint(node.rhs)
         return inner
     if isinstance(node, N.Entrywise):
-        return _entrywise_lines(p, w, node, width)
+        return _entrywise_lines(p, w, node, width, settings)
     if not isinstance(node, N.Chain):
         return [p.doprint(node)]
     items = node.items
@@ -497,20 +498,20 @@ def display_lines(node, width: float = LINE_WIDTH, **settings) -> list[str]:
         elif isinstance(item, N.Entrywise) and w(item) > room:
             if lead:
                 lines.append(lead + " &= " + p.doprint(item.names))
-            lines.extend(_entrywise_lines(p, w, item, width))
+            lines.extend(_entrywise_lines(p, w, item, width, settings))
         else:
             lines.append(lead + " &= " + p.doprint(item))
     return lines
 
 
 def _entrywise_lines(p: SymrowLatexPrinter, w: Width, node: N.Entrywise,
-                     width: float) -> list[str]:
+                     width: float, settings: dict) -> list[str]:
     lines = []
     for names, values in zip(node.names.rows, node.values.rows):
         for name, value in zip(names, values):
             if isinstance(name, N.Dots):
                 continue
-            lines.extend(display_lines(N.Chain([name, value]), width))
+            lines.extend(display_lines(N.Chain([name, value]), width, **settings))
     return lines
 
 
@@ -520,7 +521,12 @@ def display(node, env: str = "align*", **settings) -> str:
     return "\\begin{%s}\n%s\n\\end{%s}" % (env, body, env)
 
 
+def vecseq_node(seq) -> N.Chain:
+    """``A = [...]``: a vector sequence with its entries, as a display node."""
+    from ..build import entries_bmat
+    return N.Chain([seq, entries_bmat(seq)])
+
+
 def vecseq_display(seq) -> str:
     """``A = [...]`` for a vector sequence, as shown in Jupyter."""
-    from ..build import entries_bmat
-    return latex(N.Chain([seq, entries_bmat(seq)]))
+    return latex(vecseq_node(seq))

@@ -11,6 +11,7 @@ Aᵀ
 
 from __future__ import annotations
 
+import re
 import textwrap
 import types
 import unicodedata
@@ -21,29 +22,15 @@ from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from .. import nodes as N
-import re
-
-from ..seq import ACCENTS
+from ..scripts import ACCENTS, SUB as _SUB, SUP as _SUP, script as _script
 
 __all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text",
-           "entry_text", "seq_text_name"]
-
-# Unicode subscript and superscript digits/letters for readable text output.
-_SUB = dict(zip("0123456789aehijklmnoprstuvx+-=(),",
-                "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₊₋₌₍₎,"))
-_SUP = dict(zip("0123456789+-=()ABDEGHIJKLMNOPRTUVWabcdefghijklmnoprstuvwxyz",
-                "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ"))
+           "entry_text"]
 
 #: an entry symbol's name, as :meth:`symrow.VecSeq.symbol` makes it: a letter
 #: (maybe accented), a tag ``^{Q}``, and indices ``_{12}``, ``_{10,2}``, ``_{i\ell}``
 _ENTRY = re.compile(r"^(?:\\(?P<accent>[a-z]+)\{(?P<aletter>[a-z])\}|(?P<letter>[a-z]))"
                     r"(?:\^\{(?P<tag>[^{}]*)\})?_\{(?P<index>.*)\}$")
-
-
-def _script(text: str, table: dict[str, str], mark: str) -> str:
-    if all(ch in table for ch in text):
-        return "".join(table[ch] for ch in text)
-    return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"
 
 
 def _index_words(index: str) -> str:
@@ -68,15 +55,6 @@ def entry_text(name: str) -> str | None:
     out = letter + (_script(tag, _SUP, "^") if tag else "")
     return out + _script(_index_words(m["index"]), _SUB, "_")
 
-
-def seq_text_name(seq) -> str:
-    """A vector sequence's name as Unicode text: ``A``, ``W_Q``, ``Q⁽²⁾``, ``Â``."""
-    out = seq.base + (ACCENTS.get(seq.accent, "") if seq.accent else "")
-    if seq.sub:
-        out += _script(seq.sub, _SUB, "_")
-    if seq.head is not None:
-        out += _script(f"({seq.head})", _SUP, "^")
-    return out
 
 _BOLD = {ch: chr(0x1D41A + k) for k, ch in enumerate("abcdefghijklmnopqrstuvwxyz")}
 _DOTS = {"c": "⋯", "v": "⋮", "d": "⋱", "l": "…"}

@@ -244,6 +244,15 @@ def _add_general(p: argparse.ArgumentParser) -> None:
                    help="general sizes (m, ell, n, d) with ellipses, as in the article")
 
 
+def _add_parts(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("parts (to take only some of a derivation into your notes)")
+    g.add_argument("--parts", default=None, metavar="NAME,...",
+                   help="only these parts, e.g. product or match,combine.row; a name "
+                        "selects its inner parts too (see --list-parts)")
+    g.add_argument("--list-parts", action="store_true",
+                   help="list the parts of this derivation, then stop")
+
+
 def _subparser(sub, name: str, help_: str, epilog: str = EPILOG) -> argparse.ArgumentParser:
     return sub.add_parser(name, help=help_, description=help_, epilog=epilog,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -275,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
             _add_shapes(p)
         _add_general(p)
         _add_output(p)
+        _add_parts(p)
         _add_limits(p, "max_dim", "max_terms")
         p.set_defaults(run=_run_derivation, kind=preset.name)
 
@@ -292,6 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep sqrt(d) as written (default), or substitute its number")
     _add_general(p)
     _add_output(p)
+    _add_parts(p)
     _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_derivation, kind="explain")
 
@@ -400,19 +411,34 @@ def build_derivation(kind: str, args):
     return _formula_preset(preset, args)
 
 
-def render(obj, fmt: str, lang: str) -> str | bytes:
-    """A derivation (or the handout) in one output format."""
+def render(obj, fmt: str, lang: str, **options) -> str | bytes:
+    """A derivation (or the handout) in one output format; ``options`` such as
+    ``parts=`` go to the renderer."""
     if fmt == "latex":
-        return obj.to_latex(lang)
+        return obj.to_latex(lang, **options)
     if fmt in ("markdown", "md"):
-        return obj.to_markdown(lang)
+        return obj.to_markdown(lang, **options)
     if fmt == "text":
-        return obj.to_text(lang)
+        return obj.to_text(lang, **options)
     if fmt == "tex":
-        return obj.to_document(lang)
+        return obj.to_document(lang, **options)
     if fmt == "pdf":
-        return obj.to_pdf(lang)
+        return obj.to_pdf(lang, **options)
     raise OptionError(f"unknown format {fmt!r}")
+
+
+def list_parts(derivation, lang: str) -> str:
+    """``name   what it shows``, one part a line."""
+    from .narrate import segments
+    from .render.text import _inline
+    rows = []
+    for part in derivation.parts:
+        step = next(s for s in derivation.steps if s.part == part)
+        words = "".join(v if k == "text" else _inline(v) for k, v in segments(step, lang))
+        words = " ".join(words.split())
+        rows.append((part, words if len(words) <= 70 else words[:67] + "..."))
+    width = max(len(name) for name, _ in rows)
+    return "".join(f"{name.ljust(width)}  {words}\n" for name, words in rows)
 
 
 def resolve_format(args) -> str:
@@ -454,8 +480,15 @@ def _check_destination(fmt: str, output: str | None) -> None:
 
 def _run_derivation(args) -> int:
     fmt = resolve_format(args)
+    derivation = build_derivation(args.kind, args)
+    if args.list_parts:
+        emit(list_parts(derivation, args.lang), None)
+        return 0
     _check_destination(fmt, args.output)
-    emit(render(build_derivation(args.kind, args), fmt, args.lang), args.output)
+    parts = [p.strip() for p in args.parts.split(",")] if args.parts else None
+    if parts:
+        derivation.select(parts)  # an unknown part is refused before any rendering
+    emit(render(derivation, fmt, args.lang, parts=parts), args.output)
     return 0
 
 

@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from .printable import Printable
 
-__all__ = ["Step", "Derivation", "LANGS"]
+__all__ = ["Step", "Derivation", "Excerpt", "LANGS"]
 
 #: the narration languages
 LANGS = ("en", "ja")
@@ -80,7 +80,8 @@ class Derivation(Printable):
 
     def __init__(self, kind: str, steps, *, operands: Mapping, quantities, result: str,
                  options: Mapping | None = None, plan=None, sizes: Mapping | None = None,
-                 rebuild=None, title: Mapping | None = None, formula: str | None = None):
+                 rebuild=None, title: Mapping | None = None, formula: str | None = None,
+                 statement=None):
         self.kind = kind
         self.steps = tuple(steps)
         self.operands = MappingProxyType(dict(operands))
@@ -93,6 +94,7 @@ class Derivation(Printable):
         self._rebuild = rebuild
         self.title = MappingProxyType(dict(title or {}))
         self.formula = formula
+        self._statement = statement
 
     def _values(self) -> Mapping:
         if callable(self._quantities):
@@ -155,9 +157,74 @@ class Derivation(Printable):
 
     @property
     def parts(self) -> list[str]:
-        """The names of the parts of this derivation, in order."""
+        """The names of the parts of this derivation, in order.
+
+        A dotted name is inside another: ``product.row`` is the row formula
+        of the ``product``.  Selecting ``product`` takes its inner parts too,
+        and ``row`` selects every ``*.row``.
+        """
         return list(dict.fromkeys(s.part for s in self.steps if s.part))
+
+    def select(self, parts) -> "Excerpt":
+        """Only the steps of the named parts (see :attr:`parts`), introduced by a sentence
+        that says what they are taken from.
+
+        >>> import symrow
+        >>> d = symrow.combine(symrow.vecseq("A", "m", "ell"), symrow.vecseq("B", "ell", "n"))
+        >>> [s.kind for s in d.select(["product"]).steps][:3]
+        ['excerpt', 'heading', 'operands_combine']
+        >>> d.select(["lemma"])
+        Traceback (most recent call last):
+        ...
+        symrow.errors.OptionError: this combine derivation has no part named 'lemma'; its parts are vecseq, maps, product, product.row, product.entries, product.summary
+        """
+        from .errors import OptionError
+        if isinstance(parts, str):
+            parts = [parts]
+        names = [str(p).strip() for p in parts if str(p).strip()]
+        if not names:
+            raise OptionError("select at least one part; the parts are " + ", ".join(self.parts))
+        for name in names:
+            if not any(_part_matches(part, name) for part in self.parts):
+                raise OptionError(f"this {self.kind} derivation has no part named {name!r}; "
+                                  f"its parts are {', '.join(self.parts)}")
+        steps = [s for s in self.steps if any(_part_matches(s.part, n) for n in names)]
+        intro = Step("excerpt", {}, self.statement, part="excerpt")
+        return Excerpt(self, [intro] + steps, names)
+
+    @property
+    def statement(self):
+        """The formula as one display, ``C = AB`` (a display node)."""
+        if self._statement is None and self.plan is not None:
+            from . import nodes as N
+            from .derive.sections import display_expr
+            result = self.plan.result
+            self._statement = N.Chain([result.seq, display_expr(
+                self.plan.formula.result, self.plan)])
+        return self._statement
 
     def __repr__(self) -> str:
         ops = ", ".join(f"{name} {seq.rows}x{seq.cols}" for name, seq in self.operands.items())
         return f"<Derivation {self.kind}: {ops}; {len(self.steps)} steps>"
+
+
+def _part_matches(part: str, name: str) -> bool:
+    return part == name or part.startswith(name + ".") or part.endswith("." + name)
+
+
+class Excerpt(Printable):
+    """Some parts of a derivation (see :meth:`Derivation.select`); renders like one."""
+
+    def __init__(self, derivation: Derivation, steps, parts):
+        self.derivation = derivation
+        self.kind = derivation.kind
+        self.steps = tuple(steps)
+        self.selected = tuple(parts)
+        self.title = derivation.title
+
+    @property
+    def parts(self) -> list[str]:
+        return list(dict.fromkeys(s.part for s in self.steps if s.part))
+
+    def __repr__(self) -> str:
+        return f"<Excerpt of {self.kind}: {', '.join(self.selected)}; {len(self.steps)} steps>"

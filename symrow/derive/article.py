@@ -7,7 +7,8 @@ itself, read as combine (section 3) or match (section 4), with its row
 formula, the weights and points it uses, its entries and a summary.
 
 Parts (see :attr:`symrow.Derivation.parts`): ``vecseq``, ``maps``,
-``product``, ``row``, ``entries``, ``summary``.
+``product``, with its ``product.row``, ``product.entries`` and
+``product.summary``.
 """
 
 from __future__ import annotations
@@ -99,15 +100,15 @@ def _combine(A: VecSeq, B: VecSeq, C: VecSeq) -> list[Step]:
         Step("extract_row_combine", {"c_i": c_i, "C": C, "i": i},
              N.Chain([c_i, weighted_rows(i),
                       N.SumOver(N.OMul([A.symbol(i, j), B.vector(j)]), j, 1, ell),
-                      N.OMul([a_i, B])]), part="row"),
+                      N.OMul([a_i, B])]), part="product.row"),
         Step("weights", {"a_i": a_i, "c_i": c_i, "A": A, "ell": ell},
-             items(ell, lambda jj: A.symbol(i, jj)), part="row"),
+             items(ell, lambda jj: A.symbol(i, jj)), part="product.row"),
         Step("combined_points", {"B": B, "c_i": c_i, "ell": ell},
-             items(ell, B.vector), part="row"),
+             items(ell, B.vector), part="product.row"),
         Step("entries_combine", {"C": C, "variant": "concrete" if A.concrete else "general"},
-             _combine_entries(A, B, C), part="entries"),
+             _combine_entries(A, B, C), part="product.entries"),
         Step("summary_combine", {"AB": N.OMul([A, B]), "A": A, "B": B, "C": C, "a_i": a_i},
-             N.Rel(a_i, "mapsto", N.Chain([c_i, N.OMul([a_i, B])])), part="summary"),
+             N.Rel(a_i, "mapsto", N.Chain([c_i, N.OMul([a_i, B])])), part="product.summary"),
     ]
 
 
@@ -151,13 +152,13 @@ def _match(A: VecSeq, B: VecSeq, C: VecSeq) -> list[Step]:
                       table(m, n, lambda r, c: N.Dot(A.vector(r), B.vector(c))),
                       stack(C), C]), part="product"),
         Step("extract_row_match", {"c_i": c_i, "C": C, "i": i},
-             N.Chain([c_i, dots_row(i), N.OMul([a_i, BT])]), part="row"),
+             N.Chain([c_i, dots_row(i), N.OMul([a_i, BT])]), part="product.row"),
         Step("matched_points", {"a_i": a_i, "B": B, "c_i": c_i, "n": n},
-             items(n, B.vector), part="row"),
+             items(n, B.vector), part="product.row"),
         Step("entries_match", {"C": C, "variant": "concrete" if A.concrete else "general"},
-             _match_entries(A, B, C), part="entries"),
+             _match_entries(A, B, C), part="product.entries"),
         Step("summary_match", {"ABT": BT_prod, "A": A, "B": B, "C": C, "a_i": a_i},
-             N.Rel(a_i, "mapsto", N.Chain([c_i, N.OMul([a_i, BT])])), part="summary"),
+             N.Rel(a_i, "mapsto", N.Chain([c_i, N.OMul([a_i, BT])])), part="product.summary"),
     ]
 
 

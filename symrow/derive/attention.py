@@ -167,7 +167,9 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
                          causal=causal, heads=heads, projections=projections,
                          d_model=concrete.get("d_model") if d_model is not None else None,
                          cross=cross, scale=scale, max_dim=max_dim, max_terms=max_terms)
+    layout = _Layout(p, cfg, head_names)
     derivation = derive(p, kind="attention", steps=steps, options=options, sizes=sizes,
+                        statement=layout.statement(),
                         rebuild=None if cfg.concrete else rebuild,
                         title=PRESET.title, formula_text=E.text(formula.result))
     if cfg.heads > 1 and cfg.concrete:
@@ -280,11 +282,16 @@ class _Layout:
             out = N.OSum([out, arg.inputs[1].whole()])
         return out
 
+    def statement(self) -> N.Chain:
+        """``O = softmax(QK^T / sqrt(d)) V`` for head 1."""
+        Q, K, V, O = (x.seq for x in (self.Q, self.K, self.V, self.On))
+        QKT = N.OMul([Q, N.Transpose(K)])
+        return N.Chain([O, N.OMul([N.Call("softmax", [self._softmax_arg(QKT)]), V])])
+
     def formula(self) -> list[Step]:
         ctx, cfg = self.ctx, self.cfg
         Q, K, V, O = (x.seq for x in (self.Q, self.K, self.V, self.On))
-        QKT = N.OMul([Q, N.Transpose(K)])
-        att = N.Chain([O, N.OMul([N.Call("softmax", [self._softmax_arg(QKT)]), V])])
+        att = self.statement()
         steps = [ctx.heading("formula", part="formula")]
         if cfg.heads > 1:
             W_O = N.Label("W_{O}", "W_O")

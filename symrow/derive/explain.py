@@ -129,7 +129,7 @@ def generic_steps(p: Plan, style: str | None = None) -> list:
 
 def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | None = None,
            sizes: Mapping | None = None, rebuild=None, title: Mapping | None = None,
-           formula_text: str | None = None) -> Derivation:
+           formula_text: str | None = None, statement=None) -> Derivation:
     """The Derivation of a plan: its steps (the generic layout, or the article's for a
     single product, unless given), its values and definitions."""
     if steps is None:
@@ -141,7 +141,7 @@ def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | 
         quantities = p.values()
     return Derivation(kind, steps, operands=p.operands, quantities=quantities,
                       result=p.result.name, options=options, plan=p, sizes=sizes,
-                      rebuild=rebuild, title=title, formula=formula_text)
+                      rebuild=rebuild, title=title, formula=formula_text, statement=statement)
 
 
 def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = None,

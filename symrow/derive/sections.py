@@ -169,7 +169,7 @@ def combine(node: Node, ctx: Ctx, part: str) -> list[Step]:
                  N.Chain([c_i, weighted(I),
                           N.SumOver(N.OMul([left.entry_symbol(I, J), right.row(J)]), J, 1,
                                     inner),
-                          N.OMul([l_i, right.whole()])]), part=part),
+                          N.OMul([l_i, right.whole()])]), part=part + ".row"),
     ]
     if causal.on:
         if ctx.concrete:
@@ -182,7 +182,8 @@ def combine(node: Node, ctx: Ctx, part: str) -> list[Step]:
                                        last)])
         steps.append(ctx.step("combine_causal", {
             "c_i": c_i, "i": I, "r_1": right.row(1), "r_i": right.row(causal.last(I, inner)),
-            "variant": "square" if causal.m == causal.n else "offset"}, shown, part=part))
+            "variant": "square" if causal.m == causal.n else "offset"}, shown,
+            part=part + ".row"))
     k = L if ctx.style == "attention" else K
     if not ctx.concrete:
         last = causal.last(I, inner) if causal.on else None
@@ -195,19 +196,19 @@ def combine(node: Node, ctx: Ctx, part: str) -> list[Step]:
                                        N.SumOver(N.OMul([left.entry_symbol(I, J),
                                                          right.entry_symbol(J, k)]), J, 1,
                                                  last if last is not None else inner)]),
-                              part=part))
+                              part=part + ".entries"))
     elif ctx.style != "attention":
         steps.append(ctx.step("combine_entry", {"C": C, "variant": "concrete"},
                               entrywise(node, lambda r, c: N.OSum([
                                   N.OMul([left.entry(r, j), right.entry(j, c)])
-                                  for j in range(1, inner + 1)])), part=part))
+                                  for j in range(1, inner + 1)])), part=part + ".entries"))
     if weights:
         src = _under(_scores(left), "scale", "mask")
         q_i = src.inputs[0].row(I) if src.reading == "match" else None
         steps.append(ctx.step("combine_read", {"c_i": c_i, "l_i": l_i, "R": right.whole(),
                                                "q_i": q_i,
                                                "variant": "match" if q_i is not None
-                                               else "plain"}, part=part))
+                                               else "plain"}, part=part + ".row"))
     return steps
 
 
@@ -231,7 +232,7 @@ def match(node: Node, ctx: Ctx, part: str) -> list[Step]:
                  part=part),
         ctx.step("match_row", {"c_i": c_i, "l_i": l_i, "C": C, "R": right.whole(), "i": I},
                  N.Chain([c_i, row_bmat(n, lambda c: N.Dot(l_i, right.row(c))),
-                          N.OMul([l_i, RT])]), part=part),
+                          N.OMul([l_i, RT])]), part=part + ".row"),
     ]
     t = T if ctx.style == "attention" else K
     if ctx.concrete:
@@ -245,7 +246,7 @@ def match(node: Node, ctx: Ctx, part: str) -> list[Step]:
                       left.cols)])
     steps.append(ctx.step("match_entry", {
         "c_ij": C.symbol(I, J), "l_i": l_i, "r_j": right.row(J), "dim": left.cols, "C": C,
-        "variant": _variant(ctx)}, display, part=part))
+        "variant": _variant(ctx)}, display, part=part + ".entries"))
     return steps
 
 
@@ -273,7 +274,7 @@ def tcombine(node: Node, ctx: Ctx, part: str) -> list[Step]:
                                   "C": C},
                  N.Chain([c_j, run(data, lambda r: N.OMul([left.entry(r, J), right.row(r)])),
                           N.SumOver(N.OMul([left.entry_symbol(I, J), right.row(I)]), I, 1,
-                                    data)]), part=part),
+                                    data)]), part=part + ".row"),
     ]
     if ctx.concrete:
         display = entrywise(node, lambda r, c: N.OSum([
@@ -285,7 +286,7 @@ def tcombine(node: Node, ctx: Ctx, part: str) -> list[Step]:
                            N.SumOver(N.OMul([left.entry_symbol(I, J), right.entry_symbol(I, K)]),
                                      I, 1, data)])
     steps.append(ctx.step("tcombine_entry", {"C": C, "variant": _variant(ctx)}, display,
-                          part=part))
+                          part=part + ".entries"))
     return steps
 
 
@@ -403,7 +404,7 @@ def softmax(node: Node, ctx: Ctx, part: str) -> list[Step]:
         frac = N.Frac(exp_score(I, J), N.SumOver(exp_score(I, JP), JP, 1, last))
         entry = N.Chain([p_ij, causal.cases(frac, ZERO) if causal.on else frac])
     steps.append(ctx.step("softmax_entry", {"p_ij": p_ij, "P": P, "variant": _variant(ctx)},
-                          entry, part=part))
+                          entry, part=part + ".entries"))
     if causal.on:
         steps.append(ctx.step("softmax_mask_zero", {"M": arg.inputs[1].whole()},
                               N.Chain([N.Exp(NEG_INF), ZERO]), part=part))
@@ -460,7 +461,7 @@ def apply(node: Node, ctx: Ctx, part: str) -> list[Step]:
             ctx.step("apply_row", {"f_i": f_i, "x_i": inner.row(I), "f": f},
                      N.Chain([node.row(I) if node.named else f_i,
                               row_bmat(inner.cols, lambda c: call(
-                                  node.func, inner.entry_symbol(I, c)))]), part=part)]
+                                  node.func, inner.entry_symbol(I, c)))]), part=part + ".row")]
 
 
 # -- sums ----------------------------------------------------------------------------------------------
@@ -480,7 +481,7 @@ def add(node: Node, ctx: Ctx, part: str) -> list[Step]:
                            for t, s in zip(node.inputs, node.signs)])
         steps.append(ctx.step("sum_entries", {"S": whole},
                               N.Chain(head + [whole, table(node.rows, node.cols, entry)]),
-                              part=part))
+                              part=part + ".entries"))
     return steps
 
 

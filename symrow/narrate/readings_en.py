@@ -6,6 +6,8 @@ words are in :mod:`.attention_en`, under the same kinds with the style
 """
 
 TEMPLATES: dict[str, str] = {
+    # -- an excerpt: some parts of a derivation --------------------------------------
+    "excerpt": "The parts below are taken from the derivation of this formula:",
     # -- the formula, its operands, its definitions ----------------------------
     "heading.formula": "The formula",
     "formula.one": ("The formula to read is the one below; its result is called {C}. "

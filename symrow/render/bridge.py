@@ -12,7 +12,14 @@ __all__ = ["to_latex", "to_markdown", "to_text", "to_document", "jupyter_latex",
            "jupyter_markdown"]
 
 
+def _selected(obj, options: dict):
+    """``parts=[...]``: only those parts of a derivation (see Derivation.select)."""
+    parts = options.pop("parts", None)
+    return obj.select(parts) if parts else obj
+
+
 def to_latex(obj, lang: str = "en", **options) -> str:
+    obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
         from .latex import display, vecseq_node
         return display(vecseq_node(obj))
@@ -21,6 +28,7 @@ def to_latex(obj, lang: str = "en", **options) -> str:
 
 
 def to_markdown(obj, lang: str = "en", **options) -> str:
+    obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
         return jupyter_markdown(obj)
     from .document import to_markdown as walk
@@ -28,6 +36,7 @@ def to_markdown(obj, lang: str = "en", **options) -> str:
 
 
 def to_text(obj, lang: str = "en", **options) -> str:
+    obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
         from .text import vecseq_text
         return vecseq_text(obj)
@@ -36,6 +45,7 @@ def to_text(obj, lang: str = "en", **options) -> str:
 
 
 def to_document(obj, lang: str = "en", **options) -> str:
+    obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
         from .document import preamble
         return (preamble(lang) + "\\begin{document}\n" + to_latex(obj, lang)

@@ -672,12 +672,13 @@ def expansion(node: Node, ctx: Ctx, *, part: str = "expansion") -> list[Step]:
 # -- the summary: a chain of point maps ---------------------------------------------------------
 
 def spine(node: Node) -> list[Node]:
-    """The named nodes a point passes through, from an operand to ``node``: row i of a
-    combine, match, softmax, scale or sum comes from row i of its first input."""
+    """The points a point passes through, from an operand to ``node``: row i of a
+    combine, match, softmax, scale or sum comes from row i of its first input.
+    Named nodes are on it, and element-wise functions (``\\phi(\\boldsymbol{q}_i)``)."""
     out = [node]
     while node.inputs and node.reading not in ("tcombine", "transpose", "concat"):
         node = node.inputs[0]
-        if node.named:
+        if node.named or node.reading == "apply":
             out.append(node)
     return out[::-1]
 
@@ -685,11 +686,11 @@ def spine(node: Node) -> list[Node]:
 def summary(ctx: Ctx, node: Node | None = None, *, part: str = "summary") -> list[Step]:
     node = node or ctx.plan.result
     path = spine(node)
-    chain = path[0].seq.vector(I)
+    chain = path[0].row(I)
     for n in path[1:]:
-        chain = N.Rel(chain, "mapsto", n.seq.vector(I))
+        chain = N.Rel(chain, "mapsto", n.row(I))
     readings = [n.reading for n in path[1:]]
-    params = {"x_i": path[0].seq.vector(I), "c_i": node.seq.vector(I), "i": I,
+    params = {"x_i": path[0].row(I), "c_i": node.seq.vector(I), "i": I,
               "steps": len(path) - 1, "C": node.seq,
               "readings": N.Label(", ".join(readings), ", ".join(readings))}
     if ctx.style == "attention":

@@ -25,6 +25,16 @@ def test_products_example(tmp_path):
     assert list(tmp_path.iterdir()) == []  # it writes nothing
 
 
+def test_any_formula_example(tmp_path):
+    proc = run_example("any_formula.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "graph convolution: [('combine', '\\\\hat{A}', 'X'), ('combine', 'H', 'W')]" \
+        in proc.stdout
+    assert "self-attention: ['combine', 'combine', 'combine', 'match', 'combine']" in proc.stdout
+    assert "AB = [[2, 1], [4, 3]]" in proc.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.renderer
 @pytest.mark.slow
 def test_handout_example_writes_both_languages(tmp_path):

@@ -113,6 +113,7 @@ def generic_steps(p: Plan, style: str | None = None) -> list:
     steps += [ctx.heading("operands", part="operands")] + S.operand_steps(ctx)
     steps += S.plan_steps(ctx, part="operands")
     seen: dict[str, int] = {}
+    several = sum(1 for n in p.nodes if S.expandable(n)) > 1
     for node in p.nodes:
         if node.reading == "operand" or node.quiet:
             continue
@@ -121,8 +122,8 @@ def generic_steps(p: Plan, style: str | None = None) -> list:
         if seen[part] > 1:
             part = f"{part}-{seen[part]}"
         steps += S.SECTIONS[node.reading](node, ctx, part)
-        steps += S.expansion(node, ctx, part=f"expansion-{node.name}" if any(
-            S.expandable(n) for n in p.nodes if n is not node) else "expansion")
+        steps += S.expansion(node, ctx, part=f"expansion-{node.name}" if several
+                             else "expansion")
     steps += S.summary(ctx)
     return steps
 

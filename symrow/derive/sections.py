@@ -29,7 +29,8 @@ from ..formula import expr as E
 from .plan import Node, Plan, call, scaled, scalar_node, visible_keys
 
 __all__ = ["Ctx", "Causal", "SECTIONS", "formula_steps", "operand_steps", "plan_steps",
-           "expansion", "summary", "display_expr", "stack_of", "run"]
+           "expansion", "expandable", "summary", "spine", "display_expr", "stack_of",
+           "stack_of_seq", "run", "causal_of", "entrywise"]
 
 L = sympy.Symbol("l")      # a component of a value (and of an output)
 JP = sympy.Symbol("j'")    # the summation index of the softmax's denominator
@@ -703,5 +704,3 @@ def summary(ctx: Ctx, node: Node | None = None, *, part: str = "summary") -> lis
                                 params["p_i"]), "mapsto", params["o_i"])
     return [ctx.step("summary", params, chain, part=part)]
 
-
-__all__ += ["spine", "expandable", "causal_of", "entrywise", "items"]

@@ -6,28 +6,31 @@ The handout follows the reference article's path, one section each:
 2. matrix products as maps between point clouds;
 3. ``AB``: combine;
 4. ``AB^T``: match;
-5. attention as match, then distribution, then combine.
+5. attention as match, then distribution, then combine;
+6. two more formulas read the same way: a linear layer and a graph convolution;
+7. what carries over.
 
 Every section has the general form (sizes m, ℓ, n with ellipses) and one
-worked concrete example.  The general forms are the steps of
-:func:`symrow.combine`, :func:`symrow.match` and :func:`symrow.attention`
-themselves; the examples and the connecting sentences are the handout's
-own steps, narrated by :mod:`symrow.narrate.handout_en` and
-:mod:`symrow.narrate.handout_ja`.
+worked example.  The general forms are the steps of the presets themselves
+(:func:`symrow.combine`, :func:`symrow.match`, :func:`symrow.attention`, and
+the ``linear`` and ``gcn`` presets); the worked examples are derivations of
+vector sequences *with values*, so every number shown is one of their
+quantities; the connecting sentences are the handout's own steps, narrated
+by :mod:`symrow.narrate.handout_en` and :mod:`symrow.narrate.handout_ja`.
 
 A :class:`Handout` renders like a derivation:
 
 >>> import symrow.handout
 >>> h = symrow.handout.handout()
 >>> [s.params["number"] for s in h.steps if s.kind == "heading" and s.params["level"] == 1]
-['1', '2', '3', '4', '5', '6']
+['1', '2', '3', '4', '5', '6', '7']
 >>> h.to_markdown("en").startswith("# Reading attention")
 True
 """
 
 from __future__ import annotations
 
-import math
+import functools
 from typing import Iterable
 
 import sympy
@@ -35,7 +38,7 @@ import sympy
 from . import nodes as N
 from .build import row_bmat, stack
 from .narrate import check_lang
-from .render.document import preamble, to_latex, to_markdown, tex_escape
+from .printable import Printable
 from .seq import VecSeq, vecseq
 from .steps import Step
 
@@ -58,8 +61,10 @@ EXAMPLE = {
     "B_match": [[1, 1], [2, -1]],
 }
 
+_ATTENTION = r"\operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}}\right) V"
 
-class Handout:
+
+class Handout(Printable):
     """The handout as an ordered list of steps; renders like a derivation.
 
     ``steps`` are :class:`~symrow.steps.Step` records; headings carry
@@ -70,55 +75,124 @@ class Handout:
 
     def __init__(self, steps: Iterable[Step]):
         self.steps = tuple(steps)
+        self.title = {lang: _escaped(lang) for lang in TITLE}
 
     def __repr__(self) -> str:
         sections = sum(1 for s in self.steps if s.kind == "heading" and s.params.get("level") == 1)
         return f"<Handout: {sections} sections, {len(self.steps)} steps>"
 
-    def to_latex(self, lang: str = "en") -> str:
-        """The body as a LaTeX fragment (amsmath)."""
-        return to_latex(self, lang)
+    @property
+    def parts(self) -> list[str]:
+        return list(dict.fromkeys(s.part for s in self.steps if s.part))
 
-    def to_markdown(self, lang: str = "en") -> str:
+    def to_markdown(self, lang: str = "en", **options) -> str:
         """Markdown with ``$$`` blocks, for KaTeX sites and Jupyter."""
         title = TITLE[check_lang(lang)]
-        return f"# {title}\n\n*{SUBTITLE[lang]}*\n\n" + to_markdown(self, lang)
+        return f"# {title}\n\n*{SUBTITLE[lang]}*\n\n" + super().to_markdown(lang, **options)
 
-    def to_text(self, lang: str = "en") -> str:
+    def to_text(self, lang: str = "en", **options) -> str:
         """Unicode text for a terminal."""
-        from .render.text import to_text
         title = TITLE[check_lang(lang)]
-        return f"{title}\n{SUBTITLE[lang]}\n\n" + to_text(self, lang)
+        return f"{title}\n{SUBTITLE[lang]}\n\n" + super().to_text(lang, **options)
 
-    def to_document(self, lang: str = "en") -> str:
+    def to_document(self, lang: str = "en", **options) -> str:
         """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``."""
+        from .render.document import preamble, tex_escape
         head = ("\\begin{center}\n{\\LARGE\\bfseries %s\\par}\\vspace{0.6em}\n"
                 "{\\large %s\\par}\\vspace{0.3em}\n{\\small %s\\par}\n\\end{center}\n\n"
                 % (tex_escape(TITLE[check_lang(lang)]), tex_escape(SUBTITLE[lang]),
                    _MADE_WITH[lang]))
-        return (preamble(lang) + "\\begin{document}\n" + head + to_latex(self, lang)
+        return (preamble(lang) + "\\begin{document}\n" + head + self.to_latex(lang, **options)
                 + "\\end{document}\n")
-
-    def to_pdf(self, lang: str = "en") -> bytes:
-        """The document compiled to PDF (pdflatex for ``en``, lualatex for ``ja``)."""
-        from .render.pdf import compile_pdf
-        return compile_pdf(self.to_document(lang), lang)
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown("en")
 
-    def __str__(self) -> str:
-        return self.to_text("en")
+    def check_parts(self) -> list:
+        """What ``symrow check FILE --against handout`` reads each section against.
+
+        The handout mixes general forms and worked examples, and the same
+        names (A, B, C, Q, K, V) mean different things in different
+        sections, so each section has its own reference.  Returns a list of
+        ``(section, derivation, values)``:
+
+        * ``section``: the section number as the headings print it, ``"3.2"``
+          (the checker starts a section's stretch of text at that heading;
+          text before the first numbered heading uses the first entry);
+        * ``derivation``: what the section's mathematics is checked
+          against: a general derivation for a general form, a concrete one
+          for a worked example;
+        * ``values``: the numbers of a worked example's operands, by name
+          (``{"A": Matrix(...)}``), or ``{}``.
+
+        >>> parts = handout().check_parts()
+        >>> [(section, d.kind, sorted(values)) for section, d, values in parts][:3]
+        [('1', 'combine', []), ('1.2', 'combine', ['A', 'B']), ('2', 'combine', [])]
+        """
+        ex = _examples()
+        comb, mat = _general_products()
+        values = {name: seq.matrix for name, seq in ex["combine"].operands.items()}
+        match_values = {name: seq.matrix for name, seq in ex["match"].operands.items()}
+        att_values = {name: seq.matrix for name, seq in ex["attention"].operands.items()}
+        linear, gcn = _beyond()
+        return [("1", comb, {}), ("1.2", ex["combine"], values),
+                ("2", comb, {}), ("2.2", ex["combine"], values),
+                ("3", comb, {}), ("3.2", ex["combine"], values),
+                ("4", mat, {}), ("4.2", ex["match"], match_values),
+                ("5", _general_attention(), {}), ("5.2", ex["attention"], att_values),
+                ("6", linear, {}), ("6.2", gcn, {}),
+                ("7", comb, {})]
 
 
 _MADE_WITH = {"en": "Every derivation in this handout was produced by symrow.",
               "ja": "この資料の導出はすべて symrow が生成した。"}
 
 
+def _escaped(lang: str) -> str:
+    from .render.document import tex_escape
+    return tex_escape(TITLE[lang])
+
+
+# -- the derivations the handout is made of --------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _general_products():
+    from .derive.products import combine, match
+    A = vecseq("A", "m", "ell")
+    return combine(A, vecseq("B", "ell", "n")), match(A, vecseq("B", "n", "ell"))
+
+
+@functools.lru_cache(maxsize=None)
+def _general_attention():
+    from .derive.attention import attention
+    return attention("m", "n", "d")
+
+
+@functools.lru_cache(maxsize=None)
+def _examples() -> dict:
+    """The worked examples: derivations of vector sequences with values."""
+    from .derive.explain import explain
+    from .derive.products import combine, match
+    A = vecseq("A", sympy.Matrix(EXAMPLE["A"]))
+    return {
+        "combine": combine(A, vecseq("B", sympy.Matrix(EXAMPLE["B_combine"]))),
+        "match": match(A, vecseq("B", sympy.Matrix(EXAMPLE["B_match"]))),
+        "attention": explain(_ATTENTION, values={"Q": EXAMPLE["A"], "K": EXAMPLE["B_match"],
+                                                 "V": EXAMPLE["B_combine"]}, scale="number"),
+    }
+
+
+@functools.lru_cache(maxsize=None)
+def _beyond():
+    from .derive.presets import REGISTRY
+    return REGISTRY["linear"].build(general=True), REGISTRY["gcn"].build(general=True)
+
+
 # -- building blocks ------------------------------------------------------------------
 
 def _h(level: int, number: str, topic: str, **params) -> Step:
-    return Step("heading", {"topic": topic, "level": level, "number": number, **params})
+    return Step("heading", {"topic": topic, "level": level, "number": number, **params},
+                part=number.split(".")[0])
 
 
 def _say(kind: str, display=None, **params) -> Step:
@@ -139,35 +213,35 @@ def _label(tex: str, text: str) -> N.Label:
     return N.Label(tex, text)
 
 
-def _num(value) -> sympy.Integer:
-    return sympy.Integer(value)
-
-
 def _vec(values) -> N.Bmat:
     """A row vector of numbers, ``[1  2  3]``."""
-    return N.Bmat([[_num(v) for v in values]])
+    return N.Bmat([[sympy.sympify(v) for v in values]])
 
 
-def _mat(rows) -> N.Bmat:
-    return N.Bmat([[_num(v) for v in row] for row in rows])
+def _mat(matrix) -> N.Bmat:
+    return N.Bmat([[sympy.sympify(v) for v in row] for row in sympy.Matrix(matrix).tolist()])
+
+
+def _decimal(x) -> N.Label:
+    """A quantity to three decimals (it is shown with ≈)."""
+    text = f"{float(sympy.N(x, 30)):.3f}"
+    return N.Label(text, text)
+
+
+def _rows(seq: VecSeq) -> list:
+    return [list(seq.matrix.row(i)) for i in range(seq.rows)]
 
 
 # -- the sections ------------------------------------------------------------------------
 
-def _general_products():
-    from .derive.products import combine, match
-    A, B = vecseq("A", "m", "ell"), vecseq("B", "ell", "n")
-    return combine(A, B), match(A, vecseq("B", "n", "ell"))
-
-
 def _section_vecseq(comb, A: VecSeq) -> list[Step]:
-    rows = EXAMPLE["A"]
     steps = [_h(1, "1", "h_vecseq"), _say("h_vecseq_lead"),
              _h(2, "1.1", "h_general")]
     steps += _from(comb, "entries", stop="products")
+    rows = _rows(A)
     steps += [
         _h(2, "1.2", "h_example"),
-        _say("h_ex_vecseq_matrix", N.Chain([A, _mat(rows)]), A=A, m=A.rows, ell=A.cols),
+        _say("h_ex_vecseq_matrix", N.Chain([A, _mat(A.matrix)]), A=A, m=A.rows, ell=A.cols),
         _say("h_ex_vecseq_points",
              N.Group([N.Chain([A.vector(k + 1), _vec(r)]) for k, r in enumerate(rows)]),
              A=A, m=A.rows),
@@ -177,16 +251,15 @@ def _section_vecseq(comb, A: VecSeq) -> list[Step]:
     return steps
 
 
-def _section_maps(comb, A: VecSeq) -> list[Step]:
+def _section_maps(comb, example) -> list[Step]:
+    A, C = example.operands["A"], example.plan.result.seq
     steps = [_h(1, "2", "h_maps"), _h(2, "2.1", "h_general")]
-    steps += [Step(s.kind, {**s.params, "variant": "handout"}, s.display)
+    steps += [Step(s.kind, {**s.params, "variant": "handout"}, s.display, part=s.part)
               for s in _from(comb, "products", stop="map")]
     steps += _from(comb, "map", stop="operands_combine")
-    n = len(EXAMPLE["B_combine"][0])
-    C = vecseq("C", A.rows, n)
     steps += [
         _h(2, "2.2", "h_example"),
-        _say("h_ex_maps", N.Rel(A, "to", C), A=A, C=C, m=A.rows, ell=A.cols, n=n,
+        _say("h_ex_maps", N.Rel(A, "to", C), A=A, C=C, m=A.rows, ell=A.cols, n=C.cols,
              space_a=N.Space(A.rows, A.cols), space_c=N.Space(C.rows, C.cols)),
         _say("h_ex_maps_points",
              N.Items([N.Rel(A.vector(k), "mapsto", C.vector(k)) for k in range(1, A.rows + 1)]),
@@ -195,24 +268,22 @@ def _section_maps(comb, A: VecSeq) -> list[Step]:
     return steps
 
 
-def _section_combine(comb, A: VecSeq) -> list[Step]:
-    Bv = EXAMPLE["B_combine"]
-    B = vecseq("B", sympy.Matrix(Bv))
-    C = vecseq("C", A.rows, B.cols)
-    Av = sympy.Matrix(EXAMPLE["A"])
-    Cv = Av * sympy.Matrix(Bv)
-    steps = [_h(1, "3", "h_combine", AB=N.OMul([vecseq("A", "m", "ell"),
-                                                vecseq("B", "ell", "n")])),
-             _h(2, "3.1", "h_general")]
-    steps += _from(comb, "operands_combine")
+def _section_combine(comb, example) -> list[Step]:
+    A, B = example.operands["A"], example.operands["B"]
+    C, Cv = example.plan.result.seq, example.result
+    Bv = _rows(B)
     rows = []
     for i in range(A.rows):
-        weights = [Av[i, j] for j in range(B.rows)]
+        weights = list(A.matrix.row(i))
         rows.append(N.Chain([
             C.vector(i + 1),
             N.OSum([N.OMul([w, B.vector(j + 1)]) for j, w in enumerate(weights)]),
             N.OSum([N.OMul([w, _vec(Bv[j])]) for j, w in enumerate(weights)]),
             _vec(list(Cv.row(i)))]))
+    steps = [_h(1, "3", "h_combine", AB=N.OMul([vecseq("A", "m", "ell"),
+                                                vecseq("B", "ell", "n")])),
+             _h(2, "3.1", "h_general")]
+    steps += _from(comb, "operands_combine")
     steps += [
         _h(2, "3.2", "h_example"),
         _say("h_ex_combine_b",
@@ -220,24 +291,21 @@ def _section_combine(comb, A: VecSeq) -> list[Step]:
              A=A, B=B, ell=B.rows, n=B.cols),
         _say("h_ex_combine_rows", N.Group(rows), A=A, B=B, C=C),
         _say("h_ex_combine_result",
-             N.Chain([C, N.OMul([A, B]), N.OMul([_mat(EXAMPLE["A"]), _mat(Bv)]),
-                      _mat(Cv.tolist())]),
+             N.Chain([C, N.OMul([A, B]), N.OMul([_mat(A.matrix), _mat(B.matrix)]), _mat(Cv)]),
              C=C, AB=N.OMul([A, B])),
         _say("h_ex_combine_read", a_2=A.vector(2), b_1=B.vector(1), b_2=B.vector(2),
-             c_2=C.vector(2), three=_num(Av[1, 0]), one=_num(Av[1, 1])),
+             c_2=C.vector(2), three=A.matrix[1, 0], one=A.matrix[1, 1]),
     ]
     return steps
 
 
-def _section_match(mat, A: VecSeq) -> list[Step]:
-    Bv = EXAMPLE["B_match"]
-    B = vecseq("B", sympy.Matrix(Bv))
-    C = vecseq("C", A.rows, B.rows)
-    Av = sympy.Matrix(EXAMPLE["A"])
-    Cv = Av * sympy.Matrix(Bv).T
+def _section_match(mat, example) -> list[Step]:
+    A, B = example.operands["A"], example.operands["B"]
+    C, Cv = example.plan.result.seq, example.result
+    Bv = _rows(B)
 
     def dot_terms(i, j):
-        return N.OSum([N.OMul([Av[i, k], _num(Bv[j][k])]) for k in range(A.cols)])
+        return N.OSum([N.OMul([A.matrix[i, k], B.matrix[j, k]]) for k in range(A.cols)])
 
     rows = []
     for i in range(A.rows):
@@ -259,14 +327,13 @@ def _section_match(mat, A: VecSeq) -> list[Step]:
         _say("h_ex_match_rows", N.Group(rows), A=A, B=B, C=C),
         _say("h_ex_match_result",
              N.Chain([C, N.OMul([A, N.Transpose(B)]),
-                      N.OMul([_mat(EXAMPLE["A"]), _mat(sympy.Matrix(Bv).T.tolist())]),
-                      _mat(Cv.tolist())]),
+                      N.OMul([_mat(A.matrix), _mat(B.matrix.T)]), _mat(Cv)]),
              C=C, ABT=N.OMul([A, N.Transpose(B)])),
         _say("h_ex_match_read",
              N.Items([N.Rel(A.vector(i + 1), "to", B.vector(best[i])) for i in range(A.rows)]),
              A=A, B=B, C=C, a_1=A.vector(1), b_1=B.vector(1), b_2=B.vector(2),
-             c_11=N.Chain([C.symbol(1, 1), _num(Cv[0, 0])]),
-             c_12=N.Chain([C.symbol(1, 2), _num(Cv[0, 1])])),
+             c_11=N.Chain([C.symbol(1, 1), Cv[0, 0]]),
+             c_12=N.Chain([C.symbol(1, 2), Cv[0, 1]])),
     ]
     return steps
 
@@ -279,85 +346,112 @@ def _demoted(steps) -> list[Step]:
         if s.kind == "heading":
             if k == 0:
                 continue
-            s = Step("heading", {**s.params, "level": 3}, s.display)
+            s = Step("heading", {**s.params, "level": 3}, s.display, part=s.part)
         out.append(s)
     return out
 
 
-def _decimal(x: float) -> N.Label:
-    text = f"{x:.3f}"
-    return N.Label(text, text)
-
-
-def _scores_over_root(value, d: int):
+def _scaled_score(value, d: int):
     """A scaled score written inline, ``3/√2`` (``0`` for 0): small fractions
     inside a matrix or an exponent are hard to read."""
     if value == 0:
-        return _num(0)
+        return sympy.S.Zero
     return N.Label("%s/\\sqrt{%d}" % (value, d), f"{value}/√{d}")
 
 
-def _section_attention() -> list[Step]:
-    from .derive.attention import attention
-    Qv, Kv, Vv = EXAMPLE["A"], EXAMPLE["B_match"], EXAMPLE["B_combine"]
-    d = len(Qv[0])
-    Q, K, V = (vecseq(name, sympy.Matrix(v)) for name, v in (("Q", Qv), ("K", Kv), ("V", Vv)))
-    S = sympy.Matrix(Qv) * sympy.Matrix(Kv).T
+def _section_attention(example) -> list[Step]:
+    """Attention in general, then the example's own quantities: S exactly, P and O to
+    three decimals (computed from the derivation's exact values)."""
+    q = example.quantities
+    Q, K, V = (example.operands[n] for n in "QKV")
+    S, P, O = q["S"], q["P"], q["O"]
+    Sseq, Pseq, Oseq = (example.plan.named[n].seq for n in "SPO")
+    d = Q.cols
     m, n = S.shape
-    weights = [[math.exp(S[i, j] / math.sqrt(d)) for j in range(n)] for i in range(m)]
-    P = [[w / sum(row) for w in row] for row in weights]
-    O = [[sum(P[i][j] * Vv[j][k] for j in range(n)) for k in range(len(Vv[0]))]
-         for i in range(m)]
-    Pseq, Oseq, Sseq = vecseq("P", m, n), vecseq("O", m, len(Vv[0])), vecseq("S", m, n)
-    root = N.Sqrt(_num(d))
+    root = N.Sqrt(sympy.Integer(d))
 
     def softmax_entry(i, j):
         def e(jj):
-            return N.Exp(_scores_over_root(S[i, jj], d))
+            return N.Exp(_scaled_score(S[i, jj], d))
         return N.Frac(e(j), N.OSum([e(jj) for jj in range(n)]))
 
     first_row = N.Group([N.Rel(N.Chain([Pseq.symbol(1, j + 1), softmax_entry(0, j)]),
-                               "approx", _decimal(P[0][j])) for j in range(n)])
+                               "approx", _decimal(P[0, j])) for j in range(n)])
     combine_rows = [N.Rel(N.Chain([Oseq.vector(i + 1),
                                    N.OSum([N.OMul([Pseq.symbol(i + 1, j + 1), V.vector(j + 1)])
                                            for j in range(n)])]),
                           "approx",
-                          N.Chain([N.OSum([N.OMul([_decimal(P[i][j]), _vec(Vv[j])])
+                          N.Chain([N.OSum([N.OMul([_decimal(P[i, j]), _vec(V.matrix.row(j))])
                                            for j in range(n)]),
-                                   N.Bmat([[_decimal(o) for o in O[i]]])]))
+                                   N.Bmat([[_decimal(O[i, k]) for k in range(O.cols)]])]))
                     for i in range(m)]
+    share = round(100 * float(sympy.N(P[0, 0], 30)))
+    A = vecseq("A", Q.matrix)
     steps = [_h(1, "5", "h_attention"), _say("h_attention_lead"),
              _h(2, "5.1", "h_general")]
-    steps += _demoted(attention("m", "n", "d").steps)
+    steps += _demoted(_general_attention().steps)
     steps += [
         _h(2, "5.2", "h_example"),
         _say("h_ex_attn_setup",
-             N.Group([N.Chain([X, _mat(v)]) for X, v in ((Q, Qv), (K, Kv), (V, Vv))]),
-             Q=Q, K=K, V=V, A=vecseq("A", sympy.Matrix(Qv)), d=_num(d),
-             d_eq=N.Chain([N.Label("d", "d"), _num(d)])),
+             N.Group([N.Chain([X, _mat(X.matrix)]) for X in (Q, K, V)]),
+             Q=Q, K=K, V=V, A=A, d=sympy.Integer(d),
+             d_eq=N.Chain([N.Label("d", "d"), sympy.Integer(d)])),
         _say("h_ex_attn_match",
-             N.Chain([Sseq, N.OMul([Q, N.Transpose(K)]), _mat(S.tolist())]),
+             N.Chain([Sseq, N.OMul([Q, N.Transpose(K)]), _mat(S)]),
              QKT=N.OMul([Q, N.Transpose(K)])),
         _say("h_ex_attn_scale",
              N.Chain([N.Frac(Sseq, root),
-                      N.Bmat([[_scores_over_root(S[i, j], d) for j in range(n)]
+                      N.Bmat([[_scaled_score(S[i, j], d) for j in range(n)]
                               for i in range(m)])]),
              root=root),
         _say("h_ex_attn_softmax", first_row),
         _say("h_ex_attn_distribution",
-             N.Rel(Pseq, "approx", N.Bmat([[_decimal(p) for p in row] for row in P])),
+             N.Rel(Pseq, "approx", N.Bmat([[_decimal(P[i, j]) for j in range(n)]
+                                           for i in range(m)])),
              P=Pseq),
         _say("h_ex_attn_combine", N.Group(combine_rows), O=Oseq, P=Pseq, V=V),
         _say("h_ex_attn_read", None,
              o_1=Oseq.vector(1), o_2=Oseq.vector(2), v_1=V.vector(1), v_2=V.vector(2),
              q_1=Q.vector(1), q_2=Q.vector(2), k_1=K.vector(1), k_2=K.vector(2),
-             share=N.Label(f"{round(100 * P[0][0])}\\%", f"{round(100 * P[0][0])}%")),
+             share=N.Label(f"{share}\\%", f"{share}%")),
     ]
     return steps
 
 
+def _pick(derivation, kind: str, part: str | None = None) -> Step:
+    return next(s for s in derivation.steps if s.kind == kind and
+                (part is None or s.part == part))
+
+
+def _section_beyond() -> list[Step]:
+    """A linear layer and a graph convolution, read with the same two readings."""
+    linear, gcn = _beyond()
+    X, W = linear.operands["X"], linear.operands["W"]
+    Y = linear.plan.result.seq
+    A_hat = gcn.operands[r"\hat{A}"]
+    H, Yg = gcn.plan.named["H"].seq, gcn.plan.result.seq
+    return [
+        _h(1, "6", "h_beyond"), _say("h_beyond_lead"),
+        _h(2, "6.1", "h_linear", XW=N.OMul([X, W])),
+        _say("h_linear_points", N.Group([N.Rel(X, "in", N.Space(X.rows, X.cols)),
+                                         N.Rel(W, "in", N.Space(W.rows, W.cols))]),
+             X=X, W=W, n=X.rows, d=X.cols, f=W.cols, x_i=X.vector(sympy.Symbol("i"))),
+        _say("h_linear_row", _pick(linear, "extract_row_combine").display,
+             y_i=Y.vector(sympy.Symbol("i")), W=W, x_i=X.vector(sympy.Symbol("i"))),
+        _h(2, "6.2", "h_gcn", AXW=N.OMul([A_hat, gcn.operands["X"], gcn.operands["W"]])),
+        _say("h_gcn_plan", _pick(gcn, "plan").display, A=A_hat, H=H, Y=Yg, n=A_hat.rows,
+             X=gcn.operands["X"]),
+        _say("h_gcn_mix", _pick(gcn, "combine_row", "H.row").display,
+             h_i=H.vector(sympy.Symbol("i")), a_i=A_hat.vector(sympy.Symbol("i")),
+             X=gcn.operands["X"]),
+        _say("h_gcn_map", _pick(gcn, "combine_row", "Y.row").display,
+             W=gcn.operands["W"], y_i=Yg.vector(sympy.Symbol("i"))),
+        _say("h_gcn_read", _pick(gcn, "summary").display),
+    ]
+
+
 def _section_closing() -> list[Step]:
-    return [_h(1, "6", "h_closing"),
+    return [_h(1, "7", "h_closing"),
             _say("h_closing_1", AB=_label("AB", "AB"), ABT=_label("AB^{T}", "ABᵀ")),
             _say("h_closing_2")]
 
@@ -365,13 +459,14 @@ def _section_closing() -> list[Step]:
 def handout() -> Handout:
     """Build the handout (every language renders from the same steps)."""
     comb, mat = _general_products()
-    A = vecseq("A", sympy.Matrix(EXAMPLE["A"]))
+    ex = _examples()
     steps = [_say("h_intro", QKT=_label("QK^{T}", "QKᵀ"), PV=_label("PV", "PV")),
              _say("h_intro_plan")]
-    steps += _section_vecseq(comb, A)
-    steps += _section_maps(comb, A)
-    steps += _section_combine(comb, A)
-    steps += _section_match(mat, A)
-    steps += _section_attention()
+    steps += _section_vecseq(comb, ex["combine"].operands["A"])
+    steps += _section_maps(comb, ex["combine"])
+    steps += _section_combine(comb, ex["combine"])
+    steps += _section_match(mat, ex["match"])
+    steps += _section_attention(ex["attention"])
+    steps += _section_beyond()
     steps += _section_closing()
     return Handout(steps)

@@ -30,13 +30,15 @@ def headings(level: int) -> list:
 def test_sections_follow_the_article():
     topics = [(s.params["number"], s.params["topic"]) for s in headings(1)]
     assert topics == [("1", "h_vecseq"), ("2", "h_maps"), ("3", "h_combine"),
-                      ("4", "h_match"), ("5", "h_attention"), ("6", "h_closing")]
+                      ("4", "h_match"), ("5", "h_attention"), ("6", "h_beyond"),
+                      ("7", "h_closing")]
 
 
 def test_each_section_has_a_general_form_then_a_worked_example():
     subs = [(s.params["number"], s.params["topic"]) for s in headings(2)]
     expected = [(f"{k}.{j}", topic) for k in range(1, 6)
                 for j, topic in ((1, "h_general"), (2, "h_example"))]
+    expected += [("6.1", "h_linear"), ("6.2", "h_gcn")]
     assert subs == expected
     # and each subsection has content: at least two narrated steps before the next heading
     steps = the_handout().steps
@@ -68,6 +70,26 @@ def test_worked_examples_are_right():
     assert "\\boldsymbol{c}_{2} &= 3 \\boldsymbol{b}_{1} + 1 \\boldsymbol{b}_{2}" in tex
     assert "1 \\cdot 2 + 2 \\cdot \\left(-1\\right)" in tex
     assert "= \\begin{bmatrix}\n3 & 0 \\\\\n4 & 5 \\\\\n2 & -2\n\\end{bmatrix}" in tex
+
+
+def test_the_worked_examples_come_from_derivations_with_values():
+    """Every number of section 5.2 is a quantity of a derivation whose operands have
+    values: the exact softmax, evaluated, not floats computed a second time."""
+    from symrow.handout import _examples
+    att = _examples()["attention"]
+    assert att.operands["Q"].values == sympy.Matrix(EXAMPLE["A"])
+    P = att.quantities["P"]
+    tex = the_handout().to_latex("en")
+    assert f"P \\approx \\begin{{bmatrix}}\n{float(P[0, 0]):.3f} & {float(P[0, 1]):.3f}" in tex
+    assert [sympy.nsimplify(sum(P.row(i))) for i in range(P.rows)] == [1, 1, 1]
+
+
+def test_section_6_reads_a_linear_layer_and_a_graph_convolution():
+    text = the_handout().to_text("en")
+    section = text[text.index("6 Two more formulas"):text.index("7 What carries over")]
+    assert "𝐲ᵢ = xᵢ₁ 𝐰₁" in section and "H = A\u0302 X" in section
+    ja = the_handout().to_text("ja")
+    assert "線形層" in ja and "グラフ畳み込み" in ja
 
 
 def test_the_attention_section_shows_match_distribute_combine():

@@ -11,7 +11,10 @@ TEMPLATES: dict[str, str] = {
     "heading.h_combine": "The product {AB}: combine",
     "heading.h_match": "The product {ABT}: match",
     "heading.h_attention": "Attention: match, distribute, combine",
-    "heading.h_closing": "Beyond attention",
+    "heading.h_beyond": "Two more formulas, read the same way",
+    "heading.h_linear": "A linear layer {XW}",
+    "heading.h_gcn": "A graph convolution {AXW}",
+    "heading.h_closing": "What carries over",
     "heading.h_general": "General form",
     "heading.h_example": "Worked example",
 
@@ -26,7 +29,9 @@ TEMPLATES: dict[str, str] = {
                      "cloud of points to another. Sections 3 and 4 work out the two "
                      "kinds of product, combine and match. Section 5 shows that "
                      "attention is nothing but a match, a normalisation into a "
-                     "distribution, and a combine, in that order. Each section "
+                     "distribution, and a combine, in that order, and section 6 "
+                     "reads two more formulas, a linear layer and a graph "
+                     "convolution, with the same two readings. Each section "
                      "gives the general form first and then one small example with "
                      "numbers or symbols you can check by hand. The names combine "
                      "and match are labels chosen for teaching, not standard terms."),
@@ -105,7 +110,28 @@ TEMPLATES: dict[str, str] = {
                        "out soft weights instead, and the combine turns them "
                        "into new points."),
 
-    # -- 6: closing --------------------------------------------------------
+    # -- 6: two more formulas ----------------------------------------------
+    "h_beyond_lead": ("Neither reading was ever tied to attention. As long as the rows "
+                      "of a matrix stand for things, any product can be asked the same "
+                      "question: does it compare points, or does it mix them? Two "
+                      "formulas that every course on neural networks meets answer it "
+                      "at once."),
+    "h_linear_points": ("In a linear layer the {n} rows of {X} are inputs with {d} "
+                        "features each, and {W} has one row per input feature:"),
+    "h_linear_row": ("Row by row, the product is a combine: the output {y_i} mixes the "
+                     "rows of {W}, and the features of the input {x_i} are the weights:"),
+    "h_gcn_plan": ("In a graph convolution the {n} rows of {X} are the nodes of a graph, "
+                   "and {A} is its normalised adjacency matrix. Read from the left, the "
+                   "formula is two products in turn:"),
+    "h_gcn_mix": ("The first is a combine of the node points: {h_i} mixes the points of "
+                  "{X}, weighted by the row {a_i} of the adjacency matrix, so that only "
+                  "the neighbours of node i contribute:"),
+    "h_gcn_map": ("The second is the linear layer again: each mixed point is sent "
+                  "through {W}:"),
+    "h_gcn_read": ("Followed point by point, a node first gathers its neighbourhood and "
+                   "is then mapped to its output features:"),
+
+    # -- 7: closing --------------------------------------------------------
     "h_closing_1": ("Nothing in sections 1 to 4 is special to attention. "
                     "Whenever the rows of a matrix stand for things (tokens, "
                     "image patches, time steps, cells, documents), a product of "

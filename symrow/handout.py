@@ -99,6 +99,13 @@ class Handout:
         return (preamble(lang) + "\\begin{document}\n" + head + to_latex(self, lang)
                 + "\\end{document}\n")
 
+    def to_beamer(self, lang: str = "en") -> str:
+        """The handout as slides: a complete Beamer document that follows its
+        path in frames (pdflatex for ``en``, lualatex + luatexja for ``ja``)."""
+        from .render.beamer import to_beamer
+        return to_beamer(self, lang, title=tex_escape(TITLE[check_lang(lang)]),
+                         subtitle=tex_escape(SUBTITLE[lang]))
+
     def to_pdf(self, lang: str = "en") -> bytes:
         """The document compiled to PDF (pdflatex for ``en``, lualatex for ``ja``)."""
         from .render.pdf import compile_pdf

@@ -119,6 +119,17 @@ class Derivation:
         from .render.document import to_document
         return to_document(self, lang)
 
+    def to_beamer(self, lang: str = "en") -> str:
+        """Slides: a complete Beamer document, one frame per step or small
+        group of steps (pdflatex for ``en``, lualatex + luatexja for ``ja``).
+
+        Chains are revealed line by line; a display too tall for a frame
+        goes on over "(cont.)" frames.  Compile it with
+        :func:`symrow.render.pdf.compile_pdf`.
+        """
+        from .render.beamer import to_beamer
+        return to_beamer(self, lang)
+
     def to_pdf(self, lang: str = "en") -> bytes:
         """The document compiled to PDF (pdflatex for ``en``, lualatex for ``ja``).
 

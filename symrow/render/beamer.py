@@ -225,9 +225,10 @@ def _heading(step, lang: str) -> str:
     return heading_number(step) + _sentence(step, lang)
 
 
-def plan(derivation, lang: str = "en") -> list:
+def plan(derivation, lang: str = "en", title: str = "") -> list:
     """The frames of a deck (without its title frame), as :class:`Frame` records.
 
+    Steps before the first heading are titled ``title``.
     A heading closes the frame before it.  A step joins the open frame
     when the frame has room and fewer than :data:`MAX_STEPS` steps; a step
     taller than a frame (:data:`FRAME_HEIGHT`) is split across frames of
@@ -240,7 +241,7 @@ def plan(derivation, lang: str = "en") -> list:
 
     def title_and_subtitle():
         if not titles:
-            return "", ""
+            return title, ""
         levels = sorted(titles)
         return titles[levels[0]], " \\textperiodcentered{} ".join(titles[k] for k in levels[1:])
 
@@ -253,12 +254,12 @@ def plan(derivation, lang: str = "en") -> list:
             fresh = True
             continue
         block = _block(step, lang)
-        title, subtitle = title_and_subtitle()
+        heading, subtitle = title_and_subtitle()
         room = FRAME_HEIGHT - (SUBTITLE_HEIGHT if subtitle else 0.0)
         current = frames[-1] if frames else None
         if block.height > room:
             for k, part in enumerate(_split(block, room)):
-                frames.append(Frame(title + (" " + _CONTINUED[lang] if k else ""),
+                frames.append(Frame(heading + (" " + _CONTINUED[lang] if k else ""),
                                     subtitle, [part], split=True))
         elif (not fresh and current is not None and not current.split
                 and len(current.blocks) < MAX_STEPS
@@ -266,7 +267,7 @@ def plan(derivation, lang: str = "en") -> list:
             current.blocks.append(block)
             continue
         else:
-            frames.append(Frame(title, subtitle, [block]))
+            frames.append(Frame(heading, subtitle, [block]))
         fresh = False
     return frames
 
@@ -362,9 +363,8 @@ def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
     check_lang(lang)
     if title is None:
         title = TITLES.get(getattr(derivation, "kind", None), {}).get(lang)
-    frames = plan(derivation, lang)
-    if not title:
-        title = ""
+    title = title or ""
+    frames = plan(derivation, lang, title)
     out = preamble(lang)
     if title:
         out += _title_frame(title, subtitle)

@@ -68,6 +68,7 @@ SUBTITLE_HEIGHT = 12.0
 MAX_STEPS = 3
 
 _DISPLAY_SKIP = 23.0  # pt above and below one align*, measured
+_PARSKIP = 4.0        # pt between paragraphs
 _CHARS = {"en": 62, "ja": 35}  # characters of running text per line
 
 _CONTINUED = {"en": "(cont.)", "ja": "（続き）"}
@@ -92,9 +93,10 @@ def preamble(lang: str) -> str:
         "\\usepackage{amsmath,amssymb}\n"
         "\\usefonttheme[onlymath]{serif}\n"
         "\\setbeamertemplate{navigation symbols}{}\n"
+        "\\setlength{\\parskip}{%gpt}\n"
         "\\setbeamertemplate{footline}{\\hfill\\usebeamerfont{page number in head/foot}"
         "\\usebeamercolor[fg]{page number in head/foot}\\insertframenumber\\kern1em"
-        "\\vskip4pt}\n")
+        "\\vskip4pt}\n" % _PARSKIP)
 
 
 # -- the plan: blocks and frames ----------------------------------------------------------
@@ -178,7 +180,7 @@ def _equations(lines: list) -> list:
 
 def _block(step, lang: str) -> Block:
     sentence = _sentence(step, lang)
-    height = BASELINE * max(1, math.ceil(_plain_width(step, lang) / _CHARS[lang])) \
+    height = BASELINE * max(1, math.ceil(_plain_width(step, lang) / _CHARS[lang])) + _PARSKIP \
         if sentence else 0.0
     equations = _equations(display_lines(step.display, SLIDE_WIDTH)) \
         if step.display is not None else []

@@ -18,9 +18,11 @@ the estimate errs high, and the tests compile every deck and fail on a
 frame whose content runs off the bottom.
 
 Displays are laid out by :func:`symrow.render.latex.display_lines` at
-:data:`SLIDE_WIDTH` ems, so nothing runs past the right edge.  The math
-inside the overlays is the same KaTeX-compatible LaTeX as in the documents:
-:func:`strip_overlays` removes the overlay commands again.
+:data:`SLIDE_WIDTH` ems, so nothing runs past the right edge; a single term
+still too wide (a softmax fraction over many keys) has its denominator set
+on rows (:func:`symrow.render.texcut.fit_width`).  The math inside the
+overlays is the same KaTeX-compatible LaTeX as in the documents:
+:func:`~symrow.render.texcut.strip_overlays` removes the overlay commands.
 
 The renderer asks little of what it renders: an object with ``steps``, a
 sequence of :class:`~symrow.steps.Step` records (``kind``, ``params``,
@@ -47,9 +49,10 @@ from ..narrate import check_lang, segments
 from .document import TITLES, heading_number, tex_escape
 from .latex import display_lines, latex, text_width
 from .mathbox import BASELINE, row_height
+from .texcut import fit_width, split_top, strip_overlays
 
 __all__ = ["to_beamer", "plan", "Frame", "Block", "strip_overlays", "preamble",
-           "SLIDE_WIDTH", "FRAME_HEIGHT", "SUBTITLE_HEIGHT"]
+           "SLIDE_WIDTH", "TEXT_WIDTH", "FRAME_HEIGHT", "SUBTITLE_HEIGHT"]
 
 #: widest a display line may be on a slide, in the ems of
 #: :func:`~symrow.render.latex.display_lines`.  The 16:9 frame's text is
@@ -57,6 +60,13 @@ __all__ = ["to_beamer", "plan", "Frame", "Block", "strip_overlays", "preamble",
 #: came out at up to 1.23 times its estimate, so 28 ems (308 pt estimated)
 #: leave room
 SLIDE_WIDTH = 28.0
+
+#: the width, in pt, of a frame's text (16:9, 11 pt type, 1 cm margins)
+TEXT_WIDTH = 398.0
+#: a line estimated wider than this (pt) has its widest fraction set on rows:
+#: on the lines with a fraction, the width estimate was found up to 3.4 %
+#: short of TeX's (a test holds every line of the tested decks to the frame)
+FIT_WIDTH = TEXT_WIDTH / 1.04
 
 #: the height, in pt, that a frame's content may fill: 214 pt measured
 #: under a frame title (the 16:9 frame is 256 pt tall), less a margin
@@ -170,9 +180,11 @@ def _plain_width(step, lang: str) -> float:
 def _equations(lines: list) -> list:
     """Display lines grouped into equations: a continued sum (``&\\quad``)
     stays with the line it continues.  A line that breaks itself (with a
-    top-level ``\\\\``) is split first."""
+    top-level ``\\\\``) is split first, and a row too wide for the frame
+    is fitted (:func:`~symrow.render.texcut.fit_width`)."""
     out: list = []
-    for line in (part for whole in lines for part in _split_top(whole, "\\\\")):
+    for line in (fit_width(part, FIT_WIDTH) for whole in lines
+                 for part in split_top(whole, "\\\\")):
         if out and line.lstrip().startswith("&\\quad"):
             out[-1].append(line)
         else:
@@ -219,7 +231,7 @@ def _split(block: Block, room: float) -> list:
                 else:
                     start([line])
         for line in eq:
-            cells = _split_top(line, "&")
+            cells = split_top(line, "&")
             if len(cells) == 2 and cells[0]:
                 lhs = cells[0]
     return parts
@@ -278,40 +290,12 @@ def plan(derivation, lang: str = "en", title: str = "") -> list:
 
 # -- LaTeX -----------------------------------------------------------------------------
 
-def _split_top(line: str, sep: str) -> list:
-    """``line`` split at each ``sep`` (``&`` or ``\\\\``) that is at the top
-    level: not inside braces or an environment such as a matrix."""
-    parts, depth, env, start = [], 0, 0, 0
-    k = 0
-    while k < len(line):
-        if depth == 0 and env == 0 and line.startswith(sep, k):
-            parts.append(line[start:k].strip())
-            k += len(sep)
-            start = k
-            continue
-        ch = line[k]
-        if ch == "\\":
-            if line.startswith("\\begin{", k):
-                env += 1
-            elif line.startswith("\\end{", k):
-                env -= 1
-            k += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        k += 1
-    parts.append(line[start:].strip())
-    return parts
-
-
 def _uncover_line(line: str, slide: int) -> str:
     """One display line shown from overlay ``slide`` on.  Each cell is
     wrapped on its own (an overlay command cannot span ``&``); a cell after
     the first starts with ``{}`` so that its ``=`` or ``+`` keeps its spacing."""
     out = []
-    for k, cell in enumerate(_split_top(line, "&")):
+    for k, cell in enumerate(split_top(line, "&")):
         body = cell.strip()
         if not body:
             out.append("")
@@ -377,36 +361,3 @@ def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
     for frame in frames:
         out += "\n" + _frame(frame)
     return out + "\n\\end{document}\n"
-
-
-_UNCOVER = "\\uncover<"
-
-
-def strip_overlays(tex: str) -> str:
-    r"""The LaTeX without its ``\uncover<k->{...}`` wrappers: the math as KaTeX sees it.
-
-    >>> strip_overlays(r"\uncover<2->{c} & \uncover<2->{{}= d}")
-    'c & {}= d'
-    """
-    out, k = [], 0
-    while True:
-        at = tex.find(_UNCOVER, k)
-        if at < 0:
-            out.append(tex[k:])
-            return "".join(out)
-        out.append(tex[k:at])
-        brace = tex.index("{", at)
-        depth, j = 0, brace
-        while True:
-            if tex[j] == "\\":
-                j += 2
-                continue
-            if tex[j] == "{":
-                depth += 1
-            elif tex[j] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        out.append(strip_overlays(tex[brace + 1:j]))
-        k = j + 1

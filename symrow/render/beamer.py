@@ -43,10 +43,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 
 from ..narrate import check_lang, segments
-from .document import TITLES, heading_number, tex_escape
+from .document import TITLES, _sentence as _narrated, heading_number, tex_escape
 from .latex import display_lines, latex, text_width
 from .mathbox import BASELINE, row_height
 from .texcut import fit_width, split_top, strip_overlays
@@ -132,7 +131,6 @@ class Block:
             row_height(line) for eq in self.equations for line in eq)
 
 
-
 @dataclasses.dataclass
 class Frame:
     """One frame: a title, an optional subtitle, and the blocks it shows.
@@ -161,8 +159,8 @@ class Frame:
 
 
 def _sentence(step, lang: str) -> str:
-    return "".join(tex_escape(v) if kind == "text" else "$" + latex(v) + "$"
-                   for kind, v in segments(step, lang))
+    """The step's sentence as LaTeX, as the documents write it."""
+    return _narrated(step, lang, tex_escape)
 
 
 def _plain_width(step, lang: str) -> float:
@@ -216,7 +214,7 @@ def _split(block: Block, room: float) -> list:
     def start(piece: list) -> None:
         first = piece[0]
         if lhs and first.startswith("&= "):
-            piece = [lhs + " " + first] + piece[1:]
+            piece = [fit_width(lhs + " " + first, FIT_WIDTH)] + piece[1:]
         parts.append(Block("", 0.0, [piece]))
 
     for eq in block.equations:

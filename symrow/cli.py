@@ -17,6 +17,8 @@ attention code, and ``combine`` never loads the checker.
 ((2, 3), (3, 4))
 >>> resolve_format(build_parser().parse_args(["handout", "-o", "h.pdf"]))
 'pdf'
+>>> resolve_format(build_parser().parse_args(["combine", "--slides", "-o", "c.tex"]))
+'beamer'
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .errors import OptionError, SymrowError
 
 __all__ = ["main", "build_parser", "build_derivation", "render", "resolve_format"]
 
-FORMATS = ("latex", "markdown", "md", "text", "tex", "pdf")
+FORMATS = ("latex", "markdown", "md", "text", "tex", "pdf", "beamer")
 
 #: the format an output file's suffix asks for, when --format is not given
 SUFFIX_FORMATS = {".pdf": "pdf", ".tex": "tex", ".md": "markdown", ".markdown": "markdown",
@@ -58,14 +60,19 @@ examples:
                                                  the general form, with m, ell, n
   symrow combine --general --format pdf -o c.pdf a compiled PDF (pdflatex)
   symrow handout --lang ja -o handout.pdf        the full handout (lualatex + luatexja)
+  symrow attention --format pdf --slides -o a.pdf
+                                                 slides (Beamer), compiled
+  symrow handout --slides --lang ja -o slides.pdf
+                                                 the handout's path as slides
   symrow check mine.tex --against match --a 2x2 --b 3x2
                                                  check a hand derivation step by step
 
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
 markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
-document), pdf (compiled).  With -o FILE and no --format, the suffix
-decides: .pdf .tex .md .txt.  Files are written atomically: complete, or not
-at all.
+document), pdf (compiled), beamer (slides: a complete Beamer document).  With
+-o FILE and no --format, the suffix decides: .pdf .tex .md .txt.  --slides
+turns pdf into compiled slides and tex into the slides' source.  Files are
+written atomically: complete, or not at all.
 
 exit codes: 0 success, 1 check found a wrong step, 2 usage or input error.
 """
@@ -180,6 +187,10 @@ def _add_output(p: argparse.ArgumentParser) -> None:
                    help="narration language (default: en)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (atomically) instead of standard output")
+    p.add_argument("--slides", action="store_true",
+                   help="slides (Beamer) instead of a document: with --format pdf or "
+                        "-o FILE.pdf, the compiled deck; with --format tex, its source "
+                        "(the same as --format beamer)")
 
 
 def _add_shapes(p, *, extra: str = "") -> None:
@@ -411,9 +422,11 @@ def build_derivation(kind: str, args):
     return _formula_preset(preset, args)
 
 
-def render(obj, fmt: str, lang: str, **options) -> str | bytes:
-    """A derivation (or the handout) in one output format; ``options`` such as
-    ``parts=`` go to the renderer."""
+def render(obj, fmt: str, lang: str, *, slides: bool = False, **options) -> str | bytes:
+    """A derivation (or the handout) in one output format; ``slides`` turns ``pdf``
+    into compiled slides; ``options`` such as ``parts=`` go to the renderer."""
+    if fmt == "beamer":
+        return obj.to_beamer(lang, **options)
     if fmt == "latex":
         return obj.to_latex(lang, **options)
     if fmt in ("markdown", "md"):
@@ -423,7 +436,7 @@ def render(obj, fmt: str, lang: str, **options) -> str | bytes:
     if fmt == "tex":
         return obj.to_document(lang, **options)
     if fmt == "pdf":
-        return obj.to_pdf(lang, **options)
+        return obj.to_pdf(lang, slides=slides, **options)
     raise OptionError(f"unknown format {fmt!r}")
 
 
@@ -442,12 +455,26 @@ def list_parts(derivation, lang: str) -> str:
 
 
 def resolve_format(args) -> str:
-    """--format if given, else what the suffix of -o asks for, else text."""
-    if args.format:
-        return "markdown" if args.format == "md" else args.format
-    if args.output:
-        return SUFFIX_FORMATS.get(Path(args.output).suffix.lower(), "text")
-    return "text"
+    """--format if given, else what the suffix of -o asks for, else text.
+
+    With --slides, ``tex`` means the slides' source (``beamer``), and a
+    format that cannot hold slides is refused.
+    """
+    fmt = args.format
+    if fmt == "md":
+        fmt = "markdown"
+    if not fmt:
+        fmt = SUFFIX_FORMATS.get(Path(args.output).suffix.lower(), "text") if args.output \
+            else "text"
+    if getattr(args, "slides", False):
+        if fmt == "tex":
+            return "beamer"
+        if fmt not in ("pdf", "beamer"):
+            given = f"--format {args.format}" if args.format else \
+                (f"-o {args.output}, which means {fmt}" if args.output else "text, the default")
+            raise OptionError(f"--slides needs --format pdf (or -o FILE.pdf) or --format "
+                              f"beamer; got {given}")
+    return fmt
 
 
 def emit(data: str | bytes, output: str | None) -> None:
@@ -488,7 +515,7 @@ def _run_derivation(args) -> int:
     parts = [p.strip() for p in args.parts.split(",")] if args.parts else None
     if parts:
         derivation.select(parts)  # an unknown part is refused before any rendering
-    emit(render(derivation, fmt, args.lang, parts=parts), args.output)
+    emit(render(derivation, fmt, args.lang, slides=args.slides, parts=parts), args.output)
     return 0
 
 
@@ -496,7 +523,7 @@ def _run_handout(args) -> int:
     from .handout import handout
     fmt = resolve_format(args)
     _check_destination(fmt, args.output)
-    emit(render(handout(), fmt, args.lang), args.output)
+    emit(render(handout(), fmt, args.lang, slides=args.slides), args.output)
     return 0
 
 

@@ -105,6 +105,13 @@ class Handout(Printable):
         return (preamble(lang) + "\\begin{document}\n" + head + self.to_latex(lang, **options)
                 + "\\end{document}\n")
 
+    def to_beamer(self, lang: str = "en", **options) -> str:
+        """The handout as slides: a complete Beamer document that follows its
+        path in frames (pdflatex for ``en``, lualatex + luatexja for ``ja``)."""
+        from .render.document import tex_escape
+        return super().to_beamer(lang, title=tex_escape(TITLE[check_lang(lang)]),
+                                 subtitle=tex_escape(SUBTITLE[lang]), **options)
+
     def _repr_markdown_(self) -> str:
         return self.to_markdown("en")
 

@@ -24,7 +24,8 @@ __all__ = ["Printable"]
 
 
 class Printable:
-    """Mixin: ``to_latex``, ``to_markdown``, ``to_text``, ``to_document``, ``to_pdf``,
+    """Mixin: ``to_latex``, ``to_markdown``, ``to_text``, ``to_document``, ``to_beamer``,
+    ``to_pdf``,
     ``__str__`` and the Jupyter ``_repr_*_`` methods, all imported lazily."""
 
     __slots__ = ()
@@ -49,14 +50,26 @@ class Printable:
         from .render import bridge
         return bridge.to_document(self, lang, **options)
 
-    def to_pdf(self, lang: str = "en", **options) -> bytes:
-        """The document compiled to PDF (pdflatex for ``en``, lualatex for ``ja``).
+    def to_beamer(self, lang: str = "en", **options) -> str:
+        """Slides: a complete Beamer document, one frame per step or small group of
+        steps (pdflatex for ``en``, lualatex + luatexja for ``ja``).
+
+        Chains are revealed line by line; a display too tall for a frame goes
+        on over "(cont.)" frames.  ``parts=`` selects parts, as for documents.
+        """
+        from .render import bridge
+        return bridge.to_beamer(self, lang, **options)
+
+    def to_pdf(self, lang: str = "en", *, slides: bool = False, **options) -> bytes:
+        """The document (or, with ``slides=True``, the Beamer deck) compiled to PDF:
+        pdflatex for ``en``, lualatex for ``ja``.
 
         Raises :class:`symrow.RenderError` naming the missing engine or
         package, or quoting TeX's first error.
         """
         from .render.pdf import compile_pdf
-        return compile_pdf(self.to_document(lang, **options), lang)
+        source = self.to_beamer(lang, **options) if slides else self.to_document(lang, **options)
+        return compile_pdf(source, lang)
 
     def _repr_latex_(self) -> str:
         from .render import bridge

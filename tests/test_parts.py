@@ -81,3 +81,12 @@ def test_selected_parts_render_in_katex():
         for lang in ("en", "ja"):
             formulas += harness.latex_math(d.to_latex(lang, parts=parts))
     harness.assert_renders(formulas)
+
+
+def test_parts_apply_to_slides_too():
+    deck = general_combine().to_beamer(parts=["product.row"])
+    assert "Matrices as vector sequences" not in deck
+    assert r"\boldsymbol{c}_{i}" in deck and "derivation of this formula" in deck
+    proc = run("attention", "--parts", "combine.row", "--format", "beamer", "--lang", "ja")
+    assert proc.returncode == 0, proc.stderr
+    assert "第1段階" not in proc.stdout and r"\begin{frame}" in proc.stdout

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from ..seq import VecSeq
 
-__all__ = ["to_latex", "to_markdown", "to_text", "to_document", "jupyter_latex",
-           "jupyter_markdown"]
+__all__ = ["to_latex", "to_markdown", "to_text", "to_document", "to_beamer",
+           "jupyter_latex", "jupyter_markdown"]
 
 
 def _selected(obj, options: dict):
@@ -52,6 +52,12 @@ def to_document(obj, lang: str = "en", **options) -> str:
                 + "\n\\end{document}\n")
     from .document import to_document as walk
     return walk(obj, lang, **options)
+
+
+def to_beamer(obj, lang: str = "en", **options) -> str:
+    obj = _selected(obj, options)
+    from .beamer import to_beamer as deck
+    return deck(obj, lang, **options)
 
 
 def jupyter_latex(obj) -> str:

@@ -25,7 +25,8 @@ def tex_escape(words: str) -> str:
     return "".join(_TEX_SPECIAL.get(ch, ch) for ch in words)
 
 
-def _sentence(step, lang: str, escape) -> str:
+def sentence(step, lang: str, escape) -> str:
+    """A step's narration in ``lang``: words escaped by ``escape``, math in ``$``."""
     return "".join(escape(v) if kind == "text" else "$" + latex(v) + "$"
                    for kind, v in segments(step, lang))
 
@@ -58,7 +59,7 @@ _TEX_HEADINGS = {1: "section*", 2: "subsection*", 3: "subsubsection*"}
 
 def _tex_heading(step, lang: str) -> str:
     number = step.params.get("number")
-    words = _sentence(step, lang, tex_escape)
+    words = sentence(step, lang, tex_escape)
     return "\\%s{%s%s}" % (_TEX_HEADINGS[step.params.get("level", 2)],
                             f"{number}\\quad " if number else "", words)
 
@@ -75,7 +76,7 @@ def to_latex(derivation, lang: str = "en") -> str:
     return _walk(
         derivation, lang,
         heading=lambda s: _tex_heading(s, lang),
-        paragraph=lambda s: _sentence(s, lang, tex_escape),
+        paragraph=lambda s: sentence(s, lang, tex_escape),
         display=display, before_display="\n")
 
 
@@ -88,8 +89,8 @@ def to_markdown(derivation, lang: str = "en") -> str:
     return _walk(
         derivation, lang,
         heading=lambda s: "#" * (s.params.get("level", 2) + 1) + " " + heading_number(s)
-        + _sentence(s, lang, _md_escape),
-        paragraph=lambda s: _sentence(s, lang, _md_escape),
+        + sentence(s, lang, _md_escape),
+        paragraph=lambda s: sentence(s, lang, _md_escape),
         display=lambda node: "$$\n" + display(node, "aligned") + "\n$$")
 
 
@@ -97,8 +98,8 @@ def to_jupyter_latex(derivation, lang: str = "en") -> str:
     """The ``text/latex`` form shown by Jupyter (MathJax reads ``$`` and ``$$``)."""
     return _walk(
         derivation, lang,
-        heading=lambda s: heading_number(s) + _sentence(s, lang, str),
-        paragraph=lambda s: _sentence(s, lang, str),
+        heading=lambda s: heading_number(s) + sentence(s, lang, str),
+        paragraph=lambda s: sentence(s, lang, str),
         display=lambda node: "$$" + display(node, "aligned") + "$$")
 
 

@@ -31,9 +31,15 @@ __all__ = ["compile_pdf", "engine_for", "ENGINES", "INSTALL_HINT"]
 #: the TeX engine for each narration language
 ENGINES = {"en": "pdflatex", "ja": "lualatex"}
 
-#: how to install what the engines need, on Debian and Ubuntu
+#: how to install what the engines need, on Debian and Ubuntu (slides need
+#: beamer, in texlive-latex-recommended, and pgf, in texlive-pictures)
 INSTALL_HINT = ("install it with: apt-get install texlive-latex-base texlive-latex-recommended "
-                "texlive-luatex texlive-lang-japanese")
+                "texlive-luatex texlive-lang-japanese texlive-pictures")
+
+#: the Debian package that ships a LaTeX file, by the start of its name
+DEBIAN_PACKAGES = (("pgf", "texlive-pictures"), ("tikz", "texlive-pictures"),
+                   ("beamer", "texlive-latex-recommended"),
+                   ("luatexja", "texlive-lang-japanese"), ("ltj", "texlive-lang-japanese"))
 
 #: seconds one engine run may take; the first lualatex run builds a font cache (~8 s)
 TIMEOUT = 180
@@ -67,9 +73,11 @@ def _explain(engine: str, log: str, returncode: int) -> str:
     missing = _MISSING_FILE.search(log)
     if missing:
         name = missing.group(1)
+        debian = next((pkg for start, pkg in DEBIAN_PACKAGES if name.startswith(start)), None)
+        hint = f"install it with: apt-get install {debian}" if debian else INSTALL_HINT
+        kind = {"sty": "package", "cls": "class"}.get(name.rsplit(".", 1)[-1])
         return (f"{engine} cannot find the LaTeX file {name}"
-                f"{' (package ' + name.rsplit('.', 1)[0] + ')' if name.endswith('.sty') else ''}; "
-                + INSTALL_HINT)
+                f"{f' ({kind} ' + name.rsplit('.', 1)[0] + ')' if kind else ''}; {hint}")
     glyph = _MISSING_GLYPH.search(log)
     if glyph:
         return (f"{engine}: the font {glyph.group(2).strip()} has no glyph for "

@@ -1,0 +1,433 @@
+"""Slides: every deck compiles cleanly in the real engines and fits its frames.
+
+Each deck (combine, match and attention, general and concrete, causal and
+with heads, the handout, and a bare object with steps, as a selection of
+parts will be) is compiled in both languages: pdflatex for English,
+lualatex + luatexja for Japanese.  To keep the time down, the decks of a
+language are compiled as one document (their frames one after another, with
+the very preamble each deck has), in a pool of processes; a marker between
+decks attributes pages, overfull boxes and warnings to each.
+
+Pinned per deck: the number of frames and of pages (overlays included).
+A frame whose content runs off the bottom is an overfull \\vbox, and fails.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import harness
+import symrow
+from symrow.handout import handout
+from symrow.render import beamer, mathbox, texcut
+from symrow.render.mathbox import row_height
+
+V = symrow.vecseq
+LANGS = ("en", "ja")
+
+
+def _selection():
+    """A bare object with steps, as a selection of parts will be: the combine
+    of AB alone, from its heading on."""
+    steps = symrow.combine(V("A", "m", "ell"), V("B", "ell", "n")).steps
+    start = next(k for k, s in enumerate(steps)
+                 if s.kind == "heading" and s.params["topic"] == "combine")
+    return SimpleNamespace(steps=steps[start:])
+
+
+DECKS = {
+    "combine_general": lambda: symrow.combine(V("A", "m", "ell"), V("B", "ell", "n")),
+    "combine_concrete": lambda: symrow.combine(V("A", 2, 3), V("B", 3, 2)),
+    "match_general": lambda: symrow.match(V("A", "m", "ell"), V("B", "n", "ell")),
+    "match_concrete": lambda: symrow.match(V("A", 2, 3), V("B", 3, 3)),
+    "attention_general": lambda: symrow.attention("m", "n", "d"),
+    "attention_concrete": lambda: symrow.attention(2, 2, 2),
+    "attention_causal": lambda: symrow.attention(3, 3, 2, causal=True),
+    "attention_heads": lambda: symrow.attention(2, 3, 2, projections=True, heads=2),
+    "handout": handout,
+    "selection": _selection,
+    # five keys: a softmax fraction wider than a frame, set on rows
+    "attention_wide": lambda: symrow.attention(2, 5, 2),
+}
+
+#: decks compiled in one language only (the layout does not depend on it)
+ONE_LANGUAGE = {"attention_wide": "en"}
+
+#: (frames, pages) of each deck, the title frame included; pages count every overlay
+PINNED = {
+    ("combine_general", "en"): (14, 19), ("combine_general", "ja"): (13, 19),
+    ("combine_concrete", "en"): (11, 23), ("combine_concrete", "ja"): (10, 23),
+    ("match_general", "en"): (14, 18), ("match_general", "ja"): (13, 18),
+    ("match_concrete", "en"): (13, 22), ("match_concrete", "ja"): (12, 22),
+    ("attention_general", "en"): (16, 22), ("attention_general", "ja"): (16, 22),
+    ("attention_concrete", "en"): (21, 24), ("attention_concrete", "ja"): (21, 24),
+    ("attention_causal", "en"): (30, 35), ("attention_causal", "ja"): (30, 35),
+    ("attention_heads", "en"): (46, 71), ("attention_heads", "ja"): (45, 71),
+    ("handout", "en"): (65, 87), ("handout", "ja"): (63, 87),
+    ("selection", "en"): (7, 10), ("selection", "ja"): (7, 10),
+    ("attention_wide", "en"): (36, 43),
+}
+
+CASES = [(name, lang) for name in DECKS for lang in LANGS
+         if ONE_LANGUAGE.get(name, lang) == lang]
+
+
+@functools.lru_cache(maxsize=None)
+def deck_object(name: str):
+    return DECKS[name]()
+
+
+@functools.lru_cache(maxsize=None)
+def source(name: str, lang: str) -> str:
+    obj = deck_object(name)
+    return obj.to_beamer(lang) if hasattr(obj, "to_beamer") else beamer.to_beamer(obj, lang)
+
+
+def body(name: str, lang: str) -> str:
+    """The deck between \\begin{document} and \\end{document}."""
+    return source(name, lang).split("\\begin{document}\n", 1)[1].rsplit("\\end{document}", 1)[0]
+
+
+# -- without TeX ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,lang", CASES)
+def test_a_deck_is_its_preamble_titles_and_planned_frames(name, lang):
+    src = source(name, lang)
+    head = src.split("\\begin{document}\n", 1)[0]
+    assert head.startswith(beamer.preamble(lang))
+    assert set(re.findall(r"^\\(\w+)", head[len(beamer.preamble(lang)):], re.M)) <= {
+        "title", "subtitle", "date"}
+    frames = beamer.plan(deck_object(name), lang)
+    titled = "\\titlepage" in src
+    assert titled == (name != "selection")
+    assert src.count("\\begin{frame}") == len(frames) + titled
+    # no frame is shrunk to fit: long displays go on over "(cont.)" frames
+    for forbidden in ("\\resizebox", "\\scalebox", "shrink", "allowframebreaks", "\\small",
+                      "\\footnotesize", "\\tiny"):
+        assert forbidden not in src
+
+
+@pytest.mark.parametrize("name,lang", CASES)
+def test_overlays_count_up_from_two_in_each_frame(name, lang):
+    for frame in re.findall(r"\\begin\{frame\}.*?\\end\{frame\}", body(name, lang), re.S):
+        slides = sorted({int(k) for k in re.findall(r"\\uncover<(\d+)->", frame)})
+        assert slides == list(range(2, len(slides) + 2)), slides
+
+
+@pytest.mark.parametrize("name,lang", CASES)
+def test_planned_frames_fit_their_estimated_room(name, lang):
+    for frame in beamer.plan(deck_object(name), lang):
+        room = beamer.FRAME_HEIGHT - (beamer.SUBTITLE_HEIGHT if frame.subtitle else 0.0)
+        one_line = len(frame.blocks) == 1 and len(frame.blocks[0].equations) <= 1 \
+            and all(len(eq) == 1 for eq in frame.blocks[0].equations)
+        assert frame.height <= room or one_line, (frame.title, frame.height)
+
+
+def test_a_fraction_wider_than_a_frame_is_set_on_rows():
+    src = source("attention_wide", "en")
+    # the row sum of the distribution: numerator and denominator, five exponentials each
+    line = next(x for x in src.splitlines() if "p_{i1} + p_{i2} + p_{i3}" in x)
+    assert line.count("\\begin{gathered}\\textstyle") == 2
+    for frame in beamer.plan(deck_object("attention_wide"), "en"):
+        for block in frame.blocks:
+            for eq in block.equations:
+                for row in eq:
+                    assert mathbox.width(texcut.joined_cells(row)) <= beamer.FIT_WIDTH
+
+
+def test_long_expansions_are_continued_not_shrunk():
+    for lang, cont in (("en", "(cont.)"), ("ja", "（続き）")):
+        frames = beamer.plan(deck_object("attention_concrete"), lang)
+        continued = [f for f in frames if f.title.endswith(cont)]
+        assert len(continued) >= 4
+        assert all(f.split and f.overlays == 1 for f in continued)
+        # a continued chain starts again from its left side
+        src = source("combine_general", lang)
+        assert re.search(r"\(cont\.\)\}\n\\begin\{align\*\}\nC &= " if lang == "en"
+                         else r"（続き）\}\n\\begin\{align\*\}\nC &= ", src)
+
+
+def test_a_long_chain_is_revealed_line_by_line():
+    src = source("attention_general", "en")
+    frame = next(f for f in src.split("\\begin{frame}") if "The first product" in f)
+    assert "S &= Q K^{T} \\\\\n & \\uncover<2->{{}= \\begin{bmatrix}" in frame
+    assert "\\end{bmatrix}} \\\\\n & \\uncover<3->{{}= \\begin{bmatrix}" in frame
+
+
+def test_strip_overlays_gives_the_documents_math_back():
+    d = deck_object("match_general")
+    stripped = texcut.strip_overlays(body("match_general", "en"))
+    assert "\\uncover" not in stripped
+    for step in d.steps:
+        if step.display is not None and step.kind == "extract_row_match":
+            lines = symrow.render.latex.display_lines(step.display, beamer.SLIDE_WIDTH)
+            assert lines[0] in stripped
+
+
+def test_golden_decks():
+    harness.golden("slides_combine_general_en.tex", source("combine_general", "en"))
+    harness.golden("slides_attention_concrete_ja.tex", source("attention_concrete", "ja"))
+
+
+def test_to_beamer_methods_and_a_bare_object():
+    d = deck_object("combine_concrete")
+    assert d.to_beamer("ja") == beamer.to_beamer(d, "ja")
+    assert "\\subtitle{" in handout().to_beamer("en")
+    bare = beamer.to_beamer(_selection(), "en")
+    assert "\\titlepage" not in bare and bare.count("\\begin{frame}") >= 5
+    with pytest.raises(symrow.OptionError):
+        d.to_beamer("fr")
+
+
+# -- KaTeX --------------------------------------------------------------------------------
+
+@pytest.mark.renderer
+def test_the_decks_math_renders_in_katex():
+    formulas = []
+    for name, lang in CASES:
+        for f in harness.latex_math(texcut.strip_overlays(body(name, lang))):
+            formulas.append({"tex": f["tex"], "display": f["display"]})
+    assert len(formulas) > 1000
+    harness.assert_renders(formulas)
+
+
+# -- the real engines ------------------------------------------------------------------------
+
+def require_beamer() -> None:
+    ok = shutil.which("kpsewhich") is not None and all(
+        subprocess.run(["kpsewhich", f], capture_output=True, text=True).stdout.strip()
+        for f in ("beamer.cls", "pgf.sty"))
+    harness.require(ok, "beamer with pgf", "apt-get install texlive-latex-recommended "
+                    "texlive-pictures")
+
+
+_MARK = "SYMROW-DECK"
+
+
+def _combined(names: list, lang: str) -> str:
+    """The decks' frames in one document, a marker (with the page number)
+    before each.  Every deck's preamble is the shared one, and its titles
+    come along into the body; the subtitle is reset between decks."""
+    pre = beamer.preamble(lang)
+    out = [pre, "\\begin{document}\n"]
+    for name in names:
+        head, rest = source(name, lang).split("\\begin{document}\n", 1)
+        assert head.startswith(pre)
+        out.append("\\typeout{%s %s \\arabic{page}}\n\\subtitle{}\n" % (_MARK, name))
+        out.append(head[len(pre):] + rest.rsplit("\\end{document}", 1)[0])
+    out.append("\\typeout{%s end \\arabic{page}}\n\\end{document}\n" % _MARK)
+    return "".join(out)
+
+
+def _compile(job) -> dict:
+    names, lang = job
+    engine = "pdflatex" if lang == "en" else "lualatex"
+    with tempfile.TemporaryDirectory(prefix="symrow-slides-") as tmp:
+        Path(tmp, "deck.tex").write_text(_combined(names, lang), encoding="utf-8")
+        proc = subprocess.run(
+            [engine, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "deck.tex"],
+            cwd=tmp, capture_output=True, timeout=600,
+            env={**os.environ, "max_print_line": "1000"})
+        log = Path(tmp, "deck.log").read_text(encoding="utf-8", errors="replace")
+    if proc.returncode != 0:
+        errors = [line for line in log.splitlines() if line.startswith("!")][:3]
+        return {(name, lang): {"error": f"{engine} failed: {errors}"} for name in names}
+    results, current, start = {}, None, 0
+    for line in log.splitlines():
+        mark = re.match(_MARK + r" (\S+) (\d+)$", line)
+        if mark:
+            if current:
+                results[current, lang]["pages"] = int(mark.group(2)) - start
+            current, start = (None if mark.group(1) == "end" else mark.group(1)), int(mark.group(2))
+            if current:
+                results[current, lang] = {"pages": 0, "problems": []}
+        elif current and re.search(r"Overfull|Underfull|Warning|Missing character", line):
+            results[current, lang]["problems"].append(line.strip())
+    return results
+
+
+@functools.lru_cache(maxsize=None)
+def compiled() -> dict:
+    """Every deck compiled, in four documents over two processes (the
+    largest first: about 20 s each for the Japanese halves, 10 s for the
+    English ones, on this machine)."""
+    harness.require_tex("pdflatex")
+    harness.require_tex("lualatex")
+    require_beamer()
+    big = {"handout", "attention_heads", "attention_causal"}
+    jobs = [([n for n, lang in CASES if lang == language and (n in big) == large], language)
+            for language, large in (("ja", False), ("ja", True), ("en", True), ("en", False))]
+    results: dict = {}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for part in pool.map(_compile, jobs):
+            results.update(part)
+    return results
+
+
+@pytest.mark.renderer
+@pytest.mark.slow
+@pytest.mark.parametrize("name,lang", CASES)
+def test_deck_compiles_with_nothing_overfull_and_no_warnings(name, lang):
+    result = compiled()[name, lang]
+    assert "error" not in result, result.get("error")
+    assert result["problems"] == [], result["problems"][:5]
+
+
+@pytest.mark.renderer
+@pytest.mark.slow
+@pytest.mark.parametrize("name,lang", CASES)
+def test_frames_and_pages_are_pinned(name, lang):
+    result = compiled()[name, lang]
+    assert "error" not in result, result.get("error")
+    frames = source(name, lang).count("\\begin{frame}")
+    planned = sum(f.overlays for f in beamer.plan(deck_object(name), lang)) \
+        + ("\\titlepage" in source(name, lang))
+    assert result["pages"] == planned  # the overlays come out as planned
+    assert (frames, result["pages"]) == PINNED[name, lang]
+
+
+@pytest.mark.renderer
+def test_row_heights_are_never_underestimated():
+    """The estimate of each display row is compared with TeX's own box."""
+    harness.require_tex("pdflatex")
+    require_beamer()
+    lines = sorted({line for name in DECKS
+                    for frame in beamer.plan(deck_object(name), "en")
+                    for block in frame.blocks for eq in block.equations for line in eq})
+    boxes = "\n".join(
+        "\\setbox0\\hbox{$\\displaystyle %s$}\\typeout{ROW %d,\\the\\ht0,\\the\\dp0,\\the\\wd0}"
+        % (texcut.joined_cells(line), n)
+        for n, line in enumerate(lines))
+    doc = beamer.preamble("en") + "\\begin{document}\n\\begin{frame}\n" + boxes \
+        + "\n\\end{frame}\n\\end{document}\n"
+    _pdf, log = harness.compile_tex(doc, "pdflatex")
+    measured = re.findall(r"ROW (\d+),([\d.]+)pt,([\d.]+)pt,([\d.]+)pt", log)
+    assert len(measured) == len(lines) > 250
+    worst = max((max(13.6, float(h) + float(d) + 1.0) + 3.0 - row_height(lines[int(n)]),
+                 lines[int(n)][:80]) for n, h, d, _w in measured)
+    assert worst[0] <= 2.0, worst
+    widest = max(float(w) for *_x, w in measured)
+    assert widest < 398.0  # the frame's text width, 16:9 at 11 pt
+
+
+@pytest.mark.renderer
+@pytest.mark.parametrize("lang", LANGS)
+def test_sentences_are_never_estimated_a_line_short(lang):
+    """Each sentence's estimated height is compared with its paragraph as TeX sets it."""
+    engine = "pdflatex" if lang == "en" else "lualatex"
+    harness.require_tex(engine)
+    require_beamer()
+    blocks = {}
+    for name in DECKS:
+        for frame in beamer.plan(deck_object(name), lang):
+            for block in frame.blocks:
+                if block.sentence:
+                    blocks[block.sentence] = block.sentence_height
+    sentences = sorted(blocks)
+    boxes = "\n".join("\\setbox0\\vbox{\\hsize\\textwidth %s}\\typeout{PAR %d,\\the\\ht0,"
+                      "\\the\\dp0}" % (text, n) for n, text in enumerate(sentences))
+    doc = beamer.preamble(lang) + "\\begin{document}\n\\begin{frame}\n" + boxes \
+        + "\n\\end{frame}\n\\end{document}\n"
+    _pdf, log = harness.compile_tex(doc, engine)
+    measured = re.findall(r"PAR (\d+),([\d.]+)pt,([\d.]+)pt", log)
+    assert len(measured) == len(sentences) > 100
+    for n, h, d in measured:
+        text = sentences[int(n)]
+        assert float(h) + float(d) <= blocks[text] + 1.0, (float(h) + float(d), blocks[text], text)
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def run(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "symrow", *args], capture_output=True,
+                          text=True, timeout=600, cwd=cwd)
+
+
+def test_cli_beamer_format_writes_the_deck():
+    proc = run("combine", "--general", "--format", "beamer")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == source("combine_general", "en")
+
+
+def test_cli_slides_with_tex_writes_the_deck(tmp_path):
+    proc = run("match", "--general", "--slides", "--lang", "ja", "-o", str(tmp_path / "m.tex"))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "m.tex").read_text(encoding="utf-8") == source("match_general", "ja")
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["combine", "--slides"], "got text, the default"),
+    (["match", "--slides", "--format", "markdown"], "got --format markdown"),
+    (["attention", "--slides", "--format", "latex"], "got --format latex"),
+    (["handout", "--slides", "-o", "h.md"], "got -o h.md, which means markdown"),
+])
+def test_cli_slides_with_a_format_that_cannot_hold_slides(args, fragment, tmp_path):
+    proc = run(*args, cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"symrow: error: --slides needs --format pdf (or -o FILE.pdf) or --format beamer; "
+        f"{fragment}"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_help_tells_of_slides():
+    proc = run("attention", "--help")
+    assert "--slides" in proc.stdout and "beamer" in proc.stdout
+
+
+def _pdf_pages(path: Path) -> int:
+    harness.require(shutil.which("pdfinfo") is not None, "pdfinfo", "apt-get install poppler-utils")
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+
+
+@pytest.mark.renderer
+@pytest.mark.slow
+def test_cli_attention_slides_in_japanese(tmp_path):
+    harness.require_tex("lualatex")
+    require_beamer()
+    proc = run("attention", "--m", "2", "--n", "2", "--d", "2", "--format", "pdf", "--slides",
+               "--lang", "ja", "-o", str(tmp_path / "a.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    assert _pdf_pages(tmp_path / "a.pdf") == PINNED["attention_concrete", "ja"][1]
+
+
+@pytest.mark.renderer
+@pytest.mark.slow
+def test_cli_handout_slides_in_english(tmp_path):
+    harness.require_tex("pdflatex")
+    require_beamer()
+    proc = run("handout", "--slides", "--lang", "en", "-o", str(tmp_path / "s.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    assert _pdf_pages(tmp_path / "s.pdf") == PINNED["handout", "en"][1]
+
+
+# -- a missing beamer or pgf is named -----------------------------------------------------------
+
+@pytest.mark.renderer
+@pytest.mark.parametrize("document,names", [
+    ("\\documentclass{beamersymrowmissing}\n\\begin{document}x\\end{document}\n",
+     ("class beamersymrowmissing", "apt-get install texlive-latex-recommended")),
+    ("\\documentclass{article}\n\\usepackage{pgfsymrowmissing}\n\\begin{document}x\\end{document}\n",
+     ("package pgfsymrowmissing", "apt-get install texlive-pictures")),
+])
+def test_a_missing_beamer_or_pgf_names_its_package(document, names):
+    from symrow.render.pdf import compile_pdf
+    harness.require_tex("pdflatex")
+    with pytest.raises(symrow.RenderError) as err:
+        compile_pdf(document, "en")
+    message = str(err.value)
+    assert "\n" not in message
+    for name in names:
+        assert name in message, message

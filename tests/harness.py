@@ -44,7 +44,7 @@ def require_node_module(name: str) -> None:
 def require_tex(engine: str) -> None:
     require(shutil.which(engine) is not None, engine,
             "apt-get install texlive-latex-base texlive-latex-recommended texlive-luatex "
-            "texlive-lang-japanese")
+            "texlive-lang-japanese texlive-pictures")
 
 
 # -- golden files --------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_unreadable_step_exit_2_with_report(tmp_path):
     out = run(["answer.tex", *ATTENTION], cwd=tmp_path)
     assert out.returncode == 2
     assert "line 2, column 5" in out.stdout and "\\foo" in out.stdout
-    assert "verdict: unparsed" in out.stdout
+    assert "verdict: unreadable" in out.stdout
 
 
 def test_stdin_and_json():

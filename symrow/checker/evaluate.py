@@ -27,6 +27,7 @@ import math
 import sympy
 
 from . import parse as l2s
+from .indices import index_names, index_value
 from .translate import Atom, Unit
 from .values import MathError, exp_of, is_matrix, row_softmax, scalar_or_matrix, shape_text
 
@@ -127,10 +128,11 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
                 if isinstance(item, str) and item not in bound and item not in ref.sizes:
                     out.setdefault(item, set()).add(
                         (q.rows if k == 0 else q.cols, f"{q.name}"))
+                else:
+                    _free_names(item, bound, ref, out)
         elif atom.kind == "marker" and atom.name in ("entry", "row"):
             for item in atom.items:
-                if isinstance(item, str) and item not in bound and item not in ref.sizes:
-                    out.setdefault(item, set()).add((None, ""))
+                _free_names(item, bound, ref, out)
         elif atom.kind == "index" and atom.name not in bound and atom.name not in ref.sizes:
             out.setdefault(atom.name, set()).add((None, ""))
         elif atom.kind in ("matrix", "sub"):
@@ -140,6 +142,13 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
         return
     for arg in tree.args:
         _uses(arg, unit, ref, bound, out)
+
+
+def _free_names(item, bound, ref, out: dict) -> None:
+    """Record the free names of an index item, with no range of their own."""
+    for name in index_names(item):
+        if name not in bound and name not in ref.sizes:
+            out.setdefault(name, set()).add((None, ""))
 
 
 def free_indices(units, ref) -> dict:
@@ -188,13 +197,10 @@ class Evaluator:
 
     # -- atoms ------------------------------------------------------------------------
     def _index(self, item, env: dict) -> int:
-        if isinstance(item, int):
-            return item
-        if item in env:
-            return env[item]
-        if item in self.ref.sizes:
-            return self.ref.sizes[item]
-        raise MathError(f"the index {item} has no value here")
+        try:
+            return index_value(item, env, self.ref.sizes)
+        except KeyError as err:
+            raise MathError(f"the index {err.args[0]} has no value here") from None
 
     def _atom_value(self, atom: Atom, unit: Unit, env: dict):
         kind = atom.kind

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from . import vocab as V
+from .indices import NotIndex, name_at, read_expr
 from .lexer import Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
 
@@ -194,39 +195,46 @@ class NameReader:
                 f"derivation knows {self.ref.known_names()}")
 
     def _index_items(self, sub: list, pos: int, end: int, single: bool) -> tuple:
-        """Indices from a subscript: ``{12}`` -> (1, 2), ``{10,2}``, ``{ij}``, ``{1j}``."""
-        toks = [n for n in sub if not is_token(n, *V.SPACING)]
-        if any(not isinstance(t, Token) for t in toks):
-            raise TranslateError("cannot read this subscript as indices", pos, end)
-        words = [t for t in toks if t.text != ","]
-        commas = len(toks) - len(words)
-        for t in words:
-            if not (t.kind in ("num", "letter") or t.text == "\\ell"):
-                if t.text in ("+", "-"):
-                    raise TranslateError("index arithmetic such as i+1 is not supported; "
-                                         "write the index out", t.pos, t.end)
-                raise TranslateError(f"cannot read {t.text!r} as an index", t.pos, t.end)
-            if t.kind == "num" and not t.text.isdigit():
-                raise TranslateError(f"{t.text} is not an index", t.pos, t.end)
-        if not words:
+        """Indices from a subscript: ``{12}`` -> (1, 2), ``{10,2}``, ``{ij}``, ``{1j}``,
+        ``{i,j'}``, ``{ik_1}``, ``{i,i - m + n}``, and for a row ``{i - m + n}``."""
+        nodes = [n for n in sub if not is_token(n, *V.SPACING)]
+        if not nodes:
             raise TranslateError("an empty subscript", pos, end)
-
-        def item(t: Token):
-            if t.kind == "num":
-                return int(t.text)
-            return "ell" if t.text == "\\ell" else t.text
-
-        if commas:
-            if len(toks) % 2 == 0 or any(t.text == "," for t in toks[0::2]) or any(
-                    t.text != "," for t in toks[1::2]):
+        parts: list[list] = [[]]
+        for node in nodes:
+            if is_token(node, ","):
+                parts.append([])
+            else:
+                parts[-1].append(node)
+        if len(parts) > 1:
+            if any(not part for part in parts):
                 raise TranslateError("cannot read this subscript: write a_{10,2}", pos, end)
-            return tuple(item(t) for t in words)
+            return tuple(self._one_index(part, pos, end) for part in parts)
         if single:
-            if len(words) != 1:
-                raise TranslateError("a row vector takes one index, as in "
-                                     "\\boldsymbol{a}_{1}", pos, end)
-            return (item(words[0]),)
-        if len(words) == 1 and words[0].kind == "num":
+            return (self._one_index(nodes, pos, end),)
+        for node in nodes:
+            if is_token(node, "+", "-"):
+                raise TranslateError("index arithmetic needs commas between the indices, as "
+                                     "in a_{i,j+1}", node.pos, node.end)
+        words = []
+        k = 0
+        while k < len(nodes):
+            node = nodes[k]
+            if isinstance(node, Token) and node.kind == "num":
+                if not node.text.isdigit():
+                    raise TranslateError(f"{node.text} is not an index", node.pos, node.end)
+                words.append(node)
+                k += 1
+                continue
+            got = name_at(nodes, k)
+            if got is None:
+                if isinstance(node, Token):
+                    raise TranslateError(f"cannot read {node.text!r} as an index", node.pos,
+                                         node.end)
+                raise TranslateError("cannot read this subscript as indices", pos, end)
+            name, k = got
+            words.append(name)
+        if len(words) == 1 and isinstance(words[0], Token):
             digits = words[0].text
             if len(digits) == 1:
                 return (int(digits),)
@@ -235,5 +243,13 @@ class NameReader:
             raise TranslateError(f"cannot tell where the row index ends in {digits}; write "
                                  f"it with a comma, as in a_{{{digits[:-1]},{digits[-1]}}}",
                                  words[0].pos, words[0].end)
-        return tuple(item(t) for t in words)
+        return tuple(int(w.text) if isinstance(w, Token) else w for w in words)
 
+    def _one_index(self, nodes: list, pos: int, end: int):
+        try:
+            return read_expr(nodes)
+        except NotIndex as err:
+            node = err.node
+            if node is not None and hasattr(node, "pos"):
+                raise TranslateError(err.message, node.pos, node.end) from None
+            raise TranslateError(err.message, pos, end) from None

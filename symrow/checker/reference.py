@@ -64,27 +64,109 @@ def _matrix(value) -> sympy.ImmutableMatrix:
     return sympy.ImmutableMatrix(value)
 
 
+def _looks_like_derivation(obj) -> bool:
+    """What a reference needs of a derivation: kind, options, operands, quantities."""
+    return all(hasattr(obj, name) for name in ("kind", "options", "operands", "quantities"))
+
+
+# -- conventions: the only kind-specific knowledge, kept in one place --------------------
+
+#: the order of quantities in a term of a report, per kind (q before k before v)
+_PIPELINES = {"attention": ["Q", "K", "S", "M", "P", "V", "O"]}
+
+
+def pipeline_order(kind: str, names: list) -> list:
+    """The order in which a report writes the factors of a term."""
+    return _PIPELINES.get(kind, names)
+
+
+def conventional_sizes(derivation, quantities: dict) -> dict:
+    """The size names of a concrete derivation (m, ell, n, d, d_v), read off its shapes.
+
+    A derivation checked through :func:`symrow.checker.general.instances`
+    gets its sizes from there; this is for a concrete derivation given
+    directly, where only the conventions of combine, match and attention
+    say which size is called what.  Other kinds get no size names.
+    """
+    def shape(name):
+        for key in (name, name + "^(1)"):   # several heads: sizes of head 1
+            if key in quantities:
+                return quantities[key].shape
+        return None
+    operands = list(derivation.operands.values())
+    if derivation.kind in ("combine", "match") and len(operands) >= 2:
+        a, b = operands[:2]
+        sizes = {"m": a.rows, "ell": a.cols}
+        sizes["n"] = b.cols if derivation.kind == "combine" else b.rows
+        return sizes
+    sizes = {}
+    if derivation.kind != "attention":
+        return sizes
+    if shape("Q"):
+        sizes["m"] = shape("Q")[0]
+    if shape("K"):
+        sizes["n"] = shape("K")[0]
+    if shape("Q"):
+        sizes["d"] = shape("Q")[1]
+    if shape("V"):
+        sizes["d_v"] = shape("V")[1]
+    for name in ("X", "W_Q", "W_Q^(1)"):
+        if name in quantities and "d_model" not in sizes:
+            sizes["d_model"] = quantities[name].shape[0 if name.startswith("W") else 1]
+    return sizes
+
+
+#: options a report header leaves out: names, and values that mean "off"
+_QUIET = {"name"}
+
+
+def option_text(options: dict, sizes: dict) -> str:
+    """Every option in force, for a report header: ``causal, heads=2, projections``."""
+    out = []
+    for key, value in options.items():
+        if key in _QUIET or key in sizes or value is None or value is False:
+            continue
+        if isinstance(value, bool):
+            out.append(key)
+        elif key == "heads" and value == 1:
+            continue
+        elif key == "scale" and value == "symbolic":
+            continue
+        elif key == "cross" and not options.get("projections"):
+            continue
+        elif key == "d_model" and not (options.get("projections") or
+                                       (options.get("heads") or 1) > 1):
+            continue
+        elif isinstance(value, (int, str)) or isinstance(value, sympy.Basic):
+            if isinstance(value, sympy.Basic) and value.is_Symbol:
+                continue    # a size tied to another (d_v = d): shown with the sizes
+            out.append(f"{key}={value}")
+    return ", ".join(out)
+
+
 class Reference:
     """The names a hand derivation may use, and what they mean."""
 
-    def __init__(self, derivation):
+    def __init__(self, derivation, *, sizes: dict | None = None):
         from ..steps import Derivation
-        if not isinstance(derivation, Derivation):
+        if not isinstance(derivation, Derivation) and not _looks_like_derivation(derivation):
             raise OptionError(f"against= must be a derivation such as symrow.combine(...) or "
                               f"symrow.attention(...); got {type(derivation).__name__}")
-        if not derivation.concrete:
-            raise OptionError("checking needs concrete sizes (e.g. 2 x 3), not general "
-                              "ones such as m x ell: a hand derivation is checked entry by "
-                              "entry")
+        if not all(seq.concrete for seq in derivation.operands.values()):
+            raise OptionError("this reference needs concrete sizes: a general derivation is "
+                              "checked through its instances (symrow.check does that)")
         self.kind = derivation.kind
         self.options = dict(derivation.options)
         self.max_dim = max(get_limits().max_dim, 64)
         quantities = {name: _matrix(value) for name, value in derivation.quantities.items()
                       if isinstance(value, sympy.MatrixBase)}
         operands = dict(derivation.operands)
-        self.sizes = self._sizes(derivation, quantities)
+        self.sizes = dict(sizes) if sizes is not None else conventional_sizes(derivation,
+                                                                              quantities)
         size_values = {size_symbol(name): value for name, value in self.sizes.items()}
-        size_values[size_symbol("d_k")] = self.sizes.get("d", 0)
+        size_values.setdefault(size_symbol("d_k"), self.sizes.get("d", 0))
+        #: values given for the entries of operands (symbol -> number), see set_values
+        self.values: dict = {}
         self.quantities: dict[str, Quantity] = {}
         # operands and constants first: they are level 0
         for name, value in quantities.items():
@@ -105,12 +187,14 @@ class Reference:
                                                 lambda i, j: seq.symbol(i + 1, j + 1))
                 self._add(name, seq, None, symbols, None, grounds[name])
         self._ground_fixpoint()
-        self._define()
+        definitions = getattr(derivation, "definitions", None)
+        self._define(None if definitions is None else
+                     {k: _matrix(v).xreplace(size_values) for k, v in definitions.items()})
         self.by_letter = {(q.letter, q.tag): q for q in self.quantities.values()}
         #: how to order the factors of a term in a report: operands in their order
         #: (q before k before v), then derived quantities
         self.rank = {}
-        pipeline = ["Q", "K", "S", "M", "P", "V", "O"] if self.kind == "attention" else []
+        pipeline = pipeline_order(self.kind, list(self.quantities))
         order = sorted(self.quantities.values(),
                        key=lambda q: (pipeline.index(q.name) if q.name in pipeline
                                       else len(pipeline), q.level))
@@ -120,6 +204,7 @@ class Reference:
         self.matrices = dict(self.quantities)
         self.ground_map = {}
         self.level_of: dict[sympy.Symbol, int] = {}
+        self.owner: dict[sympy.Symbol, tuple] = {}
         self.unfold_maps: dict[int, dict] = {}
         for q in self.quantities.values():
             for i in range(q.rows):
@@ -128,34 +213,12 @@ class Reference:
                     if not isinstance(sym, sympy.Symbol):
                         continue
                     self.level_of[sym] = q.level
+                    self.owner.setdefault(sym, (q.name, i + 1, j + 1))
                     if q.derived:
                         self.ground_map[sym] = q.ground[i, j]
                         self.unfold_maps.setdefault(q.level, {})[sym] = q.definition[i, j]
 
     # -- construction ---------------------------------------------------------
-    @staticmethod
-    def _sizes(derivation, quantities) -> dict:
-        def shape(name):
-            for key in (name, name + "^(1)"):   # several heads: sizes of head 1
-                if key in quantities:
-                    return quantities[key].shape
-            return None
-        if derivation.kind in ("combine", "match"):
-            a, b = list(derivation.operands.values())[:2]
-            sizes = {"m": a.rows, "ell": a.cols}
-            sizes["n"] = b.cols if derivation.kind == "combine" else b.rows
-            return sizes
-        sizes = {}
-        if shape("Q"):
-            sizes["m"] = shape("Q")[0]
-        if shape("K"):
-            sizes["n"] = shape("K")[0]
-        if shape("Q"):
-            sizes["d"] = shape("Q")[1]
-        if shape("V"):
-            sizes["d_v"] = shape("V")[1]
-        return sizes
-
     def _seq(self, name: str, value) -> VecSeq:
         return VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
 
@@ -168,10 +231,16 @@ class Reference:
         q = self.quantities.get(name)
         return None if q is None else q.symbols
 
-    def _define(self) -> None:
-        """One-level definitions, checked against the ground truth; then levels."""
-        mine: dict[str, sympy.ImmutableMatrix] = {}
-        if self.kind == "attention":
+    def _define(self, given: dict | None) -> None:
+        """One-level definitions, checked against the ground truth; then levels.
+
+        ``given`` is the derivation's own ``definitions`` (name -> matrix in the
+        entry symbols of the quantities it is made from), when it has them;
+        without them, attention's are written here (the fallback until every
+        derivation states its definitions).
+        """
+        mine: dict[str, sympy.ImmutableMatrix] = dict(given or {})
+        if given is None and self.kind == "attention":
             Q, K, V, S, P = (self._symbols_of(n) for n in "QKVSP")
             M = self._symbols_of("M")
             d = self.sizes.get("d")
@@ -269,11 +338,42 @@ class Reference:
                 f"and the sizes {sizes}")
 
     def describe(self) -> str:
+        """``attention (m=2, n=2, d=2, d_v=2, causal, heads=2)``: the kind, sizes and options."""
         sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in self.sizes.items())
-        extra = ""
-        if self.options.get("causal"):
-            extra = ", causal"
-        return f"{self.kind} ({sizes}{extra})"
+        extra = option_text(self.options, self.sizes)
+        inside = ", ".join(x for x in (sizes, extra) if x)
+        return f"{self.kind} ({inside})" if inside else self.kind
+
+    # -- values ---------------------------------------------------------------------
+    def operand_symbols(self, name: str) -> list:
+        q = self.quantities.get(name)
+        if q is None or q.level != 0:
+            return []
+        return [s for s in q.symbols if isinstance(s, sympy.Symbol)]
+
+    def set_values(self, name: str, matrix) -> None:
+        """Give the entries of operand ``name`` values (a matrix of its shape)."""
+        q = self.quantities[name]
+        matrix = _matrix(matrix)
+        if matrix.shape != (q.rows, q.cols):
+            raise MathError(f"{name} is {q.rows} x {q.cols}; the values are "
+                            f"{matrix.rows} x {matrix.cols}")
+        for sym, value in zip(q.symbols, matrix):
+            if isinstance(sym, sympy.Symbol):
+                self.values[sym] = sympy.nsimplify(value) if isinstance(value, float) else value
+
+    def with_values(self, expr):
+        return expr.xreplace(self.values) if self.values else expr
+
+    def missing_values(self, expr) -> list:
+        """Operands some of whose entries in ``expr`` have no value, by name."""
+        names = []
+        for sym in expr.free_symbols:
+            owner = self.owner.get(sym)
+            if owner is not None and self.level_of.get(sym) == 0 and sym not in self.values:
+                if owner[0] not in names:
+                    names.append(owner[0])
+        return sorted(names)
 
     def level(self, expr) -> int:
         return max((self.level_of.get(s, 0) for s in expr.free_symbols), default=0)

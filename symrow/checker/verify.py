@@ -236,8 +236,8 @@ def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
             diff.extra.append(show(coeff * term, rank))
     if any(text.endswith("...") for text in diff.missing + diff.extra):
         many = len(diff.missing) + len(diff.extra)
-        diff.note = (f"{many} terms differ; they are too long to show here; the "
-                     f"counterexample pins the difference down")
+        diff.note = (f"{many} term{'s differ' if many > 1 else ' differs'}; too long to "
+                     f"show here; the counterexample pins the difference down")
         diff.missing, diff.extra = [], []
     diff.missing = _sorted(diff.missing)
     diff.extra = _sorted(diff.extra)
@@ -301,7 +301,11 @@ def _infinity(expr):
 
 
 def compare_scalar(left, right, ref) -> EntryDiff | None:
-    """None when ``left == right`` under the derivation's meaning; else how they differ."""
+    """None when ``left == right`` under the derivation's meaning; else how they differ.
+
+    Raises :class:`Undecided` when the two sides cannot be compared (one is
+    a number, the other depends on operands whose values are not known).
+    """
     if left == right:
         return None
     li, ri = _infinity(left), _infinity(right)
@@ -310,6 +314,13 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
             return None
         return EntryDiff(missing=[show(li if li is not None else left, ref.rank)],
                          extra=[show(ri if ri is not None else right, ref.rank)])
+    diff = _compare_symbols(left, right, ref)
+    if diff is None:
+        return None
+    return _compare_values(left, right, ref, diff)
+
+
+def _compare_symbols(left, right, ref) -> EntryDiff | None:
     L, R = left, right
     meet = None
     for _ in range(64):
@@ -337,10 +348,65 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
     if meet is None:
         meet = (lg, rg)
     diff = _term_diff(*meet, ref.rank)
-    if not (diff.missing or diff.extra or diff.coefficients) and meet != (lg, rg):
+    if not (diff.missing or diff.extra or diff.coefficients or diff.parts) and \
+            meet != (lg, rg):
         diff = _term_diff(lg, rg, ref.rank)
     diff.counterexample = counter
     return diff
+
+
+def _needs_values(ref, exprs) -> str:
+    names = []
+    for expr in exprs:
+        for name in ref.missing_values(expr):
+            if name not in names:
+                names.append(name)
+    listed = ", ".join(sorted(names)) or "the operands"
+    return (f"not checked: one side is a number, the other depends on the entries of "
+            f"{listed}, whose values are not given (define them, as in "
+            f"A = \\begin{{bmatrix}} 1 & 2 \\\\ 3 & 4 \\end{{bmatrix}}, or give --values)")
+
+
+def _numbers_equal(x, y) -> bool:
+    if _zero(x - y):
+        return True
+    try:
+        return numeric.close(numeric.evaluate(x, {}), numeric.evaluate(y, {}))
+    except numeric.NumericError:
+        return False
+
+
+def _compare_values(left, right, ref, diff: EntryDiff) -> EntryDiff | None:
+    """A step that differs in symbols may hold with the operands' values (a worked
+    example with numbers); a number against symbols without values is undecided."""
+    lg, rg = ref.ground(left), ref.ground(right)
+    lv, rv = ref.with_values(lg), ref.with_values(rg)
+    lfree, rfree = bool(lv.free_symbols), bool(rv.free_symbols)
+    # numbers as written (not a quantity that happens to be constant, such as a masked p_12)
+    written = not getattr(left, "free_symbols", True) or not getattr(right, "free_symbols", True)
+    if (lv, rv) == (lg, rg):
+        if lfree != rfree and written:
+            raise Undecided(_needs_values(ref, (lg, rg)))
+        return diff
+    if not lfree and not rfree:
+        if _numbers_equal(lv, rv):
+            return None
+        if lv.is_Rational and rv.is_Rational:
+            return EntryDiff(coefficients=[("1", show(lv), show(rv))])
+        return EntryDiff(counterexample={"values": {}, "left": numeric.show_number(
+            numeric.evaluate(lv, {})), "right": numeric.show_number(numeric.evaluate(rv, {}))})
+    if lfree != rfree and written:
+        raise Undecided(_needs_values(ref, (lv, rv)))
+    if is_polynomial(lv) and is_polynomial(rv):
+        if expand(lv - rv) == 0:
+            return None
+        return _term_diff(lv, rv, ref.rank)
+    equal, counter = _counterexample(lv, rv)
+    if equal:
+        return None
+    out = _term_diff(lv, rv, ref.rank)
+    out.counterexample = counter
+    return out
 
 
 def compare(left, right, ref) -> Difference | None:

@@ -95,10 +95,21 @@ def parse_unit(unit: Unit, cache: dict) -> None:
         _check_tree(tree, unit)
         unit.tree = tree
     for atom in unit.atoms.values():
-        if atom.kind in ("matrix", "sub"):
-            for row in atom.cells:
-                for cell in row:
-                    parse_unit(cell, cache)
+        for cell in sub_units(atom):
+            parse_unit(cell, cache)
+
+
+#: placeholder kinds that hold units of their own (in ``cells``)
+NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid")
+
+
+def sub_units(atom: Atom):
+    """Every unit inside an atom (matrix cells, a group, the rows of a cases, ...)."""
+    if atom.kind in NESTED:
+        for row in atom.cells:
+            for cell in row:
+                if cell is not None:
+                    yield cell
 
 
 def _atom(node, unit: Unit) -> Atom | None:
@@ -135,10 +146,29 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
                 _free_names(item, bound, ref, out)
         elif atom.kind == "index" and atom.name not in bound and atom.name not in ref.sizes:
             out.setdefault(atom.name, set()).add((None, ""))
-        elif atom.kind in ("matrix", "sub"):
-            for row in atom.cells:
-                for cell in row:
-                    _uses(cell.tree, cell, ref, bound, out)
+        elif atom.kind == "cases":
+            for condition in atom.items:
+                for _, a, b in condition:
+                    _free_names(a, bound, ref, out)
+                    _free_names(b, bound, ref, out)
+            for cell in sub_units(atom):
+                _uses(cell.tree, cell, ref, bound, out)
+        elif atom.kind in ("max", "min") and atom.name:
+            for item in atom.items:
+                if item is not None:
+                    _free_names(item, bound, ref, out)
+            inner = bound | {atom.name}
+            for cell in sub_units(atom):
+                _uses(cell.tree, cell, ref, inner, out)
+        elif atom.kind in ("elided", "grid"):
+            names = frozenset(atom.name.split()) if atom.name else frozenset()
+            for item in _pattern_items(atom):
+                _free_names(item, bound | names, ref, out)
+            for cell in sub_units(atom):
+                _uses(cell.tree, cell, ref, bound | names, out)
+        elif atom.kind in NESTED:
+            for cell in sub_units(atom):
+                _uses(cell.tree, cell, ref, bound, out)
         return
     for arg in tree.args:
         _uses(arg, unit, ref, bound, out)
@@ -149,6 +179,15 @@ def _free_names(item, bound, ref, out: dict) -> None:
     for name in index_names(item):
         if name not in bound and name not in ref.sizes:
             out.setdefault(name, set()).add((None, ""))
+
+
+def _pattern_items(atom: Atom):
+    """The index items that place the explicit parts of an elided pattern."""
+    for spec in atom.items:
+        if spec is None:
+            continue
+        _, values = spec
+        yield from values
 
 
 def free_indices(units, ref) -> dict:
@@ -228,7 +267,57 @@ class Evaluator:
             return self.value(atom.cells[0][0], env)
         if kind == "matrix":
             return self._matrix(atom, env)
+        if kind == "cases":
+            return self._cases(atom, env)
+        if kind in ("max", "min"):
+            return self._extremum(atom, env)
+        if kind == "elided":
+            from .patterns import elided_value
+            return elided_value(self, atom, env)
+        if kind == "grid":
+            from .patterns import grid_value
+            return grid_value(self, atom, env)
         raise MathError(f"internal: a {kind} placeholder where a value belongs")
+
+    def holds(self, condition, env: dict) -> bool:
+        """Does a condition ((relation, index, index), ...) hold at ``env``?"""
+        for kind, a, b in condition:
+            x, y = self._index(a, env), self._index(b, env)
+            ok = {"le": x <= y, "lt": x < y, "ge": x >= y, "gt": x > y, "eq": x == y,
+                  "ne": x != y}[kind]
+            if not ok:
+                return False
+        return True
+
+    def _cases(self, atom: Atom, env: dict):
+        for condition, (unit,) in zip(atom.items, atom.cells):
+            if self.holds(condition, env):
+                return self.value(unit, env)
+        where = ", ".join(f"{k} = {v}" for k, v in sorted(env.items()) if "#" not in k)
+        raise MathError(f"no row of the cases applies{' for ' + where if where else ''}")
+
+    def _extremum(self, atom: Atom, env: dict):
+        if atom.name:
+            (body,), = atom.cells
+            lower, upper = atom.items
+            low = 1 if lower is None else self._index(lower, env)
+            if upper is None:
+                uses: dict = {}
+                _uses(body.tree, body, self.ref, frozenset(k for k in env if k != atom.name),
+                      uses)
+                high = index_range(atom.name, uses)
+            else:
+                high = self._index(upper, env)
+            if high - low + 1 > MAX_SUM_TERMS:
+                raise MathError(f"a {atom.kind} of more than {MAX_SUM_TERMS} values")
+            values = [self.value(body, {**env, atom.name: k}) for k in range(low, high + 1)]
+        else:
+            values = [self.value(cell, env) for (cell,) in atom.cells]
+        if not values:
+            raise MathError(f"a {atom.kind} over no values")
+        if any(is_matrix(v) for v in values):
+            raise MathError(f"a {atom.kind} of matrices; write it entry by entry")
+        return (sympy.Max if atom.kind == "max" else sympy.Min)(*values)
 
     def _matrix(self, atom: Atom, env: dict):
         rows = []
@@ -253,6 +342,10 @@ class Evaluator:
         if isinstance(node, sympy.Symbol):
             atom = unit.atoms[node.name]
             return self._atom_value(atom, unit, env)
+        if node.is_Float:
+            # a decimal as written: 0.893 is 893/1000, exactly
+            return sympy.Rational(str(node).rstrip("0").rstrip(".") or "0") \
+                if node.is_finite else node
         if node.is_Number or node in _ALLOWED_SINGLETONS:
             return node
         if isinstance(node, sympy.Add):

@@ -94,6 +94,12 @@ def evaluate(expr, values: dict):
                 if abs((e * ctx.log(b)).real) > _MAX_EXP:
                     raise NumericError("a power is too large to evaluate")
                 out = b ** int(exp) if exp.is_Integer else ctx.power(b, e)
+        elif isinstance(node, (sympy.Max, sympy.Min)):
+            got = [ev(arg) for arg in node.args]
+            if any(abs(v.imag) > ctx.mpf(10) ** -30 for v in got):
+                raise NumericError("max or min of complex numbers")
+            pick = max if isinstance(node, sympy.Max) else min
+            out = ctx.mpc(pick(v.real for v in got))
         elif isinstance(node, sympy.exp):
             arg = ev(node.args[0])
             if abs(arg.real) > _MAX_EXP:

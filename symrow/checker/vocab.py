@@ -43,7 +43,6 @@ UNSUPPORTED = {
     "\\int": "integrals are not supported", "\\lim": "limits are not supported",
     "\\log": "logarithms are not supported", "\\ln": "logarithms are not supported",
     "\\pi": "pi is not part of these derivations",
-    "\\max": "max is not supported", "\\min": "min is not supported",
     "|": "absolute values and norms are not supported",
     "\\|": "norms are not supported", "\\vert": "absolute values are not supported",
     "\\pm": "'\\pm' is not supported", "\\mp": "'\\mp' is not supported",

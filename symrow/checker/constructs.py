@@ -351,6 +351,8 @@ class ConstructReader:
                 rows[-1][-1].append(node)
         if rows and all(not cell for cell in rows[-1]) and len(rows) > 1:
             rows.pop()       # a trailing \\ before \end
+        if self._pattern_matrix(env, rows, em, cur):
+            return
         limit = self.ref.max_dim
         if len(rows) > limit or max(len(r) for r in rows) > limit:
             raise TranslateError(f"this matrix is larger than {limit} x {limit}", env.pos,

@@ -129,11 +129,14 @@ def rebuild(derivation, sizes: dict):
         d = sizes.get("d")
         if d is None:
             d = value(opts.get("d"))
+        heads = opts.get("heads", 1)
+        projections = opts.get("projections", False)
+        wide = projections or heads > 1
         return symrow.attention(m, n, d, d_v=value(opts.get("d_v")),
-                                causal=opts.get("causal", False),
-                                heads=opts.get("heads", 1),
-                                projections=opts.get("projections", False),
-                                d_model=value(opts.get("d_model")),
-                                cross=opts.get("cross"), scale=opts.get("scale", "symbolic"))
+                                causal=opts.get("causal", False), heads=heads,
+                                projections=projections,
+                                d_model=value(opts.get("d_model")) if wide else None,
+                                cross=opts.get("cross") if projections else None,
+                                scale=opts.get("scale", "symbolic"))
     raise OptionError(f"cannot check against a general {derivation.kind} derivation: it "
                       f"cannot be instantiated at concrete sizes")

@@ -241,21 +241,7 @@ class Reference:
         """
         mine: dict[str, sympy.ImmutableMatrix] = dict(given or {})
         if given is None and self.kind == "attention":
-            Q, K, V, S, P = (self._symbols_of(n) for n in "QKVSP")
-            M = self._symbols_of("M")
-            d = self.sizes.get("d")
-            if Q is not None and K is not None and S is not None:
-                mine["S"] = _matrix(Q * K.T)
-            if S is not None and P is not None and d:
-                scores = S / sympy.sqrt(d)
-                if M is not None and M.shape == S.shape:
-                    scores = scores + M
-                try:
-                    mine["P"] = _matrix(row_softmax(_matrix(scores)))
-                except MathError:
-                    pass
-            if P is not None and V is not None and "O" in self.quantities:
-                mine["O"] = _matrix(P * V)
+            mine.update(self._attention_definitions())
         grounds = self._ground_mapping()  # the grounds are final: map them once
         for q in self.quantities.values():
             if q.level >= 0:
@@ -284,6 +270,36 @@ class Reference:
                 q.definition = q.ground
                 q.level = 1 + max((level_by_symbol.get(sym, 0)
                                    for sym in q.ground.free_symbols), default=0)
+
+    def _attention_definitions(self) -> dict:
+        """Attention's one-level definitions, head by head (the fallback for derivations
+        that do not state their ``definitions``)."""
+        mine = {}
+        M = self._symbols_of("M")
+        d = self.sizes.get("d")
+        heads = sorted({n[n.index("^"):] for n in self.quantities if n.startswith("S^(")})
+        for tag in heads or [""]:
+            Q, K, V, S, P = (self._symbols_of(n + tag) for n in "QKVSP")
+            if Q is not None and K is not None and S is not None:
+                mine["S" + tag] = _matrix(Q * K.T)
+            if S is not None and P is not None and d:
+                scores = S / sympy.sqrt(d)
+                if M is not None and M.shape == S.shape:
+                    scores = scores + M
+                try:
+                    mine["P" + tag] = _matrix(row_softmax(_matrix(scores)))
+                except MathError:
+                    pass
+            if P is not None and V is not None and "O" + tag in self.quantities:
+                mine["O" + tag] = _matrix(P * V)
+        if heads and "C" in self.quantities:
+            outs = [self._symbols_of("O" + tag) for tag in heads]
+            if all(o is not None for o in outs):
+                mine["C"] = _matrix(sympy.Matrix.hstack(*outs))
+            C, W = self._symbols_of("C"), self._symbols_of("W_O")
+            if C is not None and W is not None and "O" in self.quantities:
+                mine["O"] = _matrix(C * W)
+        return mine
 
     def _ground_fixpoint(self) -> None:
         """Ground truths in operand symbols only (a derivation may state S in q and k

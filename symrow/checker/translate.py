@@ -50,6 +50,7 @@ from .constructs import ConstructReader
 from .lexer import Env, Group, Source, Token, build_tree, tokenize
 from .names import NameReader
 from .notation import NotationReader
+from .patterns import PatternReader
 from .units import Atom, Cursor, Emitter, TranslateError, Unit, arg_nodes, is_token, plain
 
 __all__ = ["Atom", "Unit", "TranslateError", "Translator", "translate_text", "MAX_NESTING"]
@@ -60,7 +61,7 @@ MAX_NESTING = 40
 MAX_FLAT_TERMS = 1000
 
 
-class Translator(NameReader, ConstructReader, NotationReader):
+class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
     """Translate member node lists into :class:`Unit` objects for one reference."""
 
     def __init__(self, ref, src: Source):
@@ -82,6 +83,9 @@ class Translator(NameReader, ConstructReader, NotationReader):
     # -- expressions ----------------------------------------------------------
     def _expr(self, cur: Cursor, em: Emitter, stop) -> None:
         """Emit nodes until the cursor ends (or a token in ``stop``)."""
+        if self._has_dots(cur, stop):
+            self._elided_sum(cur, em, stop)
+            return
         expect_operand = True
         terms = 0
         while not cur.at_end():

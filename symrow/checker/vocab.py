@@ -25,11 +25,15 @@ MUL = {"\\cdot", "\\times", "*", "\\ast", "\\bullet"}
 DIV = {"/", "\\div"}
 OPEN = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\lgroup": "\\rgroup"}
 UNSUPPORTED = {
-    "\\dots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\cdots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\ldots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\vdots": "write every entry out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\ddots": "write every entry out: symrow checks concrete sizes, so '...' cannot be checked",
+    "\\cdots": "dots stand for a pattern: write the terms around them, as in a_1 + a_2 + "
+              "\\cdots + a_n",
+    "\\dots": "dots stand for a pattern: write the terms around them, as in a_1 + a_2 + "
+             "\\dots + a_n",
+    "\\ldots": "dots stand for a pattern: write the terms around them, as in a_1 + a_2 + "
+              "\\ldots + a_n",
+    "\\vdots": "\\vdots belongs in a matrix, as a row between the rows it elides",
+    "\\ddots": "\\ddots belongs in a matrix, where a row of \\vdots meets a column of "
+              "\\cdots",
     "\\neq": "only '=' can be checked", "\\ne": "only '=' can be checked",
     "\\le": "only '=' can be checked", "\\leq": "only '=' can be checked",
     "\\ge": "only '=' can be checked", "\\geq": "only '=' can be checked",

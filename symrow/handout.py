@@ -110,6 +110,29 @@ class Handout:
     def __str__(self) -> str:
         return self.to_text("en")
 
+    def check_parts(self) -> list:
+        """What ``symrow check FILE --against handout`` reads each section against.
+
+        The handout mixes general forms and worked examples, and the same
+        names (A, B, C, Q, K, V) mean different things in different
+        sections, so each section has its own reference.  Returns a list of
+        ``(section, derivation, values)``:
+
+        * ``section``: the section number as the headings print it, ``"3.2"``
+          (the checker starts a section's stretch of text at that heading;
+          text before the first numbered heading uses the first entry);
+        * ``derivation``: what the section's mathematics is checked
+          against: a general derivation for a general form, a concrete one
+          for a worked example;
+        * ``values``: the numbers of a worked example's operands, by name
+          (``{"A": Matrix(...)}``), or ``{}``.
+
+        >>> parts = handout().check_parts()
+        >>> [(section, d.kind, sorted(values)) for section, d, values in parts][:3]
+        [('1', 'combine', []), ('1.2', 'combine', ['A', 'B']), ('2', 'combine', [])]
+        """
+        return _check_parts()
+
 
 _MADE_WITH = {"en": "Every derivation in this handout was produced by symrow.",
               "ja": "この資料の導出はすべて symrow が生成した。"}
@@ -360,6 +383,23 @@ def _section_closing() -> list[Step]:
     return [_h(1, "6", "h_closing"),
             _say("h_closing_1", AB=_label("AB", "AB"), ABT=_label("AB^{T}", "ABᵀ")),
             _say("h_closing_2")]
+
+
+def _check_parts() -> list:
+    from .derive.attention import attention
+    from .derive.products import combine, match
+    comb, mat = _general_products()
+    A, Bc, Bm = (sympy.Matrix(EXAMPLE[k]) for k in ("A", "B_combine", "B_match"))
+    comb_ex = combine(vecseq("A", *A.shape), vecseq("B", *Bc.shape))
+    mat_ex = match(vecseq("A", *A.shape), vecseq("B", *Bm.shape))
+    att = attention("m", "n", "d")
+    att_ex = attention(A.rows, Bm.rows, A.cols, d_v=Bc.cols)
+    return [("1", comb, {}), ("1.2", comb_ex, {"A": A, "B": Bc}),
+            ("2", comb, {}), ("2.2", comb_ex, {"A": A, "B": Bc}),
+            ("3", comb, {}), ("3.2", comb_ex, {"A": A, "B": Bc}),
+            ("4", mat, {}), ("4.2", mat_ex, {"A": A, "B": Bm}),
+            ("5", att, {}), ("5.2", att_ex, {"Q": A, "K": Bm, "V": Bc}),
+            ("6", comb, {})]
 
 
 def handout() -> Handout:

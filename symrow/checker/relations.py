@@ -241,6 +241,16 @@ def mapping(left, right, ref, left_text: str, right_text: str) -> Difference | N
         raise Undecided("not checked: symrow checks maps from a vector sequence or one of "
                         "its points")
     q, rows = got
+    theirs = _source(right, ref)
+    if theirs is None:
+        raise Undecided("not checked: symrow checks maps between vector sequences and "
+                        "their points, such as \\boldsymbol{a}_i \\longmapsto "
+                        "\\boldsymbol{c}_i")
+    rq, rrows = theirs
+    if rq.level <= q.level:
+        raise Undecided(f"not checked: {right_text} is not computed from {q.name}, so this "
+                        f"pairs two given points; symrow checks maps that compute one from "
+                        f"the other")
     target = right if is_matrix(right) else sympy.ImmutableMatrix([[right]])
     used = []
     for i in range(target.rows):
@@ -252,29 +262,27 @@ def mapping(left, right, ref, left_text: str, right_text: str) -> Difference | N
                 if owner is not None and owner[0] == q.name:
                     row_used.add(owner[1])
         used.append(row_used)
-    if not any(used):
-        raise Undecided(f"not checked: {right_text} is not computed from {q.name}, so "
-                        f"this pairs two given points; symrow checks maps that compute "
-                        f"one from the other")
-    if len(rows) == q.rows and q.rows > 1 and is_matrix(left) and left.rows == q.rows:
+    whole = len(rows) == q.rows and q.rows > 1 and len(rrows) == rq.rows
+    if whole:
         # a whole vector sequence: point i goes to point i
-        if target.rows != q.rows:
+        if rq.rows != q.rows:
             return Difference(f"{left_text} has {q.rows} points but {right_text} has "
-                              f"{target.rows}: a map between vector sequences keeps the "
-                              f"number of points")
+                              f"{rq.rows}: a map between vector sequences keeps the number "
+                              f"of points")
         for i, row_used in enumerate(used, start=1):
-            if row_used - {i}:
-                others = ", ".join(str(r) for r in sorted(row_used - {i}))
-                return Difference(f"point {i} of {right_text} uses point{'s' if len(row_used - {i}) > 1 else ''} "
-                                  f"{others} of {left_text} too: this is not a map point "
-                                  f"by point", (i, 1))
+            extra = row_used - {i}
+            if extra:
+                others = ", ".join(str(r) for r in sorted(extra))
+                return Difference(f"point {i} of {right_text} uses point"
+                                  f"{'s' if len(extra) > 1 else ''} {others} of {left_text} "
+                                  f"too: this is not a map point by point", (i, 1))
         return None
-    want = set(rows)
+    allowed = set(rows)
     for row_used in used:
-        if row_used != want:
-            from_rows = ", ".join(str(r) for r in sorted(row_used)) or "no point"
-            return Difference(f"{right_text} is computed from point {from_rows} of "
-                              f"{q.name}, not from {left_text}")
+        if row_used - allowed:
+            from_rows = ", ".join(str(r) for r in sorted(row_used))
+            return Difference(f"{right_text} is computed from point{'s' if len(row_used) > 1 else ''} "
+                              f"{from_rows} of {q.name}, not from {left_text}")
     return None
 
 

@@ -80,17 +80,19 @@ class StepReport:
     relation: str = "eq"
     sizes: dict | None = None
     section: str | None = None
+    symbol: str = ""
 
     @property
     def claim(self) -> str:
         """The step as written, ``left = right``, on one line."""
-        return " ".join(f"{self.left} {RELATION_TEXT.get(self.relation, '=')} "
-                        f"{self.right}".split())
+        symbol = self.symbol or RELATION_TEXT.get(self.relation, "=")
+        return " ".join(f"{self.left} {symbol} {self.right}".split())
 
     def to_dict(self) -> dict:
         out = {"index": self.index, "line": self.line, "column": self.column,
-               "left": self.left, "relation": self.relation, "right": self.right,
-               "status": self.status}
+               "left": self.left, "relation": self.relation,
+               "symbol": self.symbol or RELATION_TEXT.get(self.relation, "="),
+               "right": self.right, "status": self.status}
         if self.section is not None:
             out["section"] = self.section
         if self.message:

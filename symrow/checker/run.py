@@ -326,7 +326,7 @@ class _Run:
                 outcome.message, entry=outcome.entry, indices=outcome.indices,
                 detail=outcome.detail, others=tuple(outcome.others), error=err,
                 relation=rel.kind, sizes=outcome.sizes,
-                section=target.section))
+                section=target.section, symbol=rel.token.text))
         return out
 
     def check_step(self, target: Target, rel, lm, rm, conditions) -> Outcome:

@@ -12,25 +12,32 @@
 ('wrong', 1)
 >>> print(report.to_text())
 symrow check against combine (m=2, ℓ=2, n=2)
-step 1  line 3  holds     C = AB
-step 2  line 4  wrong     AB = \\begin{bmatrix} a_{11}b_{11} + a_{12}b_{21} & a_{11}b_{12} + a...
-        entry (2, 2) differs
-          missing term: a_{22} b_{22}
-          extra term: a_{22} b_{12}
-verdict: wrong (1 step holds, 1 wrong)
+step 1  line 3  holds       C = AB
+step 2  line 4  wrong       AB = \\begin{bmatrix} a_{11}b_{11} + a_{12}b_{21} & a_{11}b_{12} + a...
+                entry (2, 2) differs
+                  missing term: a_{22} b_{22}
+                  extra term: a_{22} b_{12}
+verdict: wrong (2 claims checked: 1 holds, 1 wrong)
 
-How it works, in four stages, each in its own module:
+How it works, in stages, each in its own module:
 
 1. :mod:`.lexer` and :mod:`.structure` read the text into tokens, nest
-   braces and environments, and cut it into chains ``a = b = c``: each
-   ``=`` is a step;
-2. :mod:`.translate` turns each side into a small language of placeholders
-   that latex2sympy2 parses reliably, and :mod:`.parse` runs latex2sympy2
-   behind a hardened wrapper (state reset, full-input check, a lock);
+   braces and environments, and cut it into chains ``a = b \\approx c``: each
+   relation is a claim; math without one (``Row $i$ of $C$``) is not;
+2. :mod:`.translate` (with :mod:`.names`, :mod:`.constructs`,
+   :mod:`.notation` and :mod:`.patterns`) turns each side into a small
+   language of placeholders that the parser reads reliably, and
+   :mod:`.parse` parses it behind a hardened wrapper;
 3. :mod:`.evaluate` turns the parsed trees into SymPy numbers and matrices
    in the derivation's own symbols (:mod:`.reference`);
-4. :mod:`.verify` compares the sides entry by entry and explains a
-   difference; :mod:`.report` holds the result.
+4. :mod:`.verify` compares the sides of ``=`` entry by entry and explains a
+   difference; :mod:`.relations` checks the other relations;
+   :mod:`.report` holds the result, :mod:`.present` shows it as
+   Markdown or LaTeX.
+
+:mod:`.run` walks the claims.  A derivation with general sizes is checked
+at several concrete sizes (:mod:`.general`); the handout section by
+section, each against its own derivation.
 
 Parsing and verifying run under one time limit (:mod:`.deadline`).
 """

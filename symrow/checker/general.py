@@ -137,6 +137,8 @@ def rebuild(derivation, sizes: dict):
                                 projections=projections,
                                 d_model=value(opts.get("d_model")) if wide else None,
                                 cross=opts.get("cross") if projections else None,
-                                scale=opts.get("scale", "symbolic"))
+                                # the number for sqrt(d): the same values, and no size
+                                # symbol for the reference to substitute
+                                scale="number")
     raise OptionError(f"cannot check against a general {derivation.kind} derivation: it "
                       f"cannot be instantiated at concrete sizes")

@@ -60,8 +60,13 @@ def evaluate(expr, values: dict):
         if node.is_Symbol:
             if node not in values:
                 raise NumericError(f"no value for {node}")
-            out = ctx.mpc(ctx.mpf(values[node].p) / values[node].q) if isinstance(
-                values[node], sympy.Rational) else ctx.mpc(values[node])
+            value = values[node]
+            if isinstance(value, sympy.Rational):
+                out = ctx.mpc(ctx.mpf(value.p) / value.q)
+            elif isinstance(value, sympy.Basic):
+                out = ev(value)
+            else:
+                out = ctx.mpc(value)
         elif node.is_Integer:
             out = ctx.mpc(int(node))
         elif node.is_Rational:

@@ -19,7 +19,7 @@ Each is checked where it means something and is otherwise *not checked*
 >>> import sympy
 >>> from symrow.checker.relations import rounding
 >>> rounding(["0.893", "0.107 [1 0 1]"])
-Rational(1, 1000)
+1/1000
 """
 
 from __future__ import annotations

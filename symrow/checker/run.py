@@ -22,6 +22,7 @@ import dataclasses
 import itertools
 import math
 import re
+import weakref
 
 import sympy
 
@@ -57,15 +58,14 @@ class Target:
         self._instances = None
 
     def instances(self) -> list:
-        """[(sizes or None, Reference)], built on first use."""
+        """[(sizes or None, Reference)], built on first use (and kept with the
+        derivation, so that later checks against it start at once)."""
         if self._instances is None:
-            from .reference import Reference
+            shared = references(self.derivation)
             if self.general:
-                from .general import instances
-                self._instances = [(sizes, Reference(d, sizes=sizes))
-                                   for sizes, d in instances(self.derivation)]
+                self._instances = [(sizes, ref.with_own_values()) for sizes, ref in shared]
             else:
-                ref = Reference(self.derivation)
+                ref = shared[0][1].with_own_values()
                 for name, matrix in self.values.items():
                     if name not in ref.quantities or ref.quantities[name].level != 0:
                         raise OptionError(f"values for {name}: it is not an operand of this "
@@ -91,6 +91,35 @@ class Target:
         extra = f", {extra}" if extra else ""
         return (f"{self.derivation.kind} (general: {names}{extra}; checked at {len(plan)} "
                 f"size choices: {shown})")
+
+
+_REFERENCES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def references(derivation) -> list:
+    """[(sizes or None, Reference)] for a derivation: its instances when it is general.
+
+    Built once per derivation object and kept while it lives.  A variant's
+    reference trusts the one-level definitions its base instance confirmed.
+    """
+    try:
+        got = _REFERENCES.get(derivation)
+    except TypeError:
+        got = None
+    if got is not None:
+        return got
+    from .general import instances, is_general
+    from .reference import Reference
+    if is_general(derivation):
+        got = [(sizes, Reference(d, sizes=sizes, trusted=k > 0))
+               for k, (sizes, d) in enumerate(instances(derivation))]
+    else:
+        got = [(None, Reference(derivation))]
+    try:
+        _REFERENCES[derivation] = got
+    except TypeError:
+        pass
+    return got
 
 
 def targets_for(against, values: dict | None = None) -> list[Target]:

@@ -33,6 +33,8 @@ from .errors import OptionError, SymrowError
 __all__ = ["main", "build_parser", "build_derivation", "render", "resolve_format"]
 
 FORMATS = ("latex", "markdown", "text", "tex", "pdf")
+#: the formats of a check report
+CHECK_FORMATS = ("text", "json", "markdown", "latex")
 
 #: the format an output file's suffix asks for, when --format is not given
 SUFFIX_FORMATS = {".pdf": "pdf", ".tex": "tex", ".md": "markdown", ".markdown": "markdown",
@@ -56,13 +58,19 @@ examples:
   symrow handout --lang ja -o handout.pdf        the full handout (lualatex + luatexja)
   symrow check mine.tex --against match --a 2x2 --b 3x2
                                                  check a hand derivation step by step
+  symrow check notes.tex --against combine --general
+                                                 ... written with general sizes m, ell, n
+  symrow check ex.tex --against combine --a 2x2 --b 2x2 --values 'A=1,2;3,4'
+                                                 ... a worked example with numbers
+  symrow check handout.tex --against handout     symrow's own handout, section by section
 
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
 markdown ($$ blocks, for KaTeX sites and Jupyter), tex (a complete document),
 pdf (compiled).  With -o FILE and no --format, the suffix decides: .pdf .tex
 .md .txt.  Files are written atomically: complete, or not at all.
 
-exit codes: 0 success, 1 check found a wrong step, 2 usage or input error.
+exit codes: 0 success, 1 check found a wrong step, 2 usage or input error
+(check: also a step it could not read, or nothing it could check).
 """
 
 
@@ -218,18 +226,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_run_handout, kind="handout")
 
     p = _subparser(sub, "check", "check a hand derivation (LaTeX) against symrow, step by step")
-    p.add_argument("file", metavar="FILE", help="the hand derivation in LaTeX; - reads stdin")
-    p.add_argument("--against", required=True, choices=("combine", "match", "attention"),
-                   help="the derivation to compare with")
+    p.add_argument("file", metavar="FILE", help="the hand derivation in LaTeX (a fragment or a "
+                                                "whole document, or Markdown); - reads stdin")
+    p.add_argument("--against", required=True,
+                   choices=("combine", "match", "attention", "handout"),
+                   help="the derivation to compare with; handout checks symrow's handout "
+                        "section by section (no sizes or options then)")
     _add_product_sizes(p, "3x2 for combine, 4x3 for match")
     _add_attention_sizes(p)
     _add_general(p)
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text",
-                   help="report format (default: text)")
+    p.add_argument("--values", action="append", default=None, metavar="NAME=ROWS",
+                   help="numbers for an operand, rows separated by ';', entries by ',': "
+                        "--values 'A=1,2;3,4' (repeat for several operands); a definition "
+                        "A = \\begin{bmatrix}...\\end{bmatrix} in FILE is then checked "
+                        "against them (without --values it gives A its numbers)")
+    p.add_argument("--format", "-f", choices=CHECK_FORMATS, default="text",
+                   help="report format: text (default), json (fields in the README), "
+                        "markdown ($$ math with colored differences, for a web page or "
+                        "Jupyter) or latex (a fragment; needs xcolor)")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="time limit for checking (default: symrow.get_limits().check_timeout)")
     _add_limits(p, "max_dim", "max_terms")
-    p.set_defaults(run=_run_check, kind="check")
+    # None marks "not given", so that options foreign to --against can be refused
+    p.set_defaults(run=_run_check, kind="check", heads=None, scale=None, causal=None,
+                   projections=None, names=None)
     return parser
 
 
@@ -362,12 +382,99 @@ def _read_input(name: str) -> str:
         raise OptionError(f"cannot read {name}: {err.strerror or err}") from None
 
 
+#: the options of each --against, by attribute name; the flag is the name with dashes
+_CHECK_OPTIONS = {
+    "product": ("a", "b", "names"),
+    "attention": ("m", "n", "d", "d_v", "causal", "heads", "projections", "d_model",
+                  "cross", "scale"),
+}
+_CHECK_DEFAULTS = {"heads": 1, "scale": "symbolic", "causal": False, "projections": False,
+                   "names": "A,B,C"}
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _given(args, names) -> list[str]:
+    return [_flag(n) for n in names if getattr(args, n, None) not in (None, False)]
+
+
+def _check_options(args) -> None:
+    """Refuse the flags that do not apply to the chosen --against, before any work."""
+    against = args.against
+    if against == "handout":
+        foreign = _given(args, _CHECK_OPTIONS["product"] + _CHECK_OPTIONS["attention"])
+        foreign += ["--general"] if args.general else []
+        foreign += ["--values"] if args.values else []
+        if foreign:
+            raise OptionError(f"{', '.join(foreign)} do{'es' if len(foreign) == 1 else ''} not "
+                              f"apply to --against handout: each section of the handout "
+                              f"has its own sizes and values")
+    elif against in ("combine", "match"):
+        foreign = _given(args, _CHECK_OPTIONS["attention"])
+        if foreign:
+            raise OptionError(f"{', '.join(foreign)} do{'es' if len(foreign) == 1 else ''} not "
+                              f"apply to --against {against}; its sizes are --a and --b")
+    else:
+        foreign = _given(args, _CHECK_OPTIONS["product"])
+        if foreign:
+            raise OptionError(f"{', '.join(foreign)} do{'es' if len(foreign) == 1 else ''} not "
+                              f"apply to --against attention; its sizes are --m, --n and "
+                              f"--d")
+    if args.general and args.values:
+        raise OptionError("--values needs concrete sizes, not --general")
+    if args.general and against == "attention":
+        numbers = [_flag(n) for n in ("m", "n", "d", "d_v", "d_model")
+                   if isinstance(getattr(args, n, None), int)]
+        if numbers:
+            raise OptionError(f"--general takes size names, not numbers: "
+                              f"{', '.join(numbers)}")
+    for name, value in _CHECK_DEFAULTS.items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, value)
+
+
+def _values(items) -> dict | None:
+    """``["A=1,2;3,4"]`` -> {"A": [[1, 2], [3, 4]]} (numbers exact: 0.5 is 1/2)."""
+    if not items:
+        return None
+    import sympy
+    out = {}
+    for item in items:
+        name, sep, rows = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not rows.strip():
+            raise OptionError(f"--values takes NAME=ROWS such as 'A=1,2;3,4'; got {item!r}")
+        matrix = []
+        for row in rows.split(";"):
+            entries = [e.strip() for e in row.split(",")]
+            try:
+                matrix.append([sympy.Rational(e) for e in entries])
+            except (TypeError, ValueError):
+                raise OptionError(f"--values {name}: {row.strip()!r} is not a row of "
+                                  f"numbers such as 1,2") from None
+        if len({len(r) for r in matrix}) != 1:
+            raise OptionError(f"--values {name}: the rows have different lengths")
+        if name in out:
+            raise OptionError(f"--values gives {name} twice")
+        out[name] = matrix
+    return out
+
+
 def _run_check(args) -> int:
+    _check_options(args)
+    values = _values(args.values)
     tex = _read_input(args.file)
-    derivation = build_derivation(args.against, args)
     import symrow
-    report = symrow.check(tex, against=derivation, timeout=args.timeout)
-    out = report.to_json() if args.format == "json" else report.to_text()
+    if args.against == "handout":
+        from .handout import handout
+        against = handout()
+    else:
+        against = build_derivation(args.against, args)
+    report = symrow.check(tex, against=against, timeout=args.timeout, values=values)
+    out = {"json": report.to_json, "markdown": report.to_markdown,
+           "latex": report.to_latex}.get(args.format, report.to_text)()
     emit(out if out.endswith("\n") else out + "\n", None)
     return report.exit_code
 

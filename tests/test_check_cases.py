@@ -163,7 +163,9 @@ CASES = [
          r"P = \operatorname{softmax}\left(\frac{S^T}{\sqrt{d}}\right)^T", "wrong", step=1,
          counterexample=True),
     Case("attention-dots", "att222", r"o_{11} = p_{11}v_{11} + \cdots", "unreadable", step=1,
-         message="write every term out"),
+         message="needs a last term after it"),
+    Case("attention-elided-sum", "att222",
+         r"o_{11} = p_{11}v_{11} + \cdots + p_{1n}v_{n1}", "holds"),
 
     # -- causal attention ---------------------------------------------------------------
     Case("causal-full-handwritten", "att222c",

@@ -73,12 +73,20 @@ def _looks_like_derivation(obj) -> bool:
 # -- conventions: the only kind-specific knowledge, kept in one place --------------------
 
 #: the order of quantities in a term of a report, per kind (q before k before v)
-_PIPELINES = {"attention": ["Q", "K", "S", "M", "P", "V", "O"]}
+_PIPELINES = {"attention": ["X", "Y", "W_Q", "W_K", "W_V", "Q", "K", "S", "M", "P", "V", "O",
+                             "C", "W_O"]}
 
 
 def pipeline_order(kind: str, names: list) -> list:
-    """The order in which a report writes the factors of a term."""
-    return _PIPELINES.get(kind, names)
+    """The order in which a report writes the factors of a term (a head's quantities,
+    ``Q^(1)``, take the place of ``Q``)."""
+    pipeline = _PIPELINES.get(kind)
+    if pipeline is None:
+        return names
+    def place(name):
+        base = name.split("^(")[0]
+        return pipeline.index(base) if base in pipeline else len(pipeline)
+    return sorted(names, key=place)
 
 
 def conventional_sizes(derivation, quantities: dict) -> dict:
@@ -219,6 +227,18 @@ class Reference:
                     if q.derived:
                         self.ground_map[sym] = q.ground[i, j]
                         self.unfold_maps.setdefault(q.level, {})[sym] = q.definition[i, j]
+        #: entries that only rename entries of other quantities (C = [O^(1) O^(2)],
+        #: W_O = [W_O^(1); W_O^(2)]): a report explains a difference in the originals
+        self.aliases = {}
+        for q in self.quantities.values():
+            if q.derived and all(isinstance(e, sympy.Symbol) for e in q.definition):
+                for sym, target in zip(q.symbols, q.definition):
+                    self.aliases[sym] = target
+        for _ in range(len(self.aliases)):
+            changed = {k: self.aliases.get(v, v) for k, v in self.aliases.items()}
+            if changed == self.aliases:
+                break
+            self.aliases = changed
 
     # -- construction ---------------------------------------------------------
     def _seq(self, name: str, value) -> VecSeq:
@@ -418,7 +438,11 @@ class Reference:
 
     def unfold(self, expr, level: int):
         mapping = self.unfold_maps.get(level)
-        return expr.xreplace(mapping) if mapping else expr
+        return self.unalias(expr.xreplace(mapping)) if mapping else expr
+
+    def unalias(self, expr):
+        """Renamed entries (``c_{11}`` of C = [O^(1) O^(2)]) as the entries they rename."""
+        return expr.xreplace(self.aliases) if self.aliases else expr
 
     def ground(self, expr):
         return expr.xreplace(self.ground_map) if self.ground_map else expr

@@ -223,8 +223,32 @@ def _sorted(texts) -> list:
     return sorted(texts, key=numeric.natural_key)
 
 
+def _over_one_denominator(expr):
+    """A sum of fractions as one fraction, when they share their denominators
+    (p_{11} v_{11} + p_{12} v_{21} with p = e^x / (e^x + e^y)); else unchanged."""
+    if not expr.is_Add:
+        return expr
+    dens = {sympy.fraction(term)[1] for term in expr.args}
+    if len(dens) < 2 and dens != {1}:
+        return sympy.together(expr)
+    if len(dens) <= 3 and all(d != 1 for d in dens):
+        together = sympy.together(expr)
+        if len(str(together)) < 4 * len(str(expr)):
+            return together
+    return expr
+
+
 def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
     lt, rt = _terms(expected), _terms(got)
+    if refine and (len(lt) > 1 or len(rt) > 1):
+        # softmax-weighted sums: compare them as single fractions, numerator and
+        # denominator apart, so that the differing exponentials can be named
+        one_l, one_r = _over_one_denominator(expected), _over_one_denominator(got)
+        if sympy.fraction(one_l)[1] != 1 and sympy.fraction(one_r)[1] != 1 and \
+                (one_l, one_r) != (expected, got):
+            parts = _fraction_parts(one_l, one_r, rank)
+            if parts:
+                return EntryDiff(parts=parts)
     diff = EntryDiff()
     for term, coeff in lt.items():
         if term not in rt:
@@ -246,17 +270,22 @@ def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
         # a single fraction on each side: compare numerators and denominators
         (tl, cl), = lt.items()
         (tr, cr), = rt.items()
-        nl, dl = sympy.fraction(cl * tl)
-        nr, dr = sympy.fraction(cr * tr)
-        if dl != 1 or dr != 1:
-            if dl == dr:
-                diff.parts = [("numerator", _term_diff(nl, nr, rank, False))]
-            elif nl == nr:
-                diff.parts = [("denominator", _term_diff(dl, dr, rank, False))]
-            else:
-                diff.parts = [("numerator", _term_diff(nl, nr, rank, False)),
-                              ("denominator", _term_diff(dl, dr, rank, False))]
+        diff.parts = _fraction_parts(cl * tl, cr * tr, rank) or []
     return diff
+
+
+def _fraction_parts(left, right, rank: dict) -> list:
+    """Numerator and denominator compared apart (those that differ); [] for no fraction."""
+    nl, dl = sympy.fraction(sympy.together(left))
+    nr, dr = sympy.fraction(sympy.together(right))
+    if dl == 1 and dr == 1:
+        return []
+    if dl == dr:
+        return [("numerator", _term_diff(nl, nr, rank, False))]
+    if nl == nr:
+        return [("denominator", _term_diff(dl, dr, rank, False))]
+    return [("numerator", _term_diff(nl, nr, rank, False)),
+            ("denominator", _term_diff(dl, dr, rank, False))]
 
 
 def _zero(expr) -> bool:
@@ -321,7 +350,7 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
 
 
 def _compare_symbols(left, right, ref) -> EntryDiff | None:
-    L, R = left, right
+    L, R = ref.unalias(left), ref.unalias(right)
     meet = None
     for _ in range(64):
         lv, rv = ref.level(L), ref.level(R)

@@ -57,11 +57,14 @@ class EntryDiff:
     parts: list = dataclasses.field(default_factory=list)          # (name, EntryDiff)
     counterexample: dict | None = None
     note: str = ""
+    common: list = dataclasses.field(default_factory=list)         # terms both sides have
 
     def to_dict(self) -> dict:
         out = {"missing": self.missing, "extra": self.extra,
                "coefficients": [{"term": t, "expected": e, "got": g}
                                 for t, e, g in self.coefficients]}
+        if self.common:
+            out["common"] = self.common
         if self.parts:
             out["parts"] = [{"part": name, **diff.to_dict()} for name, diff in self.parts]
         if self.counterexample is not None:
@@ -100,6 +103,8 @@ class Difference:
 
 #: the longest term a report shows in full
 MAX_SHOWN = 160
+#: the most shared terms a report lists (to show a differing entry whole)
+MAX_COMMON = 12
 
 
 def show(expr, rank: dict | None = None) -> str:
@@ -255,6 +260,8 @@ def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
             diff.missing.append(show(coeff * term, rank))
         elif rt[term] != coeff:
             diff.coefficients.append((show(term, rank), show(coeff), show(rt[term])))
+        elif len(diff.common) < MAX_COMMON:
+            diff.common.append(show(coeff * term, rank))
     for term, coeff in rt.items():
         if term not in lt:
             diff.extra.append(show(coeff * term, rank))
@@ -262,7 +269,7 @@ def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
         many = len(diff.missing) + len(diff.extra)
         diff.note = (f"{many} term{'s differ' if many > 1 else ' differs'}; too long to "
                      f"show here; the counterexample pins the difference down")
-        diff.missing, diff.extra = [], []
+        diff.missing, diff.extra, diff.common = [], [], []
     diff.missing = _sorted(diff.missing)
     diff.extra = _sorted(diff.extra)
     diff.coefficients.sort(key=lambda item: numeric.natural_key(item[0]))

@@ -190,6 +190,35 @@ def _pattern_items(atom: Atom):
         yield from values
 
 
+def unit_names(unit: Unit) -> set:
+    """Every index name a unit (and the units inside it) refers to."""
+    out: set = set()
+    for atom in unit.atoms.values():
+        if atom.kind in ("bound", "auto", "size", "index"):
+            out.add(atom.name)
+        elif atom.kind in ("entry", "row") or (atom.kind == "marker" and atom.items):
+            for item in atom.items:
+                out.update(index_names(item))
+        elif atom.kind == "cases":
+            for condition in atom.items:
+                for _, a, b in condition:
+                    out.update(index_names(a))
+                    out.update(index_names(b))
+        elif atom.kind in ("max", "min"):
+            if atom.name:
+                out.add(atom.name)
+            for item in atom.items:
+                if item is not None:
+                    out.update(index_names(item))
+        elif atom.kind in ("elided", "grid"):
+            out.update(atom.name.split())
+            for item in _pattern_items(atom):
+                out.update(index_names(item))
+        for cell in sub_units(atom):
+            out |= unit_names(cell)
+    return out
+
+
 def free_indices(units, ref) -> dict:
     """Free index names of some units and the ranges they run over: name -> set of (size, quantity)."""
     out: dict = {}
@@ -230,9 +259,24 @@ class Evaluator:
 
     def __init__(self, ref):
         self.ref = ref
+        self._memo: dict = {}
+        self._names: dict = {}
 
     def value(self, unit: Unit, env: dict):
-        return scalar_or_matrix(self._ev(unit.tree, unit, env))
+        """The value of a unit with the indices in ``env``.
+
+        Remembered per unit and per the values of the indices the unit uses, so
+        that sweeping i, j, l of a step computes a part that depends on i alone
+        once per i.
+        """
+        names = self._names.get(id(unit))
+        if names is None:
+            names = self._names[id(unit)] = (unit, frozenset(unit_names(unit)))
+        key = (id(unit), tuple(sorted((k, v) for k, v in env.items() if k in names[1])))
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = scalar_or_matrix(self._ev(unit.tree, unit, env))
+        return got
 
     # -- atoms ------------------------------------------------------------------------
     def _index(self, item, env: dict) -> int:
@@ -390,7 +434,10 @@ class Evaluator:
         if not is_matrix(x) or not is_matrix(y):
             return sympy.ImmutableMatrix((x * y) if is_matrix(x) else (y * x))
         if x.cols == y.rows:
-            return scalar_or_matrix(x * y)
+            # by hand: SymPy's general product is slower for small symbolic matrices
+            return scalar_or_matrix(sympy.ImmutableMatrix(
+                x.rows, y.cols, lambda i, j: sympy.Add(*[x[i, k] * y[k, j]
+                                                          for k in range(x.cols)])))
         if x.shape == y.shape and 1 in x.shape:
             # two row vectors (or two columns): their inner product
             return sympy.Add(*[a * b for a, b in zip(x, y)])

@@ -434,6 +434,11 @@ class Reference:
         return sorted(names)
 
     def level(self, expr) -> int:
+        """The highest level of a quantity whose entries ``expr`` uses (0: operands only)."""
+        if expr.is_Symbol:
+            return self.level_of.get(expr, 0)
+        if not self.level_of:
+            return 0
         return max((self.level_of.get(s, 0) for s in expr.free_symbols), default=0)
 
     def unfold(self, expr, level: int):

@@ -96,13 +96,24 @@ def _realize(expr):
     return expr.xreplace(mapping)
 
 
+def _sign(real, mode: str) -> bool:
+    """True when SymPy proves the sign, also over one common denominator
+    (``1 - e^a/(e^a + e^b)`` is ``e^b/(e^a + e^b)``)."""
+    for form in (real, sympy.together(real) if len(str(real)) < 2000 else None):
+        if form is None:
+            continue
+        if (form.is_nonnegative if mode == "nonnegative" else form.is_positive):
+            return True
+    return False
+
+
 def _proved(gap, mode: str, ref) -> bool:
     """A sign proved one level at a time: ``p_{ij} \\ge 0`` follows from p's definition
     (a ratio of exponentials) for all real scores, without going down to q and k."""
     expr = gap
     for _ in range(8):
         real = _realize(expr)
-        if (real.is_nonnegative if mode == "nonnegative" else real.is_positive):
+        if _sign(real, mode):
             return True
         top = ref.level(expr)
         if top == 0:

@@ -481,16 +481,16 @@ class _Run:
             return False
         lefts = list(left) if is_matrix(left) else [left]
         rights = list(right) if is_matrix(right) else [right]
-        if (is_matrix(left) != is_matrix(right)) or (is_matrix(left) and
-                                                      left.shape != right.shape):
-            return False
         if any(getattr(r, "free_symbols", True) for r in rights):
-            return False
-        if not all(isinstance(s, sympy.Symbol) for s in lefts):
             return False
         if ctx.sizes is not None:
             raise Undecided("not checked: numbers for an operand of a derivation with general "
                             "sizes; check a worked example against a concrete derivation")
+        if (is_matrix(left) != is_matrix(right)) or (is_matrix(left) and
+                                                      left.shape != right.shape):
+            return False
+        if not all(isinstance(s, sympy.Symbol) for s in lefts):
+            return False
         if all(s in ref.values for s in lefts):
             return False        # values known: compare them
         for s, r in zip(lefts, rights):

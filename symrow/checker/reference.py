@@ -227,6 +227,7 @@ class Reference:
                     if q.derived:
                         self.ground_map[sym] = q.ground[i, j]
                         self.unfold_maps.setdefault(q.level, {})[sym] = q.definition[i, j]
+        self._levels: dict = {}
         #: entries that only rename entries of other quantities (C = [O^(1) O^(2)],
         #: W_O = [W_O^(1); W_O^(2)]): a report explains a difference in the originals
         self.aliases = {}
@@ -434,12 +435,23 @@ class Reference:
         return sorted(names)
 
     def level(self, expr) -> int:
-        """The highest level of a quantity whose entries ``expr`` uses (0: operands only)."""
+        """The highest level of a quantity whose entries ``expr`` uses (0: operands only).
+
+        Remembered per subexpression: the expressions of one check share most of
+        their parts, and SymPy builds equal parts as one object.
+        """
         if expr.is_Symbol:
             return self.level_of.get(expr, 0)
-        if not self.level_of:
+        if not expr.args:
             return 0
-        return max((self.level_of.get(s, 0) for s in expr.free_symbols), default=0)
+        memo = self._levels
+        got = memo.get(expr)
+        if got is None:
+            got = max(self.level(arg) for arg in expr.args)
+            if len(memo) > 200_000:
+                memo.clear()
+            memo[expr] = got
+        return got
 
     def unfold(self, expr, level: int):
         mapping = self.unfold_maps.get(level)

@@ -96,9 +96,36 @@ def _realize(expr):
     return expr.xreplace(mapping)
 
 
+def _quick_sign(expr):
+    """'pos', 'nonneg' or None for the expressions of these derivations, at once:
+    exponentials are positive, and sums, products and quotients of positives too."""
+    if expr.is_Number:
+        return "pos" if expr > 0 else "nonneg" if expr == 0 else None
+    if isinstance(expr, sympy.exp):
+        return "pos"
+    if expr.is_Add or expr.is_Mul:
+        signs = [_quick_sign(a) for a in expr.args]
+        if any(s is None for s in signs):
+            return None
+        if expr.is_Mul and "nonneg" in signs:
+            return "nonneg"
+        return "pos" if expr.is_Mul or all(s == "pos" for s in signs) or "pos" in signs \
+            else "nonneg"
+    if expr.is_Pow:
+        base = _quick_sign(expr.base)
+        if base == "pos":
+            return "pos"
+        if base == "nonneg" and expr.exp.is_positive:
+            return "nonneg"
+    return None
+
+
 def _sign(real, mode: str) -> bool:
-    """True when SymPy proves the sign, also over one common denominator
-    (``1 - e^a/(e^a + e^b)`` is ``e^b/(e^a + e^b)``)."""
+    """True when the sign is proved: by :func:`_quick_sign`, else by SymPy, also over one
+    common denominator (``1 - e^a/(e^a + e^b)`` is ``e^b/(e^a + e^b)``)."""
+    quick = _quick_sign(real)
+    if quick == "pos" or (quick == "nonneg" and mode == "nonnegative"):
+        return True
     for form in (real, sympy.together(real) if len(str(real)) < 2000 else None):
         if form is None:
             continue
@@ -112,6 +139,9 @@ def _proved(gap, mode: str, ref) -> bool:
     (a ratio of exponentials) for all real scores, without going down to q and k."""
     expr = gap
     for _ in range(8):
+        quick = _quick_sign(expr)
+        if quick == "pos" or (quick == "nonneg" and mode == "nonnegative"):
+            return True
         real = _realize(expr)
         if _sign(real, mode):
             return True

@@ -145,7 +145,7 @@ class TestNotation:
     def test_a_hint_quotes_the_input_s_own_bounds(self):
         report = symrow.check(r"o_{11} = \sum_{j \in J} p_{1j} v_{j1}", against("att222"))
         message = report.steps[0].message
-        assert r"\sum_{j\inJ}" in message.replace(" ", ""), message
+        assert r"\sum_{j \in J}" in message, message
         assert r"\sum_{j=1}^{3}" not in message
 
 

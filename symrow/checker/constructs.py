@@ -245,7 +245,7 @@ class ConstructReader:
         ``_{1 \\le j \\le n}``, ``_{j \\le i}``.  Returns (name, lower, upper); a bound
         is an index item, or None (lower 1; upper inferred from the body)."""
         toks = [n for n in sub if not is_token(n, *V.SPACING)]
-        shown = plain(sub) or "..."
+        shown = " ".join(self.src.text[sub[0].pos:sub[-1].end].split()) if sub else "..."
         hint = (f"write the range as {what}_{{j=1}}^{{n}}, {what}_{{1 \\le j \\le n}} or "
                 f"{what}_j (this one reads {what}_{{{shown}}})")
         rels = [k for k, t in enumerate(toks) if is_token(t, "=", "\\le", "\\leq", "<",

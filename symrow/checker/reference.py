@@ -1,6 +1,11 @@
 """What the names in a hand derivation mean: the reference a derivation gives.
 
-A :class:`Reference` is built from a concrete :class:`symrow.Derivation`.
+A :class:`Reference` is built from a concrete :class:`symrow.Derivation`,
+using only its ``kind``, ``options``, ``operands`` and ``quantities``, and
+when it has them, its ``definitions`` (each derived quantity one level down,
+in the entry symbols of the quantities it is made from; they replace the
+attention-only fallback written here) and ``sizes`` (size name -> int; the
+checker passes them for the instances of a general derivation).
 It lists the quantities the user may name (operands such as ``A`` and
 ``Q``, results such as ``C``, ``S``, ``P``, ``O``, the mask ``M``), the sizes
 (``m``, ``n``, ``d``, ``\\ell``), and for every quantity:
@@ -170,6 +175,8 @@ class Reference:
         quantities = {name: _matrix(value) for name, value in derivation.quantities.items()
                       if isinstance(value, sympy.MatrixBase)}
         operands = dict(derivation.operands)
+        if sizes is None and isinstance(getattr(derivation, "sizes", None), dict):
+            sizes = derivation.sizes        # a derivation may name its own sizes
         self.sizes = dict(sizes) if sizes is not None else conventional_sizes(derivation,
                                                                               quantities)
         size_values = {size_symbol(name): value for name, value in self.sizes.items()}

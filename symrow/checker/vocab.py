@@ -24,7 +24,12 @@ TRANSPOSE_WORDS = {"T", "\\top", "\\intercal", "\\prime", "\\mathsfT", "\\mathrm
 MUL = {"\\cdot", "\\times", "*", "\\ast", "\\bullet"}
 DIV = {"/", "\\div"}
 OPEN = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\lgroup": "\\rgroup"}
+#: a relation met inside brackets or an argument
+_INSIDE = ("a relation inside an expression: symrow checks relations between whole sides, "
+           "such as a \\le b or A \\in \\mathbb{R}^{m \\times n}")
 UNSUPPORTED = {
+    **{rel: _INSIDE for rel in ("\\neq", "\\ne", "\\le", "\\leq", "\\ge", "\\geq",
+                                "\\approx", "\\sim", "\\in", "\\mapsto", "\\to", "<", ">")},
     "\\cdots": "dots stand for a pattern: write the terms around them, as in a_1 + a_2 + "
               "\\cdots + a_n",
     "\\dots": "dots stand for a pattern: write the terms around them, as in a_1 + a_2 + "
@@ -34,15 +39,6 @@ UNSUPPORTED = {
     "\\vdots": "\\vdots belongs in a matrix, as a row between the rows it elides",
     "\\ddots": "\\ddots belongs in a matrix, where a row of \\vdots meets a column of "
               "\\cdots",
-    "\\neq": "only '=' can be checked", "\\ne": "only '=' can be checked",
-    "\\le": "only '=' can be checked", "\\leq": "only '=' can be checked",
-    "\\ge": "only '=' can be checked", "\\geq": "only '=' can be checked",
-    "\\approx": "only '=' can be checked", "\\sim": "only '=' can be checked",
-    "\\in": "'\\in' states a membership, which symrow does not check; keep it out of "
-           "the derivation or in \\text{...}",
-    "\\mapsto": "'\\mapsto' describes a map, which symrow does not check",
-    "\\to": "'\\to' describes a map, which symrow does not check",
-    "<": "only '=' can be checked", ">": "only '=' can be checked",
     "\\prod": "products with \\prod are not supported; write the factors out",
     "\\int": "integrals are not supported", "\\lim": "limits are not supported",
     "\\log": "logarithms are not supported", "\\ln": "logarithms are not supported",

@@ -161,7 +161,8 @@ def option_text(options: dict, sizes: dict) -> str:
 class Reference:
     """The names a hand derivation may use, and what they mean."""
 
-    def __init__(self, derivation, *, sizes: dict | None = None, trusted: bool = False):
+    def __init__(self, derivation, *, sizes: dict | None = None, trusted: bool = False,
+                 grounded: bool = False):
         from ..steps import Derivation
         if not isinstance(derivation, Derivation) and not _looks_like_derivation(derivation):
             raise OptionError(f"against= must be a derivation such as symrow.combine(...) or "
@@ -184,25 +185,29 @@ class Reference:
         #: values given for the entries of operands (symbol -> number), see set_values
         self.values: dict = {}
         self.quantities: dict[str, Quantity] = {}
+        # sizes kept as symbols (sqrt(d) with scale="symbolic") become their values; a
+        # derivation that wrote every size as a number has none, and is not walked
+        if derivation.options.get("scale") != "number":
+            quantities = {name: value.xreplace(size_values) for name, value in quantities.items()}
         # operands and constants first: they are level 0
         for name, value in quantities.items():
-            value = value.xreplace(size_values)
             seq = operands.get(name)
             if seq is not None and seq.concrete and value == _matrix(seq.matrix):
                 # an operand: its entries are free symbols (with projections, Q, K, V
                 # are listed as operands too, but their value is X W_Q: derived)
                 self._add(name, seq, 0, _matrix(seq.matrix), None, _matrix(seq.matrix))
-            elif not value.free_symbols:
+            elif all(not entry.free_symbols for entry in value):
                 seq = self._seq(name, value)
                 self._add(name, seq, 0, value, None, value)
-        grounds = {name: quantities[name].xreplace(size_values) for name in quantities}
+        grounds = quantities
         for name in quantities:
             if name not in self.quantities:
                 seq = operands.get(name) or self._seq(name, grounds[name])
                 symbols = sympy.ImmutableMatrix(seq.rows, seq.cols,
                                                 lambda i, j: seq.symbol(i + 1, j + 1))
                 self._add(name, seq, None, symbols, None, grounds[name])
-        self._ground_fixpoint()
+        #: whether a ground truth had to be taken down to operand symbols
+        self.regrounded = False if grounded else self._ground_fixpoint()
         definitions = getattr(derivation, "definitions", None)
         self._trusted = trusted
         self._define(None if definitions is None else
@@ -331,18 +336,29 @@ class Reference:
                 mine["O"] = _matrix(C * W)
         return mine
 
-    def _ground_fixpoint(self) -> None:
+    def _ground_fixpoint(self) -> bool:
         """Ground truths in operand symbols only (a derivation may state S in q and k
-        while Q is itself derived from X and W_Q)."""
+        while Q is itself derived from X and W_Q).  The free symbols of each ground are
+        found once, and again only after a substitution.  True if one was needed."""
+        derived = {sym for q in self.quantities.values() if q.level != 0 for sym in q.symbols}
+        found: dict = {}
+        substituted = False
         for _ in range(len(self.quantities)):
-            derived = self._ground_mapping()
-            changed = False
+            mapping = None
             for q in self.quantities.values():
-                if q.level != 0 and q.ground.free_symbols & derived.keys():
-                    q.ground = _matrix(q.ground.xreplace(derived))
-                    changed = True
-            if not changed:
-                return
+                if q.level == 0:
+                    continue
+                symbols = found.get(q.name)
+                if symbols is None:
+                    symbols = found[q.name] = q.ground.free_symbols
+                if symbols & derived:
+                    mapping = mapping or self._ground_mapping()
+                    q.ground = _matrix(q.ground.xreplace(mapping))
+                    del found[q.name]
+                    substituted = True
+            if mapping is None:
+                return substituted
+        return substituted
 
     def _ground_mapping(self) -> dict:
         """Each entry symbol of a derived quantity -> its ground truth."""

@@ -100,7 +100,8 @@ def references(derivation) -> list:
     """[(sizes or None, Reference)] for a derivation: its instances when it is general.
 
     Built once per derivation object and kept while it lives.  A variant's
-    reference trusts the one-level definitions its base instance confirmed.
+    reference trusts the one-level definitions its base instance confirmed, and
+    that its ground truths are in operand symbols when the base's were.
     """
     try:
         got = _REFERENCES.get(derivation)
@@ -111,8 +112,12 @@ def references(derivation) -> list:
     from .general import instances, is_general
     from .reference import Reference
     if is_general(derivation):
-        got = [(sizes, Reference(d, sizes=sizes, trusted=k > 0))
-               for k, (sizes, d) in enumerate(instances(derivation))]
+        got = []
+        for k, (sizes, d) in enumerate(instances(derivation)):
+            # the variants are built like the base: trust what the base confirmed
+            base = got[0][1] if got else None
+            got.append((sizes, Reference(d, sizes=sizes, trusted=base is not None,
+                                         grounded=base is not None and not base.regrounded)))
     else:
         got = [(None, Reference(derivation))]
     try:

@@ -299,8 +299,8 @@ class Evaluator:
                     raise MathError(f"{q.name} is {q.rows} x {q.cols}, so it has no {what} "
                                     f"{value} (check the bounds of the sum)")
             if kind == "row":
-                return q.symbols[idx[0] - 1, :]
-            return q.symbols[idx[0] - 1, idx[1] - 1]
+                return q.row(idx[0] - 1)
+            return q.entry(idx[0] - 1, idx[1] - 1)
         if kind == "size":
             if atom.name in env:
                 return sympy.Integer(env[atom.name])

@@ -65,6 +65,21 @@ class Quantity:
     def derived(self) -> bool:
         return self.definition is not None
 
+    def entry(self, i: int, j: int):
+        """The symbol of entry (i, j), 0-based (faster than indexing the matrix)."""
+        table = self.__dict__.get("_table")
+        if table is None:
+            table = self.__dict__["_table"] = self.symbols.tolist()
+        return table[i][j]
+
+    def row(self, i: int):
+        """Row i (0-based) as a 1 x cols matrix, built once."""
+        rows = self.__dict__.setdefault("_rows", {})
+        got = rows.get(i)
+        if got is None:
+            got = rows[i] = self.symbols[i, :]
+        return got
+
 
 def _matrix(value) -> sympy.ImmutableMatrix:
     return sympy.ImmutableMatrix(value)

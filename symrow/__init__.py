@@ -30,14 +30,16 @@ from .render import latex as _latex  # noqa: F401
 __version__ = "0.1.0"
 
 
-def check(tex: str, against: Derivation, *, timeout: float | None = None):
+def check(tex: str, against, *, timeout: float | None = None, values: dict | None = None):
     """Check a hand derivation written in LaTeX against a derivation, step by step.
 
+    ``against`` is a derivation (concrete or general sizes) or the handout;
+    ``values`` gives operands numbers (``{"A": [[1, 2], [3, 4]]}``).
     Returns a report (see :mod:`symrow.checker`).  The LaTeX parser,
     latex2sympy2, is imported only when this is first called.
     """
     from .checker import check as _check
-    return _check(tex, against, timeout=timeout)
+    return _check(tex, against, timeout=timeout, values=values)
 
 __all__ = [
     "SymrowError", "SizeError", "UnsafeNameError", "ShapeError", "LimitError",

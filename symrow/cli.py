@@ -35,6 +35,8 @@ from .errors import OptionError, SymrowError
 __all__ = ["main", "build_parser", "build_derivation", "render", "resolve_format"]
 
 FORMATS = ("latex", "markdown", "md", "text", "tex", "pdf", "beamer")
+#: the formats of a check report
+CHECK_FORMATS = ("text", "json", "markdown", "latex")
 
 #: the format an output file's suffix asks for, when --format is not given
 SUFFIX_FORMATS = {".pdf": "pdf", ".tex": "tex", ".md": "markdown", ".markdown": "markdown",
@@ -66,6 +68,11 @@ examples:
                                                  the handout's path as slides
   symrow check mine.tex --against match --a 2x2 --b 3x2
                                                  check a hand derivation step by step
+  symrow check notes.tex --against combine --general
+                                                 ... written with general sizes m, ell, n
+  symrow check ex.tex --against combine --a 2x2 --b 2x2 --values 'A=1,2;3,4'
+                                                 ... a worked example with numbers
+  symrow check handout.tex --against handout     symrow's own handout, section by section
 
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
 markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
@@ -74,7 +81,8 @@ document), pdf (compiled), beamer (slides: a complete Beamer document).  With
 turns pdf into compiled slides and tex into the slides' source.  Files are
 written atomically: complete, or not at all.
 
-exit codes: 0 success, 1 check found a wrong step, 2 usage or input error.
+exit codes: 0 success, 1 check found a wrong step, 2 usage or input error
+(check: also a step it could not read, or nothing it could check).
 """
 
 EXPLAIN_EPILOG = """\
@@ -137,13 +145,15 @@ def _named_values(text: str) -> tuple:
     """``A=1,2;3,4`` -> ("A", [[1, 2], [3, 4]]) (rows separated by ';')."""
     name, sep, body = text.partition("=")
     if not sep or not name.strip() or not body.strip():
-        raise argparse.ArgumentTypeError(f"values look like NAME=1,2;3,4; got {text!r}")
+        raise argparse.ArgumentTypeError(f"values take NAME=ROWS such as 'A=1,2;3,4'; got "
+                                         f"{text!r}")
     rows = []
     for row in body.split(";"):
         cells = [c.strip() for c in row.split(",")]
         if not all(re.fullmatch(r"-?\d+(\.\d+)?(/\d+)?", c) for c in cells):
             raise argparse.ArgumentTypeError(
-                f"values must be numbers such as 2, -1.5 or 1/3; got {row.strip()!r} in {text!r}")
+                f"{row.strip()!r} in {text!r} is not a row of numbers such as 1,2 "
+                f"(numbers may be 2, -1.5 or 1/3)")
         rows.append(cells)
     if len({len(r) for r in rows}) != 1:
         raise argparse.ArgumentTypeError(f"the rows of {name.strip()} have different lengths")
@@ -322,21 +332,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_run_handout, kind="handout")
 
     p = _subparser(sub, "check", "check a hand derivation (LaTeX) against symrow, step by step")
-    p.add_argument("file", metavar="FILE", help="the hand derivation in LaTeX; - reads stdin")
-    p.add_argument("--against", required=True, metavar="PRESET|FORMULA",
+    p.add_argument("file", metavar="FILE", help="the hand derivation in LaTeX (a fragment or a "
+                                                "whole document, or Markdown); - reads stdin")
+    p.add_argument("--against", required=True, metavar="PRESET|FORMULA|handout",
                    help="the derivation to compare with: a preset ("
-                        + ", ".join(_presets()) + ") or a formula in LaTeX")
+                        + ", ".join(_presets()) + "), a formula in LaTeX (with --shape), or "
+                        "handout, which checks symrow's handout section by section (no "
+                        "sizes or options then)")
     seen: set = set()
     for preset in _presets().values():
         _add_preset_options(p, preset, seen)
     _add_shapes(p, extra="; for a formula or a preset without flags of its own")
     _add_general(p)
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text",
-                   help="report format (default: text)")
+    p.add_argument("--values", action="append", type=_named_values, default=None,
+                   metavar="NAME=ROWS",
+                   help="numbers for an operand, rows separated by ';', entries by ',': "
+                        "--values 'A=1,2;3,4' (repeat for several operands); a definition "
+                        "A = \\begin{bmatrix}...\\end{bmatrix} in FILE is then checked "
+                        "against them (without --values it gives A its numbers)")
+    p.add_argument("--format", "-f", choices=CHECK_FORMATS, default="text",
+                   help="report format: text (default), json (fields in the README), "
+                        "markdown ($$ math with colored differences, for a web page or "
+                        "Jupyter) or latex (a fragment; needs xcolor)")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="time limit for checking (default: symrow.get_limits().check_timeout)")
     _add_limits(p, "max_dim", "max_terms")
-    p.set_defaults(run=_run_check, kind="check")
+    # None marks "not given", so that options foreign to --against can be refused
+    options = [a.dest for a in p._actions if a.dest not in (
+        "help", "file", "against", "format", "timeout", "max_dim", "max_terms")]
+    p.set_defaults(run=_run_check, kind="check", check_options=options,
+                   **{dest: None for dest in options})
     return parser
 
 
@@ -543,25 +568,71 @@ def _read_input(name: str) -> str:
 
 
 def _against(args):
-    """The derivation ``check --against`` names: a preset, or a formula read by explain."""
+    """The derivation ``check --against`` names: a preset, the handout, or a formula."""
+    if args.against == "handout":
+        from .handout import handout
+        return handout()
     if args.against in _presets():
         return build_derivation(args.against, args)
     from .derive.explain import explain
     from .errors import ParseError
     try:
-        return explain(args.against, _shapes_of(args) or None)
+        return explain(args.against, _shapes_of(args) or None, causal=bool(args.causal),
+                       scale=args.scale or "symbolic")
     except ParseError as err:
         raise type(err)(f"--against {args.against!r} is neither a preset ("
-                        f"{', '.join(_presets())}) nor a formula symrow can read: "
-                        f"{err}") from None
+                        f"{', '.join(_presets())}, or handout) nor a formula symrow can "
+                        f"read: {err}") from None
+
+
+def _own_options(against: str) -> set:
+    """The option names (argparse dests) that apply to ``check --against``."""
+    if against == "handout":
+        return set()
+    preset = _presets().get(against)
+    if preset is None:  # a formula
+        return {"shape", "causal", "scale", "general", "values"}
+    if preset.builder is not None:
+        return {opt.dest for opt in preset.options} | {"general", "values"}
+    own = set(preset.flags) | {"names", "general", "values"}
+    return own | ({"shape"} if set(preset.example) - set(preset.flags.values()) else set())
+
+
+def _check_options(args) -> None:
+    """Refuse the flags that do not apply to the chosen --against, before any work; then
+    give the options that were not given their defaults."""
+    given = [dest for dest in args.check_options
+             if getattr(args, dest, None) not in (None, False, [])]
+    own = _own_options(args.against)
+    foreign = ["--" + dest.replace("_", "-") for dest in given if dest not in own]
+    if foreign:
+        what = ("each section of the handout has its own sizes and values"
+                if args.against == "handout" else
+                f"its options are {', '.join(sorted('--' + o.replace('_', '-') for o in own))}")
+        raise OptionError(f"{', '.join(foreign)} do{'es' if len(foreign) == 1 else ''} not "
+                          f"apply to --against {args.against}: {what}")
+    if args.general and args.values:
+        raise OptionError("--values needs concrete sizes, not --general")
+    for preset in _presets().values():
+        for opt in preset.options:
+            if getattr(args, opt.dest, None) is None:
+                setattr(args, opt.dest, opt.default)
 
 
 def _run_check(args) -> int:
+    _check_options(args)
+    values = {}
+    for name, rows in args.values or []:
+        if name in values:
+            raise OptionError(f"--values gives {name} twice")
+        values[name] = rows
     derivation = _against(args)
     tex = _read_input(args.file)
     import symrow
-    report = symrow.check(tex, against=derivation, timeout=args.timeout)
-    out = report.to_json() if args.format == "json" else report.to_text()
+    report = symrow.check(tex, against=derivation, timeout=args.timeout,
+                          values=values or None)
+    out = {"json": report.to_json, "markdown": report.to_markdown,
+           "latex": report.to_latex}.get(args.format, report.to_text)()
     emit(out if out.endswith("\n") else out + "\n", None)
     return report.exit_code
 

@@ -212,6 +212,11 @@ class VecSeq(Printable):
         """The lowercase letter of its rows and entries: ``a`` for ``A`` (and for ``\\hat{A}``)."""
         return self.base.lower()
 
+    @property
+    def entry_letter(self) -> str:
+        """The letter its entries and rows are written with: ``a``, or ``\\hat{a}``."""
+        return self._accented(self.letter)
+
     def _accented(self, letter: str) -> str:
         return "\\%s{%s}" % (self.accent, letter) if self.accent else letter
 

@@ -87,6 +87,7 @@ class Derivation(Printable):
         self.operands = MappingProxyType(dict(operands))
         self._quantities = quantities
         self._extra = []
+        self._more_definitions: list = []
         self._result_name = result
         self.options = MappingProxyType(dict(options or {}))
         self.plan = plan
@@ -137,8 +138,16 @@ class Derivation(Printable):
         if self.plan is None or not self.concrete:
             return MappingProxyType({})
         if not hasattr(self, "_definitions"):
-            self._definitions = MappingProxyType(self.plan.definitions())
+            found = dict(self.plan.definitions())
+            for more in self._more_definitions:
+                found.update(more())
+            self._definitions = MappingProxyType(found)
         return self._definitions
+
+    def extend_definitions(self, more) -> None:
+        """Add one-level definitions of quantities the plan does not compute
+        (``more() -> dict``), lazily; see :meth:`extend_quantities`."""
+        self._more_definitions.append(more)
 
     @property
     def concrete(self) -> bool:

@@ -81,7 +81,7 @@ def test_unreadable_step_exit_2_with_report(tmp_path):
     out = run(["answer.tex", *ATTENTION], cwd=tmp_path)
     assert out.returncode == 2
     assert "line 2, column 5" in out.stdout and "\\foo" in out.stdout
-    assert "verdict: unparsed" in out.stdout
+    assert "verdict: unreadable" in out.stdout
 
 
 def test_stdin_and_json():
@@ -111,3 +111,62 @@ def test_timeout_is_one_line():
                "--timeout", "0.05"], stdin=text)
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.splitlines()) == 1 and "time limit" in out.stderr
+
+
+# -- options that do not apply, values, formats ------------------------------------------------
+
+@pytest.mark.parametrize("args, flags", [
+    (["--against", "combine", "--causal", "--heads", "3"], "--causal, --heads"),
+    (["--against", "match", "--projections"], "--projections"),
+    (["--against", "attention", "--a", "2x2"], "--a"),
+    (["--against", "attention", "--names", "X,Y,Z"], "--names"),
+    (["--against", "handout", "--m", "2"], "--m"),
+    (["--against", "handout", "--general"], "--general"),
+    (["--against", "handout", "--values", "A=1"], "--values"),
+])
+def test_options_that_do_not_apply_are_refused(args, flags):
+    out = run(["-", *args], stdin="C = AB\n")
+    assert out.returncode == 2 and out.stdout == ""
+    assert len(out.stderr.splitlines()) == 1
+    assert flags in out.stderr and "not apply" in out.stderr
+
+
+@pytest.mark.parametrize("values, message", [
+    ("A", "NAME=ROWS"),
+    ("A=1,x;3,4", "not a row of numbers"),
+    ("A=1,2;3", "different lengths"),
+    ("C=1,2;3,4", "not an operand"),
+    ("A=1,2,3;4,5,6", "values for A"),
+])
+def test_bad_values_are_one_line(values, message):
+    out = run(["-", "--against", "combine", "--a", "2x2", "--b", "2x2", "--values", values],
+              stdin="C = AB\n")
+    assert out.returncode == 2 and out.stdout == ""
+    assert len(out.stderr.splitlines()) == 1 and message in out.stderr
+
+
+def test_values_need_concrete_sizes():
+    out = run(["-", "--against", "combine", "--general", "--values", "A=1,2;3,4"],
+              stdin="C = AB\n")
+    assert out.returncode == 2 and "concrete" in out.stderr
+
+
+def test_markdown_and_latex_reports():
+    tex = r"C = AB = \begin{bmatrix} a_{11}b_{11} & a_{11}b_{12} \\ a_{21}b_{11} & a_{21}b_{12} \end{bmatrix}"
+    out = run(["-", "--against", "combine", "--a", "2x1", "--b", "1x2", "--format", "markdown"],
+              stdin=tex)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("**symrow check: holds**") and "$$" in out.stdout
+    out = run(["-", "--against", "combine", "--a", "2x1", "--b", "1x2", "--format", "latex"],
+              stdin=tex.replace("a_{21}b_{12}", "a_{21}b_{11}"))
+    assert out.returncode == 1
+    assert "\\begin{align*}" in out.stdout and "{\\color{red}" in out.stdout
+
+
+def test_general_sizes_on_the_command_line():
+    out = run(["-", "--against", "attention", "--general", "--causal"],
+              stdin=r"M_{ij} = \begin{cases} 0 & j \le i - m + n \\ -\infty & "
+                    r"\text{otherwise} \end{cases}")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "general: m, d, n" in out.stdout.splitlines()[0]
+    assert "causal" in out.stdout.splitlines()[0]

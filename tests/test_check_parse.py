@@ -126,6 +126,6 @@ def test_a_script_right_after_a_construct_is_refused_where_it_stands(tex, column
     # is the 2 on the fraction's numerator, denominator or the whole?  Ask for brackets.
     d = symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2))
     step = symrow.check(tex, against=d).steps[0]
-    assert step.status == "unparsed"
+    assert step.status == "unreadable"
     assert step.error["column"] == column and construct in step.message
     assert "in brackets first" in step.message

@@ -44,11 +44,12 @@ def test_import_symrow_does_not_load_the_parser():
 def test_report_api_text_and_json():
     report = symrow.check("C = AB = BA\n c_{11} = +", against("comb22"))
     assert report.verdict == "wrong" and not report.ok and report.exit_code == 1
-    assert [s.status for s in report.steps] == ["holds", "wrong", "unparsed"]
+    assert [s.status for s in report.steps] == ["holds", "wrong", "unreadable"]
     data = json.loads(report.to_json())
     assert data == report.to_dict()
     assert data["verdict"] == "wrong" and data["exit_code"] == 1 and data["ok"] is False
-    assert data["counts"] == {"holds": 1, "wrong": 1, "unparsed": 1}
+    assert data["counts"] == {"holds": 1, "wrong": 1, "unreadable": 1, "unchecked": 0,
+                              "defines": 0, "checked": 2}
     wrong = data["steps"][1]
     assert wrong["entry"] == [1, 1] and wrong["line"] == 1 and wrong["column"] == 8
     assert wrong["detail"]["missing"] == ["a_{12} b_{21}"]
@@ -56,14 +57,15 @@ def test_report_api_text_and_json():
     assert (unparsed["line"], unparsed["column"]) == (2, 11)
     text = report.to_text()
     assert text.splitlines()[0] == "symrow check against combine (m=2, ℓ=2, n=2)"
-    assert text.splitlines()[-1] == "verdict: wrong (1 step holds, 1 wrong, 1 could not be read)"
+    assert text.splitlines()[-1] == ("verdict: wrong (2 claims checked: 1 holds, 1 wrong; "
+                                     "1 could not be read)")
     assert "line 2, column 11" in text
 
 
 def test_verdict_precedence():
     d = against("comb22")
     assert symrow.check("C = AB", d).exit_code == 0
-    assert symrow.check("C = AB\n C = +", d).verdict == "unparsed"
+    assert symrow.check("C = AB\n C = +", d).verdict == "unreadable"
     assert symrow.check("C = AB\n C = +", d).exit_code == 2
     assert symrow.check("C = BA\n C = +", d).exit_code == 1   # a definite finding wins
 
@@ -78,7 +80,11 @@ def test_bad_arguments_are_option_errors():
         symrow.check("C = AB", "combine")
     general = symrow.combine(symrow.vecseq("A", "m", "ell"), symrow.vecseq("B", "ell", "n"))
     with pytest.raises(symrow.OptionError, match="concrete sizes"):
-        symrow.check("C = AB", general)
+        symrow.check("C = AB", general, values={"A": [[1]]})
+    with pytest.raises(symrow.OptionError, match="not an operand"):
+        symrow.check("C = AB", d, values={"C": [[1, 2], [3, 4]]})
+    with pytest.raises(symrow.OptionError, match="values for A"):
+        symrow.check("C = AB", d, values={"A": [[1, 2, 3]]})
     for bad in (0, -1, float("nan"), "10", True):
         with pytest.raises(symrow.OptionError):
             symrow.check("C = AB", d, timeout=bad)
@@ -282,7 +288,7 @@ def test_user_text_is_never_evaluated(monkeypatch):
                r"C = \text{__import__('os')} AB", r"C = AB; import os", "C = A.B"]
     for tex in hostile:
         report = symrow.check(tex, against("comb22"))
-        assert report.verdict in ("unparsed", "holds", "wrong")
+        assert report.verdict in ("unreadable", "holds", "wrong", "unchecked")
     assert symrow.check(attention_derivation(2, 2, 2), against("att222")).ok
 
 
@@ -322,7 +328,7 @@ def assert_answered(tex: str, key: str) -> None:
     except symrow.SymrowError as err:
         assert str(err) and "\n" not in str(err)
         return
-    assert report.verdict in ("holds", "wrong", "unparsed")
+    assert report.verdict in ("holds", "wrong", "unreadable", "unchecked")
     for step in report.steps:
         assert "internal error" not in step.message, (tex, step.message)
     report.to_text()
@@ -406,9 +412,9 @@ def test_undecidable_and_overlong_steps_are_reported_not_guessed():
     # what is tested is the verdict, not the time: generous limits, for a loaded machine
     overflow = symrow.check(r"P = \operatorname{softmax}(10^{30} QK^T)", against("att222"),
                             timeout=120)
-    assert overflow.steps[0].status == "unparsed"
+    assert overflow.steps[0].status == "unchecked" and overflow.verdict == "unchecked"
     assert "could not be decided" in overflow.steps[0].message
     long_sum = symrow.check("c_{11} = " + " + ".join(["a_{11}b_{11}"] * 1500), against("comb23"),
                             timeout=120)
-    assert long_sum.steps[0].status == "unparsed"
+    assert long_sum.steps[0].status == "unreadable"
     assert "split it into several steps" in long_sum.steps[0].message

@@ -56,9 +56,12 @@ def test_every_subcommand_has_help_with_examples(command):
 def test_check_subcommand_takes_the_size_flags_of_the_derivations():
     proc = run("check", "--help")
     for flag in ("--against", "--a", "--b", "--m", "--n", "--d", "--d-v", "--causal",
-                 "--heads", "--projections", "--general", "--format", "--timeout"):
+                 "--heads", "--projections", "--general", "--values", "--format", "--timeout"):
         assert flag in proc.stdout, flag
-    assert "{text,json}" in proc.stdout
+    assert "{text,json,markdown,latex}" in proc.stdout
+    assert "--against PRESET|FORMULA|handout" in proc.stdout
+    for preset in ("combine", "match", "attention", "linear", "gcn", "handout"):
+        assert preset in proc.stdout
 
 
 def test_check_parses_its_arguments():

@@ -12,35 +12,41 @@
 ('wrong', 1)
 >>> print(report.to_text())
 symrow check against combine (m=2, ℓ=2, n=2)
-step 1  line 3  holds     C = AB
-step 2  line 4  wrong     AB = \\begin{bmatrix} a_{11}b_{11} + a_{12}b_{21} & a_{11}b_{12} + a...
-        entry (2, 2) differs
-          missing term: a_{22} b_{22}
-          extra term: a_{22} b_{12}
-verdict: wrong (1 step holds, 1 wrong)
+step 1  line 3  holds       C = AB
+step 2  line 4  wrong       AB = \\begin{bmatrix} a_{11}b_{11} + a_{12}b_{21} & a_{11}b_{12} + a...
+                entry (2, 2) differs
+                  missing term: a_{22} b_{22}
+                  extra term: a_{22} b_{12}
+verdict: wrong (2 claims checked: 1 holds, 1 wrong)
 
-How it works, in four stages, each in its own module:
+How it works, in stages, each in its own module:
 
 1. :mod:`.lexer` and :mod:`.structure` read the text into tokens, nest
-   braces and environments, and cut it into chains ``a = b = c``: each
-   ``=`` is a step;
-2. :mod:`.translate` turns each side into a small language of placeholders
-   that latex2sympy2 parses reliably, and :mod:`.parse` runs latex2sympy2
-   behind a hardened wrapper (state reset, full-input check, a lock);
+   braces and environments, and cut it into chains ``a = b \\approx c``: each
+   relation is a claim; math without one (``Row $i$ of $C$``) is not;
+2. :mod:`.translate` (with :mod:`.names`, :mod:`.constructs`,
+   :mod:`.notation` and :mod:`.patterns`) turns each side into a small
+   language of placeholders that the parser reads reliably, and
+   :mod:`.parse` parses it behind a hardened wrapper;
 3. :mod:`.evaluate` turns the parsed trees into SymPy numbers and matrices
    in the derivation's own symbols (:mod:`.reference`);
-4. :mod:`.verify` compares the sides entry by entry and explains a
-   difference; :mod:`.report` holds the result.
+4. :mod:`.verify` compares the sides of ``=`` entry by entry and explains a
+   difference; :mod:`.relations` checks the other relations;
+   :mod:`.report` holds the result, :mod:`.present` shows it as
+   Markdown or LaTeX.
+
+:mod:`.run` walks the claims.  A derivation with general sizes is checked
+at several concrete sizes (:mod:`.general`); the handout section by
+section, each against its own derivation.
 
 Parsing and verifying run under one time limit (:mod:`.deadline`).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 
-from ..errors import LimitError, OptionError, ParseError
+from ..errors import LimitError, OptionError
 from ..limits import get_limits
 from .deadline import run_with_deadline
 from .report import Report, StepReport
@@ -49,8 +55,6 @@ __all__ = ["check", "Report", "StepReport", "MAX_INPUT"]
 
 #: the longest input the checker reads, in characters
 MAX_INPUT = 200_000
-#: the most index combinations (i, j, ...) one step may need
-MAX_ASSIGNMENTS = 4096
 
 
 def _timeout(timeout) -> float | None:
@@ -62,12 +66,21 @@ def _timeout(timeout) -> float | None:
     return None if math.isinf(timeout) else float(timeout)
 
 
-def check(tex: str, against, *, timeout: float | None = None) -> Report:
+def check(tex: str, against, *, timeout: float | None = None,
+          values: dict | None = None) -> Report:
     """Check the hand derivation ``tex`` against the derivation ``against``.
+
+    ``against`` is a derivation with concrete sizes, one with general sizes
+    (checked at several concrete sizes, see :mod:`.general`), or the handout
+    (``symrow.handout.handout()``: each section against its own derivation).
+    ``values`` gives operands numbers, ``{"A": [[1, 2], [3, 4]]}``; a
+    definition in the text such as ``A = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4
+    \\end{bmatrix}`` is then checked against them (without ``values`` it
+    gives A those numbers).
 
     Returns a :class:`Report`.  Raises :class:`symrow.ParseError` when the
     text as a whole cannot be read (unbalanced braces or environments, no
-    equation at all), :class:`symrow.CheckTimeout` after ``timeout``
+    claim at all), :class:`symrow.CheckTimeout` after ``timeout``
     seconds (default ``symrow.get_limits().check_timeout``), and
     :class:`symrow.OptionError` for a bad argument.
     """
@@ -78,128 +91,32 @@ def check(tex: str, against, *, timeout: float | None = None) -> Report:
     if len(tex) > MAX_INPUT:
         raise LimitError(f"the input has {len(tex)} characters, more than the checker reads "
                          f"({MAX_INPUT})")
+    from .run import check_text, targets_for
+    targets = targets_for(against, _values(values))
     from . import parse
     parse.load()   # the import is not user-dependent: keep it out of the time limit
     try:
-        return run_with_deadline(lambda: _check(tex, against), seconds,
+        return run_with_deadline(lambda: check_text(tex, targets), seconds,
                                  on_timeout=parse.reset_parser_caches)
     finally:
         parse.release_if_owned()
 
 
-def _check(tex: str, against) -> Report:
-    from .evaluate import Evaluator, MathError, ReadError, parse_unit, step_ranges
-    from .lexer import Source, build_tree, tokenize
-    from .reference import Reference
-    from .structure import Chain, Problem, split
-    from .translate import TranslateError, Translator
-    from .values import Undecided
-    from .verify import compare
-
-    ref = Reference(against)
-    src = Source(tex)
-    tree = build_tree(tokenize(tex), src)
-    items = split(tree, src)
-    if not items:
-        raise ParseError("there is no equation to check: write steps such as C = AB, one "
-                         "per line or in an align* environment", line=1, column=1,
-                         near=src.near(0))
-    translator = Translator(ref, src)
-    evaluator = Evaluator(ref)
-    cache: dict = {}
-    steps: list[StepReport] = []
-
-    def error_dict(message: str, pos: int, end: int) -> dict:
-        line, column = src.line_col(pos)
-        return {"message": message, "line": line, "column": column, "near": src.near(pos, end)}
-
-    def unparsed(pos: int, left: str, right: str, err: dict) -> None:
-        line, column = src.line_col(pos)
-        steps.append(StepReport(len(steps) + 1, line, column, left, right, "unparsed",
-                                err["message"], error=err))
-
-    for item in items:
-        if isinstance(item, Problem):
-            text = src.text[item.pos:item.end]
-            unparsed(item.pos, text, "", error_dict(item.message, item.pos, item.end))
-            continue
-        assert isinstance(item, Chain)
-        units = []
-        for member in item.members:
-            try:
-                unit = translator.unit(member.nodes, member.pos, member.end)
-                parse_unit(unit, cache)
-                units.append(unit)
-            except TranslateError as err:
-                units.append(error_dict(err.message, err.pos, err.end))
-            except ReadError as err:
-                units.append(error_dict(err.message, err.pos, err.end))
-            except RecursionError:
-                units.append(error_dict("this is nested too deeply to read", member.pos,
-                                        member.end))
-            except Exception as err:  # noqa: BLE001 - a bug must not cost the report
-                units.append(error_dict(
-                    f"internal error while reading this: {type(err).__name__}: "
-                    f"{' '.join(str(err).split())[:200]} (a bug in symrow; please report it)",
-                    member.pos, member.end))
-        for k, eq in enumerate(item.equals):
-            lm, rm = item.members[k], item.members[k + 1]
-            left, right = src.text[lm.pos:lm.end].strip(), src.text[rm.pos:rm.end].strip()
-            lu, ru = units[k], units[k + 1]
-            bad = lu if isinstance(lu, dict) else ru if isinstance(ru, dict) else None
-            if bad is not None:
-                unparsed(eq.pos, left, right, bad)
-                continue
-            line, column = src.line_col(eq.pos)
-            # free indices (c_{ij} = ...): check every value they can take
-            try:
-                bounds = step_ranges(lu, ru, ref)
-                names = sorted(bounds)
-                ranges = [range(1, bounds[n] + 1) for n in names]
-            except MathError as err:
-                unparsed(eq.pos, left, right, error_dict(str(err), eq.pos, eq.end))
-                continue
-            total = math.prod(len(r) for r in ranges)
-            if total > MAX_ASSIGNMENTS:
-                unparsed(eq.pos, left, right, error_dict(
-                    f"the free indices {', '.join(names)} take {total} combinations, more "
-                    f"than {MAX_ASSIGNMENTS}", eq.pos, eq.end))
-                continue
-            report = None
-            for values in itertools.product(*ranges):
-                env = dict(zip(names, values))
-                try:
-                    diff = compare(evaluator.value(lu, env), evaluator.value(ru, env), ref)
-                except Undecided as err:
-                    report = StepReport(len(steps) + 1, line, column, left, right, "unparsed",
-                                        str(err), indices=env or None,
-                                        error=error_dict(str(err), eq.pos, eq.end))
-                    break
-                except MathError as err:
-                    report = StepReport(len(steps) + 1, line, column, left, right, "wrong",
-                                        str(err), indices=env or None)
-                    break
-                except RecursionError:
-                    report = StepReport(len(steps) + 1, line, column, left, right, "unparsed",
-                                        "this step is nested too deeply to check",
-                                        error=error_dict("this step is nested too deeply to "
-                                                         "check", eq.pos, eq.end))
-                    break
-                except Exception as err:  # noqa: BLE001 - a bug must not cost the report
-                    message = (f"internal error while checking this step: "
-                               f"{type(err).__name__}: {' '.join(str(err).split())[:200]} "
-                               f"(a bug in symrow; please report it)")
-                    report = StepReport(len(steps) + 1, line, column, left, right, "unparsed",
-                                        message, error=error_dict(message, eq.pos, eq.end))
-                    break
-                if diff is not None:
-                    report = StepReport(
-                        len(steps) + 1, line, column, left, right, "wrong", diff.message,
-                        entry=diff.entry, indices=env or None,
-                        detail=diff.detail.to_dict() if diff.detail else None,
-                        others=tuple(diff.others))
-                    break
-            if report is None:
-                report = StepReport(len(steps) + 1, line, column, left, right, "holds")
-            steps.append(report)
-    return Report(ref.describe(), steps)
+def _values(values) -> dict | None:
+    """``{"A": [[1, 2], [3, 4]]}`` (lists or SymPy matrices) as SymPy matrices."""
+    if values is None:
+        return None
+    import sympy
+    if not isinstance(values, dict):
+        raise OptionError(f"values= must be a dict from operand names to matrices; got "
+                          f"{type(values).__name__}")
+    out = {}
+    for name, matrix in values.items():
+        try:
+            m = sympy.Matrix(matrix)
+        except Exception:  # noqa: BLE001 - SymPy raises many kinds
+            raise OptionError(f"values for {name!r} must be a matrix of numbers") from None
+        if m.free_symbols or any(not x.is_number for x in m):
+            raise OptionError(f"values for {name!r} must be numbers")
+        out[str(name)] = sympy.ImmutableMatrix(m.applyfunc(sympy.nsimplify))
+    return out

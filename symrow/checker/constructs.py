@@ -18,10 +18,23 @@ matrix is a unit of its own.
 from __future__ import annotations
 
 from . import vocab as V
+from .indices import IndexExpr, NotIndex, name_at, read_expr
 from .lexer import MATRIX_ENVS, Env, Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
 
 __all__ = ["ConstructReader"]
+
+
+def _shift(item, by: int):
+    """An index item plus a whole number."""
+    if isinstance(item, int):
+        return item + by
+    if isinstance(item, str):
+        return IndexExpr(((item, 1),), by)
+    const = item.const + by
+    if const == 0 and len(item.terms) == 1 and item.terms[0][1] == 1:
+        return item.terms[0][0]
+    return IndexExpr(item.terms, const)
 
 
 class ConstructReader:
@@ -51,9 +64,29 @@ class ConstructReader:
             return
         if arg is None:
             raise TranslateError(f"{tok.text} needs an argument", tok.pos, tok.end)
+        if text.lower() in V.FUNCTION_WORDS:
+            cur.take()
+            cur.take()
+            self._elementwise(cur, em, V.FUNCTION_WORDS[text.lower()], tok.pos, arg.end)
+            return
         raise TranslateError(f"{tok.text}{{{text or '...'}}} is not supported here; the "
-                             f"functions symrow knows are softmax, \\exp and \\sqrt",
+                             f"functions symrow knows are softmax, \\exp, \\sqrt, and "
+                             f"ReLU, \\sigma, \\tanh and \\phi entry by entry",
                              tok.pos, arg.end)
+
+    def _elementwise(self, cur: Cursor, em: Emitter, func: str, pos: int, end: int) -> None:
+        """``\\operatorname{ReLU}(X)``, ``\\tanh(x)``, ``\\phi(q_{11})``: a function
+        applied to every entry of its argument (a marker the evaluator applies)."""
+        got = self._bracket_arg(cur, func, pos, end)
+        if got is None:
+            raise TranslateError(f"{func} needs its argument in brackets, as in "
+                                 f"{func}(X)", pos, end)
+        inner, a, b = got
+        if not [n for n in inner if not is_token(n, *V.SPACING)]:
+            raise TranslateError(f"{func} of nothing", a, b)
+        self._sub(inner, a, b, em)
+        self._marker(em, "f:" + func, (), pos, end)
+        self._postfix(cur, em, simple=False)
 
     def _softmax(self, cur: Cursor, em: Emitter, pos: int, end: int) -> bool:
         got = self._bracket_arg(cur, "softmax", pos, end)
@@ -208,63 +241,117 @@ class ConstructReader:
         if primes:
             raise TranslateError("a prime on \\sum", cmd.pos, end)
         if sub is None:
-            raise TranslateError("\\sum needs its index, as in \\sum_{j=1}^{3} or \\sum_j",
+            raise TranslateError("\\sum needs its index, as in \\sum_{j=1}^{n} or \\sum_j",
                                  cmd.pos, cmd.end)
-        toks = [n for n in sub if not is_token(n, *V.SPACING)]
-        if not toks or not isinstance(toks[0], Token) or toks[0].kind != "letter":
-            raise TranslateError("\\sum needs an index letter, as in \\sum_{j=1}^{3}",
-                                 cmd.pos, end)
-        var = toks[0].text
-        lower = None
-        if len(toks) > 1:
-            if not is_token(toks[1], "=") or len(toks) < 3:
-                raise TranslateError("write the sum's range as \\sum_{j=1}^{3}", cmd.pos, end)
-            lower = toks[2:]
+        var, lower, upper = self._range_of(sub, sup, "\\sum", cmd.pos, end)
         em.put("\\sum_{", cmd.pos, cmd.end)
-        em.atom(Atom("bound", var), toks[0].pos, toks[0].end)
-        em.put("=", toks[0].pos, toks[0].end)
+        em.atom(Atom("bound", var), cmd.pos, end)
+        em.put("=", cmd.pos, end)
         if lower is None:
             em.put("1", cmd.pos, cmd.end)
         else:
-            self._bound(lower, em, pos, end)
+            self._emit_index(lower, em, pos, end)
         em.put("}^{", cmd.pos, cmd.end)
-        if sup is None:
+        if upper is None:
             em.atom(Atom("auto", var), cmd.pos, end)
         else:
-            self._bound(sup, em, pos, end)
+            self._emit_index(upper, em, pos, end)
         em.put("}", cmd.pos, end)
         if cur.at_end():
             raise TranslateError("\\sum has nothing to add up", cmd.pos, end)
 
-    def _bound(self, nodes: list, em: Emitter, pos: int, end: int) -> None:
-        """A sum bound: numbers, sizes and index letters joined by + and -."""
-        expect = True
-        for node in nodes:
-            if is_token(node, *V.SPACING):
-                continue
-            if not isinstance(node, Token):
-                raise TranslateError("a sum bound must be a number, a size or an index, as "
-                                     "in \\sum_{j=1}^{n}", node.pos, node.end)
-            if node.text in ("+", "-"):
-                em.put(node.text, node.pos, node.end)
-                expect = True
-                continue
-            if not expect:
-                raise TranslateError("cannot read this sum bound", node.pos, node.end)
-            if node.kind == "num" and node.text.isdigit() and len(node.text) <= 6:
-                em.put(node.text, node.pos, node.end)
-            elif node.kind == "letter" or node.text == "\\ell":
-                name = "ell" if node.text == "\\ell" else node.text
-                if name in self.ref.sizes:
-                    em.atom(Atom("size", name), node.pos, node.end)
-                else:
-                    em.atom(Atom("index", name), node.pos, node.end)
-            else:
-                raise TranslateError("a sum bound must be a number, a size or an index",
-                                     node.pos, node.end)
-            expect = False
-        if expect:
-            raise TranslateError("an empty or unfinished sum bound", pos, end)
+    def _range_of(self, sub: list, sup, what: str, pos: int, end: int):
+        """The index and bounds of a sum (or max): ``_{j=1}^{n}``, ``_j``, ``_{j'=1}^{n}``,
+        ``_{1 \\le j \\le n}``, ``_{j \\le i}``.  Returns (name, lower, upper); a bound
+        is an index item, or None (lower 1; upper inferred from the body)."""
+        toks = [n for n in sub if not is_token(n, *V.SPACING)]
+        shown = " ".join(self.src.text[sub[0].pos:sub[-1].end].split()) if sub else "..."
+        hint = (f"write the range as {what}_{{j=1}}^{{n}}, {what}_{{1 \\le j \\le n}} or "
+                f"{what}_j (this one reads {what}_{{{shown}}})")
+        rels = [k for k, t in enumerate(toks) if is_token(t, "=", "\\le", "\\leq", "<",
+                                                          "\\ge", "\\geq", ">", "\\in")]
+        parts, start = [], 0
+        for k in rels:
+            parts.append(toks[start:k])
+            start = k + 1
+        parts.append(toks[start:])
+        if any(not p for p in parts):
+            raise TranslateError(hint, pos, end)
+        kinds = [toks[k].text for k in rels]
+
+        def name_of(nodes):
+            got = name_at(nodes, 0)
+            if got is None or got[1] != len(nodes):
+                return None
+            return got[0]
+
+        def item(nodes):
+            try:
+                return read_expr(nodes)
+            except NotIndex:
+                raise TranslateError(f"cannot read the bound {plain(nodes) or '...'}; "
+                                     + hint, pos, end) from None
+
+        upper = None
+        if sup is not None:
+            upper = item([n for n in sup if not is_token(n, *V.SPACING)])
+        if not kinds:
+            var = name_of(parts[0])
+            if var is None:
+                raise TranslateError(hint, pos, end)
+            return var, None, upper
+        if kinds == ["="]:
+            var = name_of(parts[0])
+            if var is None:
+                raise TranslateError(hint, pos, end)
+            return var, item(parts[1]), upper
+        if upper is not None:
+            raise TranslateError(f"{what} has both a range under it and a bound above it; "
+                                 + hint, pos, end)
+        le = {"\\le": "le", "\\leq": "le", "<": "lt", "\\ge": "ge", "\\geq": "ge",
+              ">": "gt"}
+        if len(kinds) == 2 and all(le.get(k) in ("le", "lt") for k in kinds):
+            var = name_of(parts[1])
+            if var is None:
+                raise TranslateError(hint, pos, end)
+            lower, upper = item(parts[0]), item(parts[2])
+            if le[kinds[0]] == "lt":
+                lower = _shift(lower, 1)
+            if le[kinds[1]] == "lt":
+                upper = _shift(upper, -1)
+            return var, lower, upper
+        if len(kinds) == 1 and le.get(kinds[0]) in ("le", "lt"):
+            var = name_of(parts[0])
+            if var is None:
+                raise TranslateError(hint, pos, end)
+            upper = item(parts[1])
+            return var, None, (_shift(upper, -1) if le[kinds[0]] == "lt" else upper)
+        raise TranslateError(hint, pos, end)
+
+    def _emit_index(self, item, em: Emitter, pos: int, end: int) -> None:
+        """An index item as placeholder text: numbers, sizes and indices with + and -."""
+        if isinstance(item, int):
+            em.put(str(item) if item >= 0 else f"({item})", pos, end)
+            return
+        if isinstance(item, str):
+            kind = "size" if item in self.ref.sizes else "index"
+            em.atom(Atom(kind, item), pos, end)
+            return
+        first = True
+        for name, coef in item.terms:
+            if coef < 0:
+                em.put("-", pos, end)
+            elif not first:
+                em.put("+", pos, end)
+            if abs(coef) != 1:
+                em.put(str(abs(coef)), pos, end)
+                em.put("\\cdot", pos, end)
+            kind = "size" if name in self.ref.sizes else "index"
+            em.atom(Atom(kind, name), pos, end)
+            first = False
+        if item.const:
+            em.put("-" if item.const < 0 else "+", pos, end)
+            em.put(str(abs(item.const)), pos, end)
 
     # -- explicit matrices ----------------------------------------------------------
     def _matrix(self, env: Env, em: Emitter, cur: Cursor) -> None:
@@ -284,6 +371,8 @@ class ConstructReader:
                 rows[-1][-1].append(node)
         if rows and all(not cell for cell in rows[-1]) and len(rows) > 1:
             rows.pop()       # a trailing \\ before \end
+        if self._pattern_matrix(env, rows, em, cur):
+            return
         limit = self.ref.max_dim
         if len(rows) > limit or max(len(r) for r in rows) > limit:
             raise TranslateError(f"this matrix is larger than {limit} x {limit}", env.pos,

@@ -27,6 +27,7 @@ import math
 import sympy
 
 from . import parse as l2s
+from .indices import index_names, index_value
 from .translate import Atom, Unit
 from .values import MathError, exp_of, is_matrix, row_softmax, scalar_or_matrix, shape_text
 
@@ -94,10 +95,21 @@ def parse_unit(unit: Unit, cache: dict) -> None:
         _check_tree(tree, unit)
         unit.tree = tree
     for atom in unit.atoms.values():
-        if atom.kind in ("matrix", "sub"):
-            for row in atom.cells:
-                for cell in row:
-                    parse_unit(cell, cache)
+        for cell in sub_units(atom):
+            parse_unit(cell, cache)
+
+
+#: placeholder kinds that hold units of their own (in ``cells``)
+NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid")
+
+
+def sub_units(atom: Atom):
+    """Every unit inside an atom (matrix cells, a group, the rows of a cases, ...)."""
+    if atom.kind in NESTED:
+        for row in atom.cells:
+            for cell in row:
+                if cell is not None:
+                    yield cell
 
 
 def _atom(node, unit: Unit) -> Atom | None:
@@ -127,19 +139,84 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
                 if isinstance(item, str) and item not in bound and item not in ref.sizes:
                     out.setdefault(item, set()).add(
                         (q.rows if k == 0 else q.cols, f"{q.name}"))
+                else:
+                    _free_names(item, bound, ref, out)
         elif atom.kind == "marker" and atom.name in ("entry", "row"):
             for item in atom.items:
-                if isinstance(item, str) and item not in bound and item not in ref.sizes:
-                    out.setdefault(item, set()).add((None, ""))
+                _free_names(item, bound, ref, out)
         elif atom.kind == "index" and atom.name not in bound and atom.name not in ref.sizes:
             out.setdefault(atom.name, set()).add((None, ""))
-        elif atom.kind in ("matrix", "sub"):
-            for row in atom.cells:
-                for cell in row:
-                    _uses(cell.tree, cell, ref, bound, out)
+        elif atom.kind == "cases":
+            for condition in atom.items:
+                for _, a, b in condition:
+                    _free_names(a, bound, ref, out)
+                    _free_names(b, bound, ref, out)
+            for cell in sub_units(atom):
+                _uses(cell.tree, cell, ref, bound, out)
+        elif atom.kind in ("max", "min") and atom.name:
+            for item in atom.items:
+                if item is not None:
+                    _free_names(item, bound, ref, out)
+            inner = bound | {atom.name}
+            for cell in sub_units(atom):
+                _uses(cell.tree, cell, ref, inner, out)
+        elif atom.kind in ("elided", "grid"):
+            names = frozenset(atom.name.split()) if atom.name else frozenset()
+            for item in _pattern_items(atom):
+                _free_names(item, bound | names, ref, out)
+            for cell in sub_units(atom):
+                _uses(cell.tree, cell, ref, bound | names, out)
+        elif atom.kind in NESTED:
+            for cell in sub_units(atom):
+                _uses(cell.tree, cell, ref, bound, out)
         return
     for arg in tree.args:
         _uses(arg, unit, ref, bound, out)
+
+
+def _free_names(item, bound, ref, out: dict) -> None:
+    """Record the free names of an index item, with no range of their own."""
+    for name in index_names(item):
+        if name not in bound and name not in ref.sizes:
+            out.setdefault(name, set()).add((None, ""))
+
+
+def _pattern_items(atom: Atom):
+    """The index items that place the explicit parts of an elided pattern."""
+    for spec in atom.items:
+        if spec is None:
+            continue
+        _, values = spec
+        yield from values
+
+
+def unit_names(unit: Unit) -> set:
+    """Every index name a unit (and the units inside it) refers to."""
+    out: set = set()
+    for atom in unit.atoms.values():
+        if atom.kind in ("bound", "auto", "size", "index"):
+            out.add(atom.name)
+        elif atom.kind in ("entry", "row") or (atom.kind == "marker" and atom.items):
+            for item in atom.items:
+                out.update(index_names(item))
+        elif atom.kind == "cases":
+            for condition in atom.items:
+                for _, a, b in condition:
+                    out.update(index_names(a))
+                    out.update(index_names(b))
+        elif atom.kind in ("max", "min"):
+            if atom.name:
+                out.add(atom.name)
+            for item in atom.items:
+                if item is not None:
+                    out.update(index_names(item))
+        elif atom.kind in ("elided", "grid"):
+            out.update(atom.name.split())
+            for item in _pattern_items(atom):
+                out.update(index_names(item))
+        for cell in sub_units(atom):
+            out |= unit_names(cell)
+    return out
 
 
 def free_indices(units, ref) -> dict:
@@ -182,19 +259,31 @@ class Evaluator:
 
     def __init__(self, ref):
         self.ref = ref
+        self._memo: dict = {}
+        self._names: dict = {}
 
     def value(self, unit: Unit, env: dict):
-        return scalar_or_matrix(self._ev(unit.tree, unit, env))
+        """The value of a unit with the indices in ``env``.
+
+        Remembered per unit and per the values of the indices the unit uses, so
+        that sweeping i, j, l of a step computes a part that depends on i alone
+        once per i.
+        """
+        names = self._names.get(id(unit))
+        if names is None:
+            names = self._names[id(unit)] = (unit, frozenset(unit_names(unit)))
+        key = (id(unit), tuple(sorted((k, v) for k, v in env.items() if k in names[1])))
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = scalar_or_matrix(self._ev(unit.tree, unit, env))
+        return got
 
     # -- atoms ------------------------------------------------------------------------
     def _index(self, item, env: dict) -> int:
-        if isinstance(item, int):
-            return item
-        if item in env:
-            return env[item]
-        if item in self.ref.sizes:
-            return self.ref.sizes[item]
-        raise MathError(f"the index {item} has no value here")
+        try:
+            return index_value(item, env, self.ref.sizes)
+        except KeyError as err:
+            raise MathError(f"the index {err.args[0]} has no value here") from None
 
     def _atom_value(self, atom: Atom, unit: Unit, env: dict):
         kind = atom.kind
@@ -210,8 +299,8 @@ class Evaluator:
                     raise MathError(f"{q.name} is {q.rows} x {q.cols}, so it has no {what} "
                                     f"{value} (check the bounds of the sum)")
             if kind == "row":
-                return q.symbols[idx[0] - 1, :]
-            return q.symbols[idx[0] - 1, idx[1] - 1]
+                return q.row(idx[0] - 1)
+            return q.entry(idx[0] - 1, idx[1] - 1)
         if kind == "size":
             if atom.name in env:
                 return sympy.Integer(env[atom.name])
@@ -222,7 +311,57 @@ class Evaluator:
             return self.value(atom.cells[0][0], env)
         if kind == "matrix":
             return self._matrix(atom, env)
+        if kind == "cases":
+            return self._cases(atom, env)
+        if kind in ("max", "min"):
+            return self._extremum(atom, env)
+        if kind == "elided":
+            from .patterns import elided_value
+            return elided_value(self, atom, env)
+        if kind == "grid":
+            from .patterns import grid_value
+            return grid_value(self, atom, env)
         raise MathError(f"internal: a {kind} placeholder where a value belongs")
+
+    def holds(self, condition, env: dict) -> bool:
+        """Does a condition ((relation, index, index), ...) hold at ``env``?"""
+        for kind, a, b in condition:
+            x, y = self._index(a, env), self._index(b, env)
+            ok = {"le": x <= y, "lt": x < y, "ge": x >= y, "gt": x > y, "eq": x == y,
+                  "ne": x != y}[kind]
+            if not ok:
+                return False
+        return True
+
+    def _cases(self, atom: Atom, env: dict):
+        for condition, (unit,) in zip(atom.items, atom.cells):
+            if self.holds(condition, env):
+                return self.value(unit, env)
+        where = ", ".join(f"{k} = {v}" for k, v in sorted(env.items()) if "#" not in k)
+        raise MathError(f"no row of the cases applies{' for ' + where if where else ''}")
+
+    def _extremum(self, atom: Atom, env: dict):
+        if atom.name:
+            (body,), = atom.cells
+            lower, upper = atom.items
+            low = 1 if lower is None else self._index(lower, env)
+            if upper is None:
+                uses: dict = {}
+                _uses(body.tree, body, self.ref, frozenset(k for k in env if k != atom.name),
+                      uses)
+                high = index_range(atom.name, uses)
+            else:
+                high = self._index(upper, env)
+            if high - low + 1 > MAX_SUM_TERMS:
+                raise MathError(f"a {atom.kind} of more than {MAX_SUM_TERMS} values")
+            values = [self.value(body, {**env, atom.name: k}) for k in range(low, high + 1)]
+        else:
+            values = [self.value(cell, env) for (cell,) in atom.cells]
+        if not values:
+            raise MathError(f"a {atom.kind} over no values")
+        if any(is_matrix(v) for v in values):
+            raise MathError(f"a {atom.kind} of matrices; write it entry by entry")
+        return (sympy.Max if atom.kind == "max" else sympy.Min)(*values)
 
     def _matrix(self, atom: Atom, env: dict):
         rows = []
@@ -247,6 +386,10 @@ class Evaluator:
         if isinstance(node, sympy.Symbol):
             atom = unit.atoms[node.name]
             return self._atom_value(atom, unit, env)
+        if node.is_Float:
+            # a decimal as written: 0.893 is 893/1000, exactly
+            return sympy.Rational(str(node).rstrip("0").rstrip(".") or "0") \
+                if node.is_finite else node
         if node.is_Number or node in _ALLOWED_SINGLETONS:
             return node
         if isinstance(node, sympy.Add):
@@ -261,8 +404,8 @@ class Evaluator:
             return self._pow(node, unit, env)
         if isinstance(node, sympy.exp):
             arg = self._ev(node.args[0], unit, env)
-            if is_matrix(arg):
-                raise MathError(f"exp of a {shape_text(arg)}; write it entry by entry")
+            if is_matrix(arg):  # entry by entry, as symrow's formulas read \exp(XW)
+                return sympy.ImmutableMatrix(arg.applyfunc(exp_of))
             return exp_of(arg)
         if isinstance(node, sympy.Sum):
             return self._sum(node.args[0], list(node.args[1:]), unit, env)
@@ -291,7 +434,10 @@ class Evaluator:
         if not is_matrix(x) or not is_matrix(y):
             return sympy.ImmutableMatrix((x * y) if is_matrix(x) else (y * x))
         if x.cols == y.rows:
-            return scalar_or_matrix(x * y)
+            # by hand: SymPy's general product is slower for small symbolic matrices
+            return scalar_or_matrix(sympy.ImmutableMatrix(
+                x.rows, y.cols, lambda i, j: sympy.Add(*[x[i, k] * y[k, j]
+                                                          for k in range(x.cols)])))
         if x.shape == y.shape and 1 in x.shape:
             # two row vectors (or two columns): their inner product
             return sympy.Add(*[a * b for a, b in zip(x, y)])
@@ -345,6 +491,10 @@ class Evaluator:
             return sympy.ImmutableMatrix(value.T) if is_matrix(value) else value
         if name == "softmax":
             return row_softmax(value)
+        if name.startswith("f:"):  # an element-wise function, as the planner defines it
+            from ..derive.plan import function_of
+            f = function_of(name[2:])
+            return sympy.ImmutableMatrix(value.applyfunc(f)) if is_matrix(value) else f(value)
         idx = [self._index(item, env) for item in atom.items]
         if not is_matrix(value):
             if all(i == 1 for i in idx):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from . import vocab as V
+from .indices import NotIndex, name_at, read_expr
 from .lexer import Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
 
@@ -32,7 +33,12 @@ class NameReader:
     """Mixin: names and their indices."""
 
     def _head(self, cur: Cursor) -> tuple[str, bool, list | None, int, int]:
-        """Read a name's head: (letter, bold, inner subscript, pos, end)."""
+        """Read a name's head: (letter, bold, inner subscript, pos, end).
+
+        An accent is part of the letter: ``\\hat{a}`` and ``\\hat{A}`` are read as
+        those names, and a bold accented row is ``\\hat{\\boldsymbol{a}}`` or
+        ``\\boldsymbol{\\hat{a}}``.
+        """
         tok = cur.take()
         if tok.text == "\\ell":
             return "ell", False, None, tok.pos, tok.end
@@ -43,6 +49,19 @@ class NameReader:
             raise TranslateError(f"{tok.text} needs a letter after it", tok.pos, tok.end)
         nodes = arg_nodes(arg)
         nodes = [n for n in nodes if not is_token(n, *V.SPACING)]
+        if nodes and isinstance(nodes[0], Token) and (
+                (tok.text in V.ACCENTS and nodes[0].text in V.BOLD) or
+                (tok.text in V.BOLD and nodes[0].text in V.ACCENTS)):
+            # \hat{\boldsymbol{a}} or \boldsymbol{\hat{a}}: read the inner command's name
+            inner = Cursor(nodes, arg.pos, arg.end)
+            accent = tok.text if tok.text in V.ACCENTS else nodes[0].text
+            letter, _, inner_sub, _, _ = self._head(inner)
+            if not inner.at_end():
+                raise TranslateError(f"cannot read the name in {tok.text}{{...}}",
+                                     tok.pos, arg.end)
+            if "{" not in letter:
+                letter = "\\%s{%s}" % (V.ACCENTS[accent], letter)
+            return letter, True, inner_sub, tok.pos, arg.end
         inner_sub = None
         if len(nodes) >= 3 and is_token(nodes[1], "_"):
             inner_sub = arg_nodes(nodes[2]) if len(nodes) == 3 else None
@@ -55,6 +74,8 @@ class NameReader:
             raise TranslateError(f"{tok.text}{{...}} must hold one letter, as in "
                                  f"{tok.text}{{a}}_1", tok.pos, arg.end)
         letter = "ell" if nodes[0].text == "\\ell" else nodes[0].text
+        if tok.text in V.ACCENTS:
+            letter = "\\%s{%s}" % (V.ACCENTS[tok.text], letter)
         return letter, tok.text in V.BOLD, inner_sub, tok.pos, arg.end
 
     def _softmax_letters(self, cur: Cursor, em: Emitter) -> bool:
@@ -194,39 +215,46 @@ class NameReader:
                 f"derivation knows {self.ref.known_names()}")
 
     def _index_items(self, sub: list, pos: int, end: int, single: bool) -> tuple:
-        """Indices from a subscript: ``{12}`` -> (1, 2), ``{10,2}``, ``{ij}``, ``{1j}``."""
-        toks = [n for n in sub if not is_token(n, *V.SPACING)]
-        if any(not isinstance(t, Token) for t in toks):
-            raise TranslateError("cannot read this subscript as indices", pos, end)
-        words = [t for t in toks if t.text != ","]
-        commas = len(toks) - len(words)
-        for t in words:
-            if not (t.kind in ("num", "letter") or t.text == "\\ell"):
-                if t.text in ("+", "-"):
-                    raise TranslateError("index arithmetic such as i+1 is not supported; "
-                                         "write the index out", t.pos, t.end)
-                raise TranslateError(f"cannot read {t.text!r} as an index", t.pos, t.end)
-            if t.kind == "num" and not t.text.isdigit():
-                raise TranslateError(f"{t.text} is not an index", t.pos, t.end)
-        if not words:
+        """Indices from a subscript: ``{12}`` -> (1, 2), ``{10,2}``, ``{ij}``, ``{1j}``,
+        ``{i,j'}``, ``{ik_1}``, ``{i,i - m + n}``, and for a row ``{i - m + n}``."""
+        nodes = [n for n in sub if not is_token(n, *V.SPACING)]
+        if not nodes:
             raise TranslateError("an empty subscript", pos, end)
-
-        def item(t: Token):
-            if t.kind == "num":
-                return int(t.text)
-            return "ell" if t.text == "\\ell" else t.text
-
-        if commas:
-            if len(toks) % 2 == 0 or any(t.text == "," for t in toks[0::2]) or any(
-                    t.text != "," for t in toks[1::2]):
+        parts: list[list] = [[]]
+        for node in nodes:
+            if is_token(node, ","):
+                parts.append([])
+            else:
+                parts[-1].append(node)
+        if len(parts) > 1:
+            if any(not part for part in parts):
                 raise TranslateError("cannot read this subscript: write a_{10,2}", pos, end)
-            return tuple(item(t) for t in words)
+            return tuple(self._one_index(part, pos, end) for part in parts)
         if single:
-            if len(words) != 1:
-                raise TranslateError("a row vector takes one index, as in "
-                                     "\\boldsymbol{a}_{1}", pos, end)
-            return (item(words[0]),)
-        if len(words) == 1 and words[0].kind == "num":
+            return (self._one_index(nodes, pos, end),)
+        for node in nodes:
+            if is_token(node, "+", "-"):
+                raise TranslateError("index arithmetic needs commas between the indices, as "
+                                     "in a_{i,j+1}", node.pos, node.end)
+        words = []
+        k = 0
+        while k < len(nodes):
+            node = nodes[k]
+            if isinstance(node, Token) and node.kind == "num":
+                if not node.text.isdigit():
+                    raise TranslateError(f"{node.text} is not an index", node.pos, node.end)
+                words.append(node)
+                k += 1
+                continue
+            got = name_at(nodes, k)
+            if got is None:
+                if isinstance(node, Token):
+                    raise TranslateError(f"cannot read {node.text!r} as an index", node.pos,
+                                         node.end)
+                raise TranslateError("cannot read this subscript as indices", pos, end)
+            name, k = got
+            words.append(name)
+        if len(words) == 1 and isinstance(words[0], Token):
             digits = words[0].text
             if len(digits) == 1:
                 return (int(digits),)
@@ -235,5 +263,13 @@ class NameReader:
             raise TranslateError(f"cannot tell where the row index ends in {digits}; write "
                                  f"it with a comma, as in a_{{{digits[:-1]},{digits[-1]}}}",
                                  words[0].pos, words[0].end)
-        return tuple(item(t) for t in words)
+        return tuple(int(w.text) if isinstance(w, Token) else w for w in words)
 
+    def _one_index(self, nodes: list, pos: int, end: int):
+        try:
+            return read_expr(nodes)
+        except NotIndex as err:
+            node = err.node
+            if node is not None and hasattr(node, "pos"):
+                raise TranslateError(err.message, node.pos, node.end) from None
+            raise TranslateError(err.message, pos, end) from None

@@ -25,6 +25,7 @@ import threading
 
 import mpmath
 import sympy
+from sympy.core.function import AppliedUndef
 
 __all__ = ["evaluate", "close", "sample_points", "natural_key", "show_number"]
 
@@ -60,8 +61,13 @@ def evaluate(expr, values: dict):
         if node.is_Symbol:
             if node not in values:
                 raise NumericError(f"no value for {node}")
-            out = ctx.mpc(ctx.mpf(values[node].p) / values[node].q) if isinstance(
-                values[node], sympy.Rational) else ctx.mpc(values[node])
+            value = values[node]
+            if isinstance(value, sympy.Rational):
+                out = ctx.mpc(ctx.mpf(value.p) / value.q)
+            elif isinstance(value, sympy.Basic):
+                out = ev(value)
+            else:
+                out = ctx.mpc(value)
         elif node.is_Integer:
             out = ctx.mpc(int(node))
         elif node.is_Rational:
@@ -94,11 +100,29 @@ def evaluate(expr, values: dict):
                 if abs((e * ctx.log(b)).real) > _MAX_EXP:
                     raise NumericError("a power is too large to evaluate")
                 out = b ** int(exp) if exp.is_Integer else ctx.power(b, e)
+        elif isinstance(node, (sympy.Max, sympy.Min)):
+            got = [ev(arg) for arg in node.args]
+            if any(abs(v.imag) > ctx.mpf(10) ** -30 for v in got):
+                raise NumericError("max or min of complex numbers")
+            pick = max if isinstance(node, sympy.Max) else min
+            out = ctx.mpc(pick(v.real for v in got))
         elif isinstance(node, sympy.exp):
             arg = ev(node.args[0])
             if abs(arg.real) > _MAX_EXP:
                 raise NumericError("an exponent is too large to evaluate")
             out = ctx.exp(arg)
+        elif isinstance(node, sympy.tanh):
+            arg = ev(node.args[0])
+            if abs(arg.real) > _MAX_EXP:
+                raise NumericError("an argument is too large to evaluate")
+            out = ctx.tanh(arg)
+        elif isinstance(node, AppliedUndef) and len(node.args) == 1:
+            # a function the user named (phi): both sides get the same fixed stand-in,
+            # a smooth function that is not even, odd or linear
+            arg = ev(node.args[0])
+            if abs(arg.real) > _MAX_EXP:
+                raise NumericError("an argument is too large to evaluate")
+            out = ctx.exp(arg / 3) + arg * arg / 5 + _stand_in(node.func.__name__)
         else:
             raise NumericError(f"cannot evaluate {type(node).__name__}")
         if not (ctx.isfinite(out.real) and ctx.isfinite(out.imag)):
@@ -107,6 +131,11 @@ def evaluate(expr, values: dict):
         return out
 
     return ev(sympy.sympify(expr) if not isinstance(expr, sympy.Basic) else expr)
+
+
+def _stand_in(name: str):
+    """A constant that tells user-named functions apart (phi and psi differ)."""
+    return _ctx().mpf(sum(map(ord, name)) % 97) / 7
 
 
 def close(x, y) -> bool:

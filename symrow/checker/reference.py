@@ -1,6 +1,10 @@
 """What the names in a hand derivation mean: the reference a derivation gives.
 
-A :class:`Reference` is built from a concrete :class:`symrow.Derivation`.
+A :class:`Reference` is built from a concrete :class:`symrow.Derivation`,
+using only its ``kind``, ``options``, ``operands`` and ``quantities``, its
+``definitions`` (each derived quantity one level down, in the entry symbols
+of the quantities it is made from) and its ``sizes`` (size name -> int):
+nothing here is specific to one kind of derivation.
 It lists the quantities the user may name (operands such as ``A`` and
 ``Q``, results such as ``C``, ``S``, ``P``, ``O``, the mask ``M``), the sizes
 (``m``, ``n``, ``d``, ``\\ell``), and for every quantity:
@@ -30,6 +34,7 @@ truth, so the meaning always comes from the derivation.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import sympy
@@ -38,7 +43,7 @@ from ..errors import OptionError
 from ..limits import get_limits
 from ..seq import VecSeq, size_symbol
 from . import numeric
-from .values import MathError, row_softmax
+from .values import MathError
 
 __all__ = ["Quantity", "Reference"]
 
@@ -59,58 +64,118 @@ class Quantity:
     def derived(self) -> bool:
         return self.definition is not None
 
+    def entry(self, i: int, j: int):
+        """The symbol of entry (i, j), 0-based (faster than indexing the matrix)."""
+        table = self.__dict__.get("_table")
+        if table is None:
+            table = self.__dict__["_table"] = self.symbols.tolist()
+        return table[i][j]
+
+    def row(self, i: int):
+        """Row i (0-based) as a 1 x cols matrix, built once."""
+        rows = self.__dict__.setdefault("_rows", {})
+        got = rows.get(i)
+        if got is None:
+            got = rows[i] = self.symbols[i, :]
+        return got
+
 
 def _matrix(value) -> sympy.ImmutableMatrix:
     return sympy.ImmutableMatrix(value)
 
 
+def _looks_like_derivation(obj) -> bool:
+    """What a reference needs of a derivation: kind, options, operands, quantities."""
+    return all(hasattr(obj, name) for name in ("kind", "options", "operands", "quantities"))
+
+
+#: options a report header leaves out: names, and values that mean "off"
+_QUIET = {"name"}
+
+
+def option_text(options: dict, sizes: dict) -> str:
+    """Every option in force, for a report header: ``causal, heads=2, projections``."""
+    out = []
+    for key, value in options.items():
+        if key in _QUIET or key in sizes or value is None or value is False:
+            continue
+        if isinstance(value, bool):
+            out.append(key)
+        elif key == "heads" and value == 1:
+            continue
+        elif key == "scale" and value == "symbolic":
+            continue
+        elif key == "cross" and not options.get("projections"):
+            continue
+        elif key == "d_model" and not (options.get("projections") or
+                                       (options.get("heads") or 1) > 1):
+            continue
+        elif isinstance(value, (int, str)) or isinstance(value, sympy.Basic):
+            if isinstance(value, sympy.Basic) and value.is_Symbol:
+                continue    # a size tied to another (d_v = d): shown with the sizes
+            out.append(f"{key}={value}")
+    return ", ".join(out)
+
+
 class Reference:
     """The names a hand derivation may use, and what they mean."""
 
-    def __init__(self, derivation):
+    def __init__(self, derivation, *, sizes: dict | None = None, trusted: bool = False,
+                 grounded: bool = False):
         from ..steps import Derivation
-        if not isinstance(derivation, Derivation):
+        if not isinstance(derivation, Derivation) and not _looks_like_derivation(derivation):
             raise OptionError(f"against= must be a derivation such as symrow.combine(...) or "
                               f"symrow.attention(...); got {type(derivation).__name__}")
-        if not derivation.concrete:
-            raise OptionError("checking needs concrete sizes (e.g. 2 x 3), not general "
-                              "ones such as m x ell: a hand derivation is checked entry by "
-                              "entry")
+        if not all(seq.concrete for seq in derivation.operands.values()):
+            raise OptionError("this reference needs concrete sizes: a general derivation is "
+                              "checked through its instances (symrow.check does that)")
         self.kind = derivation.kind
         self.options = dict(derivation.options)
         self.max_dim = max(get_limits().max_dim, 64)
         quantities = {name: _matrix(value) for name, value in derivation.quantities.items()
                       if isinstance(value, sympy.MatrixBase)}
         operands = dict(derivation.operands)
-        self.sizes = self._sizes(derivation, quantities)
+        if sizes is None:   # a derivation names its own sizes
+            sizes = getattr(derivation, "sizes", None) or {}
+        self.sizes = {name: value for name, value in dict(sizes).items()
+                      if isinstance(value, int)}
         size_values = {size_symbol(name): value for name, value in self.sizes.items()}
-        size_values[size_symbol("d_k")] = self.sizes.get("d", 0)
+        size_values.setdefault(size_symbol("d_k"), self.sizes.get("d", 0))
+        #: values given for the entries of operands (symbol -> number), see set_values
+        self.values: dict = {}
         self.quantities: dict[str, Quantity] = {}
+        # sizes kept as symbols (sqrt(d) with scale="symbolic") become their values; a
+        # derivation that wrote every size as a number has none, and is not walked
+        if derivation.options.get("scale") != "number":
+            quantities = {name: value.xreplace(size_values) for name, value in quantities.items()}
         # operands and constants first: they are level 0
         for name, value in quantities.items():
-            value = value.xreplace(size_values)
             seq = operands.get(name)
             if seq is not None and seq.concrete and value == _matrix(seq.matrix):
                 # an operand: its entries are free symbols (with projections, Q, K, V
                 # are listed as operands too, but their value is X W_Q: derived)
                 self._add(name, seq, 0, _matrix(seq.matrix), None, _matrix(seq.matrix))
-            elif not value.free_symbols:
+            elif all(not entry.free_symbols for entry in value):
                 seq = self._seq(name, value)
                 self._add(name, seq, 0, value, None, value)
-        grounds = {name: quantities[name].xreplace(size_values) for name in quantities}
+        grounds = quantities
         for name in quantities:
             if name not in self.quantities:
                 seq = operands.get(name) or self._seq(name, grounds[name])
                 symbols = sympy.ImmutableMatrix(seq.rows, seq.cols,
                                                 lambda i, j: seq.symbol(i + 1, j + 1))
                 self._add(name, seq, None, symbols, None, grounds[name])
-        self._ground_fixpoint()
-        self._define()
+        #: whether a ground truth had to be taken down to operand symbols
+        self.regrounded = False if grounded else self._ground_fixpoint()
+        definitions = getattr(derivation, "definitions", None)
+        self._trusted = trusted
+        self._define(None if definitions is None else
+                     {k: _matrix(v).xreplace(size_values) for k, v in definitions.items()})
         self.by_letter = {(q.letter, q.tag): q for q in self.quantities.values()}
         #: how to order the factors of a term in a report: operands in their order
         #: (q before k before v), then derived quantities
         self.rank = {}
-        pipeline = ["Q", "K", "S", "M", "P", "V", "O"] if self.kind == "attention" else []
+        pipeline = list(quantities)   # the derivation's own order: operands, then results
         order = sorted(self.quantities.values(),
                        key=lambda q: (pipeline.index(q.name) if q.name in pipeline
                                       else len(pipeline), q.level))
@@ -120,6 +185,7 @@ class Reference:
         self.matrices = dict(self.quantities)
         self.ground_map = {}
         self.level_of: dict[sympy.Symbol, int] = {}
+        self.owner: dict[sympy.Symbol, tuple] = {}
         self.unfold_maps: dict[int, dict] = {}
         for q in self.quantities.values():
             for i in range(q.rows):
@@ -128,39 +194,30 @@ class Reference:
                     if not isinstance(sym, sympy.Symbol):
                         continue
                     self.level_of[sym] = q.level
+                    self.owner.setdefault(sym, (q.name, i + 1, j + 1))
                     if q.derived:
                         self.ground_map[sym] = q.ground[i, j]
                         self.unfold_maps.setdefault(q.level, {})[sym] = q.definition[i, j]
+        self._levels: dict = {}
+        #: entries that only rename entries of other quantities (C = [O^(1) O^(2)],
+        #: W_O = [W_O^(1); W_O^(2)]): a report explains a difference in the originals
+        self.aliases = {}
+        for q in self.quantities.values():
+            if q.derived and all(isinstance(e, sympy.Symbol) for e in q.definition):
+                for sym, target in zip(q.symbols, q.definition):
+                    self.aliases[sym] = target
+        for _ in range(len(self.aliases)):
+            changed = {k: self.aliases.get(v, v) for k, v in self.aliases.items()}
+            if changed == self.aliases:
+                break
+            self.aliases = changed
 
     # -- construction ---------------------------------------------------------
-    @staticmethod
-    def _sizes(derivation, quantities) -> dict:
-        def shape(name):
-            for key in (name, name + "^(1)"):   # several heads: sizes of head 1
-                if key in quantities:
-                    return quantities[key].shape
-            return None
-        if derivation.kind in ("combine", "match"):
-            a, b = list(derivation.operands.values())[:2]
-            sizes = {"m": a.rows, "ell": a.cols}
-            sizes["n"] = b.cols if derivation.kind == "combine" else b.rows
-            return sizes
-        sizes = {}
-        if shape("Q"):
-            sizes["m"] = shape("Q")[0]
-        if shape("K"):
-            sizes["n"] = shape("K")[0]
-        if shape("Q"):
-            sizes["d"] = shape("Q")[1]
-        if shape("V"):
-            sizes["d_v"] = shape("V")[1]
-        return sizes
-
     def _seq(self, name: str, value) -> VecSeq:
         return VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
 
     def _add(self, name, seq, level, symbols, definition, ground) -> None:
-        self.quantities[name] = Quantity(name, seq.letter, seq.tag, seq.rows, seq.cols,
+        self.quantities[name] = Quantity(name, seq.entry_letter, seq.tag, seq.rows, seq.cols,
                                          level if level is not None else -1, symbols,
                                          definition, ground)
 
@@ -168,32 +225,21 @@ class Reference:
         q = self.quantities.get(name)
         return None if q is None else q.symbols
 
-    def _define(self) -> None:
-        """One-level definitions, checked against the ground truth; then levels."""
-        mine: dict[str, sympy.ImmutableMatrix] = {}
-        if self.kind == "attention":
-            Q, K, V, S, P = (self._symbols_of(n) for n in "QKVSP")
-            M = self._symbols_of("M")
-            d = self.sizes.get("d")
-            if Q is not None and K is not None and S is not None:
-                mine["S"] = _matrix(Q * K.T)
-            if S is not None and P is not None and d:
-                scores = S / sympy.sqrt(d)
-                if M is not None and M.shape == S.shape:
-                    scores = scores + M
-                try:
-                    mine["P"] = _matrix(row_softmax(_matrix(scores)))
-                except MathError:
-                    pass
-            if P is not None and V is not None and "O" in self.quantities:
-                mine["O"] = _matrix(P * V)
+    def _define(self, given: dict | None) -> None:
+        """One-level definitions, checked against the ground truth; then levels.
+
+        ``given`` is the derivation's own ``definitions`` (name -> matrix in the
+        entry symbols of the quantities it is made from); a quantity without one
+        is judged by its ground truth alone.
+        """
+        mine: dict[str, sympy.ImmutableMatrix] = dict(given or {})
         grounds = self._ground_mapping()  # the grounds are final: map them once
         for q in self.quantities.values():
             if q.level >= 0:
                 continue
             definition = mine.get(q.name)
-            if definition is None or definition.shape != q.ground.shape or \
-                    not self._agrees(definition, q.ground, grounds):
+            if definition is None or definition.shape != q.ground.shape or (
+                    not self._trusted and not self._agrees(definition, q.ground, grounds)):
                 definition = q.ground
             q.definition = definition
         # levels: one above the highest quantity a definition uses
@@ -216,18 +262,29 @@ class Reference:
                 q.level = 1 + max((level_by_symbol.get(sym, 0)
                                    for sym in q.ground.free_symbols), default=0)
 
-    def _ground_fixpoint(self) -> None:
+    def _ground_fixpoint(self) -> bool:
         """Ground truths in operand symbols only (a derivation may state S in q and k
-        while Q is itself derived from X and W_Q)."""
+        while Q is itself derived from X and W_Q).  The free symbols of each ground are
+        found once, and again only after a substitution.  True if one was needed."""
+        derived = {sym for q in self.quantities.values() if q.level != 0 for sym in q.symbols}
+        found: dict = {}
+        substituted = False
         for _ in range(len(self.quantities)):
-            derived = self._ground_mapping()
-            changed = False
+            mapping = None
             for q in self.quantities.values():
-                if q.level != 0 and q.ground.free_symbols & derived.keys():
-                    q.ground = _matrix(q.ground.xreplace(derived))
-                    changed = True
-            if not changed:
-                return
+                if q.level == 0:
+                    continue
+                symbols = found.get(q.name)
+                if symbols is None:
+                    symbols = found[q.name] = q.ground.free_symbols
+                if symbols & derived:
+                    mapping = mapping or self._ground_mapping()
+                    q.ground = _matrix(q.ground.xreplace(mapping))
+                    del found[q.name]
+                    substituted = True
+            if mapping is None:
+                return substituted
+        return substituted
 
     def _ground_mapping(self) -> dict:
         """Each entry symbol of a derived quantity -> its ground truth."""
@@ -242,19 +299,32 @@ class Reference:
     @staticmethod
     def _agrees(definition, ground, mapping: dict) -> bool:
         """Does a one-level definition, taken down to operand symbols (``mapping``,
-        from :meth:`_ground_mapping`), equal the ground truth?"""
-        down = definition.xreplace(mapping)
-        if down == ground:
-            return True
-        symbols = sorted(down.free_symbols | ground.free_symbols, key=lambda s: s.name)
-        for point in numeric.sample_points(symbols, 2):
-            for x, y in zip(down, ground):
-                try:
-                    if not numeric.close(numeric.evaluate(x, point),
-                                         numeric.evaluate(y, point)):
-                        return False
-                except numeric.NumericError:
+        from :meth:`_ground_mapping`), equal the ground truth?
+
+        Checked numerically at one sample point, on the first, a middle and
+        the last entry: enough to catch a definition of the wrong kind, and
+        cheap (no expression is taken down symbolically).
+        """
+        cells = len(definition)
+        for k in sorted({0, cells // 2, cells - 1}):
+            entry, truth = definition[k], ground[k]
+            if entry == truth:
+                continue
+            derived = [s for s in entry.free_symbols if s in mapping]
+            base = set(truth.free_symbols) - set(mapping)
+            base |= set(entry.free_symbols) - set(derived)
+            for s in derived:
+                base |= mapping[s].free_symbols
+            point = numeric.sample_points(base, 1)[0]
+            try:
+                values = dict(point)
+                for s in derived:
+                    values[s] = numeric.evaluate(mapping[s], point)
+                if not numeric.close(numeric.evaluate(entry, values),
+                                     numeric.evaluate(truth, point)):
                     return False
+            except numeric.NumericError:
+                return False
         return True
 
     # -- use ----------------------------------------------------------------------
@@ -269,18 +339,76 @@ class Reference:
                 f"and the sizes {sizes}")
 
     def describe(self) -> str:
+        """``attention (m=2, n=2, d=2, d_v=2, causal, heads=2)``: the kind, sizes and options."""
         sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in self.sizes.items())
-        extra = ""
-        if self.options.get("causal"):
-            extra = ", causal"
-        return f"{self.kind} ({sizes}{extra})"
+        extra = option_text(self.options, self.sizes)
+        inside = ", ".join(x for x in (sizes, extra) if x)
+        return f"{self.kind} ({inside})" if inside else self.kind
+
+    # -- values ---------------------------------------------------------------------
+    def with_own_values(self, values: dict | None = None) -> "Reference":
+        """A copy that shares everything but the values (one per check: a reference
+        may be reused by several checks, even at once)."""
+        view = copy.copy(self)
+        view.values = dict(values or {})
+        return view
+
+    def operand_symbols(self, name: str) -> list:
+        q = self.quantities.get(name)
+        if q is None or q.level != 0:
+            return []
+        return [s for s in q.symbols if isinstance(s, sympy.Symbol)]
+
+    def set_values(self, name: str, matrix) -> None:
+        """Give the entries of operand ``name`` values (a matrix of its shape)."""
+        q = self.quantities[name]
+        matrix = _matrix(matrix)
+        if matrix.shape != (q.rows, q.cols):
+            raise MathError(f"{name} is {q.rows} x {q.cols}; the values are "
+                            f"{matrix.rows} x {matrix.cols}")
+        for sym, value in zip(q.symbols, matrix):
+            if isinstance(sym, sympy.Symbol):
+                self.values[sym] = sympy.nsimplify(value) if isinstance(value, float) else value
+
+    def with_values(self, expr):
+        return expr.xreplace(self.values) if self.values else expr
+
+    def missing_values(self, expr) -> list:
+        """Operands some of whose entries in ``expr`` have no value, by name."""
+        names = []
+        for sym in expr.free_symbols:
+            owner = self.owner.get(sym)
+            if owner is not None and self.level_of.get(sym) == 0 and sym not in self.values:
+                if owner[0] not in names:
+                    names.append(owner[0])
+        return sorted(names)
 
     def level(self, expr) -> int:
-        return max((self.level_of.get(s, 0) for s in expr.free_symbols), default=0)
+        """The highest level of a quantity whose entries ``expr`` uses (0: operands only).
+
+        Remembered per subexpression: the expressions of one check share most of
+        their parts, and SymPy builds equal parts as one object.
+        """
+        if expr.is_Symbol:
+            return self.level_of.get(expr, 0)
+        if not expr.args:
+            return 0
+        memo = self._levels
+        got = memo.get(expr)
+        if got is None:
+            got = max(self.level(arg) for arg in expr.args)
+            if len(memo) > 200_000:
+                memo.clear()
+            memo[expr] = got
+        return got
 
     def unfold(self, expr, level: int):
         mapping = self.unfold_maps.get(level)
-        return expr.xreplace(mapping) if mapping else expr
+        return self.unalias(expr.xreplace(mapping)) if mapping else expr
+
+    def unalias(self, expr):
+        """Renamed entries (``c_{11}`` of C = [O^(1) O^(2)]) as the entries they rename."""
+        return expr.xreplace(self.aliases) if self.aliases else expr
 
     def ground(self, expr):
         return expr.xreplace(self.ground_map) if self.ground_map else expr

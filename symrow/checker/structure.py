@@ -1,23 +1,41 @@
-"""Split a hand derivation into steps: chains of expressions joined by ``=``.
+"""Split a hand derivation into claims: chains of expressions joined by relations.
 
-The structure is read here, not by the parser: math delimiters and the
+The structure is read here, not by the parser.  Math delimiters and the
 layout environments (``align*``, ``aligned``, ``equation``, ...) are
-dropped, ``&`` is ignored, and the text is cut into pieces at row breaks
-(``\\\\`` and line ends), commas, ``\\text{...}`` and ``\\quad``.  A piece
-that starts with ``=`` continues the chain above it (the ``&=`` style); a
-piece that starts with ``+`` or ``-`` continues the expression above it;
-any other piece with an ``=`` starts a new chain.  Each ``=`` of a chain is
-one step.
+dropped, ``&`` is ignored, and the text is cut into *segments* at row
+breaks (``\\\\``), the edges of math (``$``, ``\\[``, an environment),
+commas, ``\\text{...}`` and ``\\quad``.  A line break is only white space:
+it never ends an equation.  Then:
+
+* a segment that starts with a relation (``&= ...``) continues the chain
+  above it; one that starts with ``+`` or ``-`` continues its last side;
+* a segment with no relation at all makes no claim and is not a step,
+  unless it continues the line above it (a display broken before a factor:
+  ``a_{11}`` on one line and ``b_{11}`` on the next);
+* any other segment with a relation starts a new chain.
+
+Each relation of a chain (``=``, ``\\approx``, ``\\le``, ``\\in``,
+``\\longmapsto``, ...) is one step.
 
 >>> from symrow.checker.lexer import Source, tokenize, build_tree
 >>> from symrow.checker.structure import split
->>> text = r"\\begin{align*} S &= QK^T \\\\ &= P \\end{align*} where $x = y$"
->>> src = Source(text)
->>> [[len(m.nodes) for m in c.members] for c in split(build_tree(tokenize(text), src), src)]
-[[1, 4, 1], [1, 1]]
+>>> def show(text):
+...     src = Source(text)
+...     return [[src.text[m.pos:m.end] for m in c.members] for c in
+...             split(build_tree(tokenize(text), src), src)]
+>>> show(r"\\begin{align*} S &= QK^T \\\\ &= P \\end{align*} where $x = y$")
+[['S', 'QK^T', 'P'], ['x', 'y']]
+>>> show("\\\\[ c_{11} = a_{11}\\nb_{11} + a_{12} b_{21} \\\\]  Row $i$ of $C$.")
+[['c_{11}', 'a_{11}\\nb_{11} + a_{12} b_{21}']]
 
 Text that marks its mathematics (``$...$``, ``\\[...\\]``, an ``align*``) is
-read for that mathematics only; the prose around it ("where") is skipped.
+read for that mathematics only; the prose around it is skipped.
+
+Where a layout is genuinely ambiguous the chain says so: ``joinable``
+marks a chain that could also be the continuation of the chain before it
+(a new line with its own ``=`` inside one display, or a row after ``\\\\``
+with no relation).  The checker tries both readings; it never calls a step
+wrong because of the layout alone.
 """
 
 from __future__ import annotations
@@ -26,7 +44,7 @@ import dataclasses
 
 from .lexer import DOC_ENVS, MATRIX_ENVS, Env, Group, Source, Token
 
-__all__ = ["Member", "Chain", "Problem", "split"]
+__all__ = ["Member", "Relation", "Chain", "split", "RELATIONS"]
 
 #: commands that start a stretch of prose: a separator between equations
 _TEXT_CMDS = {"\\text", "\\textrm", "\\textit", "\\textbf", "\\textnormal", "\\mbox",
@@ -34,23 +52,36 @@ _TEXT_CMDS = {"\\text", "\\textrm", "\\textit", "\\textbf", "\\textnormal", "\\m
 _DROP_WITH_ARG = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom",
                   "\\vphantom"}
 _DROP = {"\\nonumber", "\\notag", "\\displaystyle", "\\textstyle", "\\noindent",
-         "\\allowbreak", "\\[", "\\]", "\\(", "\\)", "\\relax", "\\medskip", "\\smallskip",
-         "\\bigskip", "\\newline"}
-_BREAK = {"\\[", "\\]", "\\(", "\\)", "\\newline"}
-_EQUALS = {"=", "\\coloneqq", "\\eqqcolon", "\\equiv", "\\triangleq", "\\doteq",
-           "\\coloneq"}
+         "\\allowbreak", "\\relax", "\\medskip", "\\smallskip", "\\bigskip"}
+_BREAK = {"\\newline"}
 _OPEN = {"(", "[", "\\langle", "\\lbrack", "\\lgroup", "\\{"}
 _CLOSE = {")", "]", "\\rangle", "\\rbrack", "\\rgroup", "\\}"}
-#: arrows: what stands next to one describes a map; on its own it is not a claim
-_MAPS = {"\\mapsto", "\\longmapsto", "\\to", "\\rightarrow", "\\longrightarrow",
-         "\\Rightarrow", "\\Longrightarrow", "\\implies", "\\iff", "\\Leftrightarrow",
-         "\\Longleftrightarrow"}
 _BINOPS = {"+", "-", "\\cdot", "\\times", "*", "/", "\\div", "\\ast", "\\pm", "\\mp"}
+
+#: relation tokens and the kind of claim each makes
+RELATIONS = {
+    "=": "eq", "\\coloneqq": "eq", "\\eqqcolon": "eq", "\\equiv": "eq", "\\triangleq": "eq",
+    "\\doteq": "eq", "\\coloneq": "eq", "\\stackrel": None,
+    "\\approx": "approx", "\\simeq": "approx", "\\thickapprox": "approx",
+    "\\fallingdotseq": "approx", "\\risingdotseq": "approx",
+    "\\le": "le", "\\leq": "le", "\\leqslant": "le", "\\ge": "ge", "\\geq": "ge",
+    "\\geqslant": "ge", "<": "lt", ">": "gt", "\\lt": "lt", "\\gt": "gt",
+    "\\ne": "ne", "\\neq": "ne",
+    "\\in": "in",
+    "\\mapsto": "map", "\\longmapsto": "map", "\\to": "map", "\\rightarrow": "map",
+    "\\longrightarrow": "map",
+    "\\sim": "other", "\\propto": "other", "\\subset": "other", "\\subseteq": "other",
+    "\\cong": "other", "\\notin": "other",
+}
+RELATIONS = {k: v for k, v in RELATIONS.items() if v is not None}
+#: connectives between whole claims: each side is a claim of its own
+_CONNECTIVES = {"\\Rightarrow", "\\Longrightarrow", "\\implies", "\\iff", "\\Leftrightarrow",
+                "\\Longleftrightarrow", "\\therefore", "\\because", "\\forall", "\\text"}
 
 
 @dataclasses.dataclass
 class Member:
-    """One side of an ``=``: a list of tree nodes."""
+    """One side of a relation: a list of tree nodes."""
 
     nodes: list
     pos: int
@@ -58,20 +89,62 @@ class Member:
 
 
 @dataclasses.dataclass
-class Chain:
-    """``members[0] = members[1] = ...``; ``equals[k]`` sits between members k and k+1."""
+class Relation:
+    """The relation between two members: its kind (eq, approx, le, in, map, ...) and token."""
 
-    members: list
-    equals: list
+    kind: str
+    token: Token
+
+    @property
+    def pos(self) -> int:
+        return self.token.pos
+
+    @property
+    def end(self) -> int:
+        return self.token.end
 
 
 @dataclasses.dataclass
-class Problem:
-    """A piece that cannot be a step, with the place to point at."""
+class Chain:
+    """``members[0] R members[1] R ...``; ``relations[k]`` sits between members k and k+1.
 
-    message: str
-    pos: int
-    end: int
+    ``joinable``: the chain may instead continue the chain before it (its
+    first member juxtaposed with that chain's last); ``listed``: a comma
+    list follows the chain (``i = 1, \\dots, m``); ``display``: it sits in
+    a display (or inline math), not in plain one-equation-per-line text;
+    ``problem``: a layout error to report instead of checking (an ``=``
+    with nothing on one side).
+    """
+
+    members: list
+    relations: list
+    joinable: bool = False
+    listed: bool = False
+    display: bool = True
+    problem: tuple | None = None     # (message, pos, end)
+    before: str = "edge"             # the break before it: edge, row, sep or soft
+    note_only: bool = False          # read from brackets, ``(1 \\le i \\le m)``: a note or nothing
+
+    @property
+    def equals(self) -> list:
+        """The relation tokens (the name before relations other than ``=`` were steps)."""
+        return [r.token for r in self.relations]
+
+    @property
+    def pos(self) -> int:
+        if self.members:
+            return self.members[0].pos
+        return self.problem[1] if self.problem else 0
+
+    @property
+    def end(self) -> int:
+        if self.members:
+            return self.members[-1].end
+        return self.problem[2] if self.problem else 0
+
+
+_MATH_OPEN = {"\\[", "\\("}
+_MATH_CLOSE = {"\\]", "\\)"}
 
 
 def _softmax_text(group: Group) -> bool:
@@ -80,41 +153,39 @@ def _softmax_text(group: Group) -> bool:
     return letters.lower() == "softmax"
 
 
-_MATH_OPEN = {"\\[", "\\("}
-_MATH_CLOSE = {"\\]", "\\)"}
-
-
 def _has_math_marks(nodes: list) -> bool:
     for node in nodes:
         if isinstance(node, Token) and (node.kind == "dollar" or node.text in _MATH_OPEN):
             return True
         if isinstance(node, Env) and (node.name in DOC_ENVS or _has_math_marks(node.children)):
             return True
+        if isinstance(node, Group) and _has_math_marks(node.children):
+            return True
     return False
 
 
 def _flatten(nodes: list, out: list, state: dict) -> None:
-    """Splice layout environments into one stream; mark their edges as row breaks.
+    """Splice layout environments into one stream; mark their edges as breaks.
 
     When the text marks its mathematics (``$...$``, ``\\[...\\]``, ``align*``, ...),
     only that is read: prose around it, even a whole document, is skipped.
     """
     for node in nodes:
         if isinstance(node, Env) and node.name in DOC_ENVS:
-            out.append(("brk", node.begin))
+            out.append(("edge", node.begin))
             was, state["math"] = state["math"], True
             _flatten(node.children, out, state)
             state["math"] = was
-            out.append(("brk", node.end_token))
+            out.append(("edge", node.end_token))
         elif isinstance(node, Token) and node.kind == "dollar":
             state["math"] = not state["math"]
-            out.append(("brk", node))
+            out.append(("edge", node))
         elif isinstance(node, Token) and node.text in _MATH_OPEN:
             state["math"] = True
-            out.append(("brk", node))
+            out.append(("edge", node))
         elif isinstance(node, Token) and node.text in _MATH_CLOSE:
             state["math"] = False
-            out.append(("brk", node))
+            out.append(("edge", node))
         elif state["prose"] and not state["math"]:
             if isinstance(node, Group):
                 _flatten(node.children, out, state)
@@ -124,10 +195,9 @@ def _flatten(nodes: list, out: list, state: dict) -> None:
             out.append(("node", node))
 
 
-def _items(nodes: list) -> list:
-    """Classify the top-level stream: content nodes, '=', separators, breaks."""
+def _items(nodes: list, marked: bool) -> list:
+    """Classify the stream: content nodes, relations, separators, breaks."""
     flat: list = []
-    marked = _has_math_marks(nodes)
     _flatten(nodes, flat, {"prose": marked, "math": not marked})
     items: list = []
     depth = 0
@@ -136,8 +206,9 @@ def _items(nodes: list) -> list:
     while k < len(flat):
         kind, node = flat[k]
         k += 1
-        if kind == "brk":
-            items.append(("brk", node))
+        if kind == "edge":
+            depth = 0
+            items.append(("edge", node))
             continue
         if depth == 0 and getattr(node, "newline", False):
             items.append(("soft", node))
@@ -159,7 +230,7 @@ def _items(nodes: list) -> list:
                 depth = max(0, depth - 1)
             if depth == 0:
                 if node.kind == "rowsep" or text in _BREAK:
-                    items.append(("brk", node))
+                    items.append(("row", node))
                     continue
                 if text == "&" or text in _DROP:
                     continue
@@ -169,17 +240,11 @@ def _items(nodes: list) -> list:
                     continue
                 if text == ":" and k < len(flat) and isinstance(flat[k][1], Token) \
                         and flat[k][1].text == "=":
-                    items.append(("eq", flat[k][1]))
+                    items.append(("rel", Relation("eq", flat[k][1])))
                     k += 1
                     continue
-                if text in _EQUALS and node.kind in ("sym", "cmd"):
-                    items.append(("eq", node))
-                    continue
-                if text in _MAPS:
-                    items.append(("map", node))
-                    continue
-                if text == "\\in":
-                    items.append(("in", node))
+                if node.kind in ("sym", "cmd") and text in RELATIONS:
+                    items.append(("rel", Relation(RELATIONS[text], node)))
                     continue
                 if text in (",", ";", "."):
                     items.append(("sep", node))
@@ -187,8 +252,8 @@ def _items(nodes: list) -> list:
                 if text in ("\\quad", "\\qquad"):
                     items.append(("space", node))
                     continue
-                if text in _TEXT_CMDS:
-                    if k < len(flat) and isinstance(flat[k][1], Group):
+                if text in _TEXT_CMDS or text in _CONNECTIVES:
+                    if text in _TEXT_CMDS and k < len(flat) and isinstance(flat[k][1], Group):
                         if _softmax_text(flat[k][1]):
                             items.append(("node", node))
                             continue
@@ -204,118 +269,209 @@ def _is_binop(node) -> bool:
 
 
 def _span(nodes: list) -> tuple[int, int]:
-    return nodes[0].pos, nodes[-1].end
+    first, last = nodes[0], nodes[-1]
+    return first.pos, last.end
+
+
+@dataclasses.dataclass
+class _Segment:
+    before: str            # what separates it from the segment before: edge, row, sep, soft
+    items: list            # ("node", node) and ("rel", Relation)
+    display: bool
+    newline_inside: bool = False
+
+
+_STRENGTH = {"soft": 0, "sep": 1, "row": 2, "edge": 3}
+
+
+def _segments(items: list, marked: bool) -> list:
+    """Cut the stream into segments; each remembers the strongest break before it."""
+    out: list[_Segment] = []
+    current: list = []
+    before = "edge"
+
+    def cut(kind: str) -> None:
+        nonlocal current, before
+        if current:
+            out.append(_Segment(before, current, marked))
+            current = []
+            before = kind
+        elif _STRENGTH[kind] > _STRENGTH[before]:
+            before = kind
+
+    for kind, node in items:
+        if kind == "space":
+            if any(k == "node" for k, _ in current):
+                cut("sep")
+            continue
+        if kind == "soft":
+            if not marked:
+                cut("soft")     # plain text: one line, one segment (joined in split)
+            continue
+        if kind in ("edge", "row", "sep"):
+            cut(kind)
+            continue
+        current.append((kind, node))
+    cut("edge")
+    return out
+
+
+def _parts(seg: _Segment) -> tuple[list, list]:
+    parts: list[list] = [[]]
+    rels: list[Relation] = []
+    for kind, node in seg.items:
+        if kind == "rel":
+            rels.append(node)
+            parts.append([])
+        else:
+            parts[-1].append(node)
+    return parts, rels
+
+
+def _bracket_note(content: list):
+    """``(1 \\le i \\le m)`` or ``(j > i)`` after a claim: its parts and relations, or None."""
+    if len(content) < 3 or not (isinstance(content[0], Token) and content[0].text == "(") \
+            or not (isinstance(content[-1], Token) and content[-1].text == ")"):
+        return None
+    inner = content[1:-1]
+    parts: list[list] = [[]]
+    rels: list[Relation] = []
+    for node in inner:
+        if isinstance(node, Token) and node.kind in ("sym", "cmd") and node.text in RELATIONS:
+            rels.append(Relation(RELATIONS[node.text], node))
+            parts.append([])
+        elif isinstance(node, Token) and node.text in ("(", ")"):
+            return None
+        else:
+            parts[-1].append(node)
+    if not rels or any(not p for p in parts):
+        return None
+    return parts, rels
 
 
 def split(nodes: list, src: Source) -> list:
-    """The chains (and problems) of a document tree, in source order."""
-    # pieces: runs of items between separators; each remembers what came before it
-    # A piece next to an arrow (a_i \mapsto c_i) describes a map: without an '=' it is
-    # skipped quietly.  After \in (A \in R^{2x3}) everything up to the next separator is
-    # a membership, which is skipped.
-    pieces: list[tuple[str, list, bool]] = []
-    current: list = []
-    before = "brk"
-    quiet = False
-    skipping = False
-    for kind, node in _items(nodes):
-        if skipping:
-            if kind not in ("brk", "soft", "sep", "map"):
-                continue
-            skipping = False
-        if kind == "in":
-            kind, skipping = "sep", True
-        if kind == "map":
-            if current:
-                pieces.append((before, current, True))
-                current = []
-            before = "sep"
-            quiet = True
+    """The chains of a document tree, in source order (claim-free math is left out)."""
+    marked = _has_math_marks(nodes)
+    segments = _segments(_items(nodes, marked), marked)
+    drafts: list[dict] = []
+    draft: dict | None = None
+    for seg in segments:
+        parts, rels = _parts(seg)
+        if draft is not None and not draft["parts"][-1] and seg.before != "edge":
+            # the chain above ended with a relation: this segment supplies its right side
+            draft["parts"][-1].extend(parts[0])
+            draft["parts"].extend(parts[1:])
+            draft["rels"].extend(rels)
             continue
-        if kind in ("brk", "soft", "sep") or (kind == "space" and any(
-                k == "node" for k, _ in current)):
-            if current:
-                pieces.append((before, current, quiet))
-                current = []
-                before = kind
-            elif kind == "brk" or (kind == "soft" and before != "brk"):
-                before = kind
-            quiet = False
-            continue
-        if kind == "space":
-            continue
-        current.append((kind, node))
-    if current:
-        pieces.append((before, current, quiet))
-
-    out: list = []          # Chain drafts and Problems, in order
-    draft: list | None = None   # [members (lists of nodes), equals]
-    for before, piece, quiet in pieces:
-        parts: list[list] = [[]]
-        equals: list[Token] = []
-        for kind, node in piece:
-            if kind == "eq":
-                equals.append(node)
-                parts.append([])
-            else:
-                parts[-1].append(node)
-        if draft is not None and not draft[0][-1]:
-            # the chain above ended with '=': this piece supplies its right side
-            draft[0][-1].extend(parts[0])
-            draft[0].extend(parts[1:])
-            draft[1].extend(equals)
-            continue
-        if not parts[0] and equals:
+        if not parts[0] and rels:
             if draft is None:
-                out.append(Problem("this '=' has nothing on its left", equals[0].pos,
-                                   equals[0].end))
-                draft = [parts[1:], equals[1:]]
-                out.append(draft)
+                drafts.append({"parts": [[]] + parts[1:], "rels": rels, "joinable": False,
+                               "display": seg.display, "listed": False,
+                               "before": seg.before})
+                draft = drafts[-1]
                 continue
-            draft[0].extend(parts[1:])
-            draft[1].extend(equals)
+            draft["parts"].extend(parts[1:])
+            draft["rels"].extend(rels)
             continue
-        if not equals:
+        continues = draft is not None and draft["parts"][-1] and (
+            _is_binop(parts[0][0]) or _is_binop(draft["parts"][-1][-1]))
+        if not rels:
             content = parts[0]
-            if draft is not None and before != "sep" and (
-                    _is_binop(content[0]) or _is_binop(draft[0][-1][-1])):
-                draft[0][-1].extend(content)
+            if draft is not None and seg.before == "soft":
+                # plain text, a line with no relation: the line above goes on
+                draft["parts"][-1].extend(content)
                 continue
+            if continues and seg.before in ("row", "soft"):
+                draft["parts"][-1].extend(content)
+                continue
+            if draft is not None and seg.before == "row":
+                # a row after \\ with no relation: claim-free, or the rest of the row above?
+                drafts.append({"parts": [content], "rels": [], "joinable": True,
+                               "display": seg.display, "listed": False,
+                               "before": seg.before})
+                draft = drafts[-1]
+                continue
+            note = _bracket_note(content) if seg.before == "sep" else None
+            if note is not None:
+                drafts.append({"parts": note[0], "rels": note[1], "joinable": False,
+                               "display": seg.display, "listed": False, "before": "sep",
+                               "note_only": True})
+            elif draft is not None and seg.before == "sep" and drafts[-1] is draft:
+                draft["listed"] = True
             draft = None
-            if not quiet:
-                out.append(Problem("there is no '=' here, so there is nothing to check",
-                                   *_span(content)))
             continue
-        draft = [parts, equals]
-        out.append(draft)
-    result: list = []
-    for item in out:
-        if isinstance(item, Problem):
-            result.append(item)
-        else:
-            result.extend(_finish(*item))
+        if continues and seg.before in ("row", "soft"):
+            draft["parts"][-1].extend(parts[0])
+            draft["parts"].extend(parts[1:])
+            draft["rels"].extend(rels)
+            continue
+        drafts.append({"parts": parts, "rels": rels, "joinable": False,
+                       "display": seg.display, "listed": False, "before": seg.before})
+        draft = drafts[-1]
+    # a display broken over lines is one segment: a line inside it that starts a new
+    # equation (``a = b`` then ``c = d`` on the next line) is ambiguous; mark it
+    result: list[Chain] = []
+    for d in drafts:
+        result.extend(_finish(d, src))
     return result
 
 
-def _finish(parts: list, equals: list) -> list:
-    """A chain draft as Chains; empty sides (``a = = b``, a trailing ``=``) become Problems."""
+def _line_splits(d: dict, src: Source) -> list[dict]:
+    """Inside a display, a line that holds a new ``x = ...`` may be a new equation."""
+    if not d["display"] or len(d["parts"]) < 3:
+        return [d]
+    out = [d]
+    # find a member (not the first or last) whose nodes contain a line break between
+    # two of them: the text after the break, with the relation that follows, could
+    # start a new chain
+    k = 1
+    while k < len(d["parts"]) - 1:
+        nodes = d["parts"][k]
+        cut = next((n for n in range(1, len(nodes)) if getattr(nodes[n], "newline", False)
+                    and not _is_binop(nodes[n]) and not _is_binop(nodes[n - 1])), None)
+        if cut is None:
+            k += 1
+            continue
+        head = {**d, "parts": d["parts"][:k] + [nodes[:cut]], "rels": d["rels"][:k],
+                "listed": False}
+        tail = {**d, "parts": [nodes[cut:]] + d["parts"][k + 1:], "rels": d["rels"][k:],
+                "joinable": True, "before": "soft"}
+        out = [head] + _line_splits(tail, src)
+        break
+    return out
+
+
+def _finish(d: dict, src: Source) -> list:
+    """A chain draft as Chains; empty sides (``a = = b``, a trailing ``=``) are problems."""
+    out: list = []
+    for piece in _line_splits(d, src):
+        out.extend(_finish_one(piece))
+    return out
+
+
+def _finish_one(d: dict) -> list:
+    parts, rels = d["parts"], d["rels"]
     out: list = []
     members: list = []
-    eqs: list = []
+    mine: list = []
+    joinable = d["joinable"]
     for k, nodes in enumerate(parts):
         if not nodes:
-            if not equals:
+            if not rels:
                 continue
-            eq = equals[k - 1] if k > 0 else equals[0]
-            out.append(Problem("there is nothing on this side of '='", eq.pos, eq.end))
+            rel = rels[k - 1] if k > 0 else rels[0]
+            message = ("this '%s' has nothing on its left" % rel.token.text if k == 0 else
+                       "there is nothing on this side of '%s'" % rel.token.text)
             if len(members) > 1:
-                out.append(Chain(members, eqs))
-            members, eqs = [], []
+                out.append(Chain(members, mine, joinable, display=d["display"]))
+            out.append(Chain([], [], problem=(message, rel.pos, rel.end)))
+            members, mine, joinable = [], [], False
             continue
         if members:
-            eqs.append(equals[k - 1])
+            mine.append(rels[k - 1])
         members.append(Member(nodes, *_span(nodes)))
-    if len(members) > 1:
-        out.append(Chain(members, eqs))
-    out.sort(key=lambda item: item.pos if isinstance(item, Problem) else item.members[0].pos)
+    if len(members) > 1 or (members and d["joinable"] and not rels):
+        out.append(Chain(members, mine, joinable, d["listed"], d["display"],
+                         before=d.get("before", "edge"), note_only=d.get("note_only", False)))
+    out.sort(key=lambda item: item.pos)
     return out

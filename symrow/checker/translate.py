@@ -49,15 +49,19 @@ from . import vocab as V
 from .constructs import ConstructReader
 from .lexer import Env, Group, Source, Token, build_tree, tokenize
 from .names import NameReader
+from .notation import NotationReader
+from .patterns import PatternReader
 from .units import Atom, Cursor, Emitter, TranslateError, Unit, arg_nodes, is_token, plain
 
 __all__ = ["Atom", "Unit", "TranslateError", "Translator", "translate_text", "MAX_NESTING"]
 
 #: the deepest nesting of brackets, fractions and exponents the translator reads
 MAX_NESTING = 40
+#: the most terms one flat sum may have (the parser needs deep recursion beyond that)
+MAX_FLAT_TERMS = 1000
 
 
-class Translator(NameReader, ConstructReader):
+class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
     """Translate member node lists into :class:`Unit` objects for one reference."""
 
     def __init__(self, ref, src: Source):
@@ -79,7 +83,11 @@ class Translator(NameReader, ConstructReader):
     # -- expressions ----------------------------------------------------------
     def _expr(self, cur: Cursor, em: Emitter, stop) -> None:
         """Emit nodes until the cursor ends (or a token in ``stop``)."""
+        if self._has_dots(cur, stop):
+            self._elided_sum(cur, em, stop)
+            return
         expect_operand = True
+        terms = 0
         while not cur.at_end():
             node = cur.peek()
             if stop is not None and isinstance(node, Token) and node.text in stop:
@@ -98,6 +106,11 @@ class Translator(NameReader, ConstructReader):
                     cur.take()
                     em.put(text, node.pos, node.end)
                     expect_operand = True
+                    terms += 1
+                    if terms > MAX_FLAT_TERMS:
+                        raise TranslateError(
+                            f"this expression is too long: more than {MAX_FLAT_TERMS} terms "
+                            f"in one sum; split it into several steps", cur.pos, cur.end)
                     continue
                 if text in V.MUL or text in V.DIV:
                     cur.take()
@@ -126,7 +139,10 @@ class Translator(NameReader, ConstructReader):
             return
         if isinstance(node, Env):
             cur.take()
-            self._matrix(node, em, cur)
+            if node.name in ("cases", "dcases", "cases*"):
+                self._cases(node, em, cur)
+            else:
+                self._matrix(node, em, cur)
             return
         tok: Token = node
         text = tok.text
@@ -178,6 +194,9 @@ class Translator(NameReader, ConstructReader):
         if text == "\\sum":
             self._sum(cur, em)
             return
+        if text in ("\\max", "\\min"):
+            self._extremum(cur, em)
+            return
         if text == "\\infty":
             cur.take()
             em.put("\\infty", tok.pos, tok.end)
@@ -185,7 +204,11 @@ class Translator(NameReader, ConstructReader):
         if text in V.FONT:
             self._font(cur, em)
             return
-        if text in V.BOLD or tok.kind == "letter" or text == "\\ell":
+        if text in V.FUNCTION_COMMANDS:
+            cur.take()
+            self._elementwise(cur, em, V.FUNCTION_COMMANDS[text], tok.pos, tok.end)
+            return
+        if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell":
             if tok.kind == "letter" and self._softmax_letters(cur, em):
                 return
             if text == "e" and is_token(cur.peek(1), "^"):

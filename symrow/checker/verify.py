@@ -57,11 +57,14 @@ class EntryDiff:
     parts: list = dataclasses.field(default_factory=list)          # (name, EntryDiff)
     counterexample: dict | None = None
     note: str = ""
+    common: list = dataclasses.field(default_factory=list)         # terms both sides have
 
     def to_dict(self) -> dict:
         out = {"missing": self.missing, "extra": self.extra,
                "coefficients": [{"term": t, "expected": e, "got": g}
                                 for t, e, g in self.coefficients]}
+        if self.common:
+            out["common"] = self.common
         if self.parts:
             out["parts"] = [{"part": name, **diff.to_dict()} for name, diff in self.parts]
         if self.counterexample is not None:
@@ -100,6 +103,8 @@ class Difference:
 
 #: the longest term a report shows in full
 MAX_SHOWN = 160
+#: the most shared terms a report lists (to show a differing entry whole)
+MAX_COMMON = 12
 
 
 def show(expr, rank: dict | None = None) -> str:
@@ -223,22 +228,48 @@ def _sorted(texts) -> list:
     return sorted(texts, key=numeric.natural_key)
 
 
+def _over_one_denominator(expr):
+    """A sum of fractions as one fraction, when they share their denominators
+    (p_{11} v_{11} + p_{12} v_{21} with p = e^x / (e^x + e^y)); else unchanged."""
+    if not expr.is_Add:
+        return expr
+    dens = {sympy.fraction(term)[1] for term in expr.args}
+    if len(dens) < 2 and dens != {1}:
+        return sympy.together(expr)
+    if len(dens) <= 3 and all(d != 1 for d in dens):
+        together = sympy.together(expr)
+        if len(str(together)) < 4 * len(str(expr)):
+            return together
+    return expr
+
+
 def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
     lt, rt = _terms(expected), _terms(got)
+    if refine and (len(lt) > 1 or len(rt) > 1):
+        # softmax-weighted sums: compare them as single fractions, numerator and
+        # denominator apart, so that the differing exponentials can be named
+        one_l, one_r = _over_one_denominator(expected), _over_one_denominator(got)
+        if sympy.fraction(one_l)[1] != 1 and sympy.fraction(one_r)[1] != 1 and \
+                (one_l, one_r) != (expected, got):
+            parts = _fraction_parts(one_l, one_r, rank)
+            if parts:
+                return EntryDiff(parts=parts)
     diff = EntryDiff()
     for term, coeff in lt.items():
         if term not in rt:
             diff.missing.append(show(coeff * term, rank))
         elif rt[term] != coeff:
             diff.coefficients.append((show(term, rank), show(coeff), show(rt[term])))
+        elif len(diff.common) < MAX_COMMON:
+            diff.common.append(show(coeff * term, rank))
     for term, coeff in rt.items():
         if term not in lt:
             diff.extra.append(show(coeff * term, rank))
     if any(text.endswith("...") for text in diff.missing + diff.extra):
         many = len(diff.missing) + len(diff.extra)
-        diff.note = (f"{many} terms differ; they are too long to show here; the "
-                     f"counterexample pins the difference down")
-        diff.missing, diff.extra = [], []
+        diff.note = (f"{many} term{'s differ' if many > 1 else ' differs'}; too long to "
+                     f"show here; the counterexample pins the difference down")
+        diff.missing, diff.extra, diff.common = [], [], []
     diff.missing = _sorted(diff.missing)
     diff.extra = _sorted(diff.extra)
     diff.coefficients.sort(key=lambda item: numeric.natural_key(item[0]))
@@ -246,17 +277,22 @@ def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
         # a single fraction on each side: compare numerators and denominators
         (tl, cl), = lt.items()
         (tr, cr), = rt.items()
-        nl, dl = sympy.fraction(cl * tl)
-        nr, dr = sympy.fraction(cr * tr)
-        if dl != 1 or dr != 1:
-            if dl == dr:
-                diff.parts = [("numerator", _term_diff(nl, nr, rank, False))]
-            elif nl == nr:
-                diff.parts = [("denominator", _term_diff(dl, dr, rank, False))]
-            else:
-                diff.parts = [("numerator", _term_diff(nl, nr, rank, False)),
-                              ("denominator", _term_diff(dl, dr, rank, False))]
+        diff.parts = _fraction_parts(cl * tl, cr * tr, rank) or []
     return diff
+
+
+def _fraction_parts(left, right, rank: dict) -> list:
+    """Numerator and denominator compared apart (those that differ); [] for no fraction."""
+    nl, dl = sympy.fraction(sympy.together(left))
+    nr, dr = sympy.fraction(sympy.together(right))
+    if dl == 1 and dr == 1:
+        return []
+    if dl == dr:
+        return [("numerator", _term_diff(nl, nr, rank, False))]
+    if nl == nr:
+        return [("denominator", _term_diff(dl, dr, rank, False))]
+    return [("numerator", _term_diff(nl, nr, rank, False)),
+            ("denominator", _term_diff(dl, dr, rank, False))]
 
 
 def _zero(expr) -> bool:
@@ -301,7 +337,11 @@ def _infinity(expr):
 
 
 def compare_scalar(left, right, ref) -> EntryDiff | None:
-    """None when ``left == right`` under the derivation's meaning; else how they differ."""
+    """None when ``left == right`` under the derivation's meaning; else how they differ.
+
+    Raises :class:`Undecided` when the two sides cannot be compared (one is
+    a number, the other depends on operands whose values are not known).
+    """
     if left == right:
         return None
     li, ri = _infinity(left), _infinity(right)
@@ -310,7 +350,14 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
             return None
         return EntryDiff(missing=[show(li if li is not None else left, ref.rank)],
                          extra=[show(ri if ri is not None else right, ref.rank)])
-    L, R = left, right
+    diff = _compare_symbols(left, right, ref)
+    if diff is None:
+        return None
+    return _compare_values(left, right, ref, diff)
+
+
+def _compare_symbols(left, right, ref) -> EntryDiff | None:
+    L, R = ref.unalias(left), ref.unalias(right)
     meet = None
     for _ in range(64):
         lv, rv = ref.level(L), ref.level(R)
@@ -337,10 +384,65 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
     if meet is None:
         meet = (lg, rg)
     diff = _term_diff(*meet, ref.rank)
-    if not (diff.missing or diff.extra or diff.coefficients) and meet != (lg, rg):
+    if not (diff.missing or diff.extra or diff.coefficients or diff.parts) and \
+            meet != (lg, rg):
         diff = _term_diff(lg, rg, ref.rank)
     diff.counterexample = counter
     return diff
+
+
+def _needs_values(ref, exprs) -> str:
+    names = []
+    for expr in exprs:
+        for name in ref.missing_values(expr):
+            if name not in names:
+                names.append(name)
+    listed = ", ".join(sorted(names)) or "the operands"
+    return (f"not checked: one side is a number, the other depends on the entries of "
+            f"{listed}, whose values are not given (define them, as in "
+            f"A = \\begin{{bmatrix}} 1 & 2 \\\\ 3 & 4 \\end{{bmatrix}}, or give --values)")
+
+
+def _numbers_equal(x, y) -> bool:
+    if _zero(x - y):
+        return True
+    try:
+        return numeric.close(numeric.evaluate(x, {}), numeric.evaluate(y, {}))
+    except numeric.NumericError:
+        return False
+
+
+def _compare_values(left, right, ref, diff: EntryDiff) -> EntryDiff | None:
+    """A step that differs in symbols may hold with the operands' values (a worked
+    example with numbers); a number against symbols without values is undecided."""
+    lg, rg = ref.ground(left), ref.ground(right)
+    lv, rv = ref.with_values(lg), ref.with_values(rg)
+    lfree, rfree = bool(lv.free_symbols), bool(rv.free_symbols)
+    # numbers as written (not a quantity that happens to be constant, such as a masked p_12)
+    written = not getattr(left, "free_symbols", True) or not getattr(right, "free_symbols", True)
+    if (lv, rv) == (lg, rg):
+        if lfree != rfree and written:
+            raise Undecided(_needs_values(ref, (lg, rg)))
+        return diff
+    if not lfree and not rfree:
+        if _numbers_equal(lv, rv):
+            return None
+        if lv.is_Rational and rv.is_Rational:
+            return EntryDiff(coefficients=[("1", show(lv), show(rv))])
+        return EntryDiff(counterexample={"values": {}, "left": numeric.show_number(
+            numeric.evaluate(lv, {})), "right": numeric.show_number(numeric.evaluate(rv, {}))})
+    if lfree != rfree and written:
+        raise Undecided(_needs_values(ref, (lv, rv)))
+    if is_polynomial(lv) and is_polynomial(rv):
+        if expand(lv - rv) == 0:
+            return None
+        return _term_diff(lv, rv, ref.rank)
+    equal, counter = _counterexample(lv, rv)
+    if equal:
+        return None
+    out = _term_diff(lv, rv, ref.rank)
+    out.counterexample = counter
+    return out
 
 
 def compare(left, right, ref) -> Difference | None:

@@ -24,10 +24,11 @@ __all__ = ["article_steps", "intro_steps", "is_article"]
 
 
 def is_article(plan: Plan) -> bool:
-    """A single product (combine or match) of two operands, nothing else."""
+    """A single product (combine or match) of two different operands, nothing else
+    (``XX^T`` matches a sequence with itself: no point maps to one row alone)."""
     r = plan.result
     return r.reading in ("combine", "match") and all(
-        x.reading == "operand" for x in r.inputs) and len(plan.nodes) <= 3
+        x.reading == "operand" for x in r.inputs) and len(plan.nodes) == 3
 
 
 def intro_steps(A: VecSeq, B: VecSeq, C: VecSeq, product: str) -> list[Step]:

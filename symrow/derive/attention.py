@@ -174,6 +174,8 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
                         title=PRESET.title, formula_text=E.text(formula.result))
     if cfg.heads > 1 and cfg.concrete:
         derivation.extend_quantities(lambda q: _concatenation(q, head_names))
+        derivation.extend_definitions(lambda: {"C": sympy.Matrix.hstack(
+            *[sympy.Matrix(p.named[hn["O"]].seq.matrix) for hn in head_names])})
     return derivation
 
 

@@ -53,7 +53,7 @@ from ..formula.shapes import infer
 from ..seq import VecSeq
 from ..build import entry_of
 
-__all__ = ["Node", "Plan", "plan", "PRODUCTS", "FUNCTION_VALUES"]
+__all__ = ["Node", "Plan", "plan", "PRODUCTS", "FUNCTION_VALUES", "function_of"]
 
 #: readings that are matrix products, with the reading they report in ``.products``
 PRODUCTS = {"combine": "combine", "match": "match", "tcombine": "combine"}
@@ -76,6 +76,11 @@ def _sigma(x):
 #: element-wise functions as SymPy functions of one entry (others stay undefined)
 FUNCTION_VALUES: dict[str, Callable] = {"exp": sympy.exp, "relu": _relu, "sigma": _sigma,
                                         "tanh": sympy.tanh}
+
+
+def function_of(name: str) -> Callable:
+    """The SymPy function of one entry that ``name`` (``relu``, ``phi``, ...) stands for."""
+    return FUNCTION_VALUES.get(name) or sympy.Function(name)
 
 
 class Node:
@@ -278,8 +283,7 @@ class Plan:
         if r == "softmax":
             return self._softmax(n, sympy.Matrix(get(n.inputs[0])))
         if r == "apply":
-            f = FUNCTION_VALUES.get(n.func) or sympy.Function(n.func)
-            return sympy.Matrix(get(n.inputs[0])).applyfunc(f)
+            return sympy.Matrix(get(n.inputs[0])).applyfunc(function_of(n.func))
         if r == "sum":
             total = None
             for t, s in zip(n.inputs, n.signs):

@@ -672,21 +672,58 @@ def expansion(node: Node, ctx: Ctx, *, part: str = "expansion") -> list[Step]:
 
 # -- the summary: a chain of point maps ---------------------------------------------------------
 
-def spine(node: Node) -> list[Node]:
+def spine(node: Node, plan: Plan | None = None) -> list[Node]:
     """The points a point passes through, from an operand to ``node``: row i of a
     combine, match, softmax, scale or sum comes from row i of its first input.
-    Named nodes are on it, and element-wise functions (``\\phi(\\boldsymbol{q}_i)``)."""
+    Named nodes are on it, and element-wise functions (``\\phi(\\boldsymbol{q}_i)``).
+
+    The walk stops before a node that is used more than once (``X`` in
+    ``X + softmax(XX^T)X``): row i of the result then depends on every point of
+    it, so a map from its row i alone would not be true.
+    """
+    uses: dict[int, int] = {}
+    for n in (plan.nodes if plan is not None else []):
+        for i in n.inputs:
+            uses[id(i)] = uses.get(id(i), 0) + 1
     out = [node]
     while node.inputs and node.reading not in ("tcombine", "transpose", "concat"):
-        node = node.inputs[0]
+        nxt = node.inputs[0]
+        if uses.get(id(nxt), 1) > 1:
+            break
+        node = nxt
         if node.named or node.reading == "apply":
             out.append(node)
     return out[::-1]
 
 
+def row_formula(node: Node):
+    """Row i of a node in the rows of its inputs (``c_i = a_i B``), or None."""
+    r = node.reading
+    if r == "combine":
+        return N.OMul([node.inputs[0].row(I), node.inputs[1].whole()])
+    if r == "match":
+        return N.OMul([node.inputs[0].row(I), N.Transpose(node.inputs[1].whole())])
+    if r == "sum":
+        return N.OSum([t.row(I) if s > 0 else N.Neg(t.row(I))
+                       for t, s in zip(node.inputs, node.signs)])
+    if r == "scale":
+        return scaled(node.inputs[0].row(I), *node.shown_scale)
+    if r == "apply":
+        return call(node.func, node.inputs[0].row(I))
+    if r == "softmax":
+        return N.Call("softmax", [node.inputs[0].row(I)])
+    return None
+
+
 def summary(ctx: Ctx, node: Node | None = None, *, part: str = "summary") -> list[Step]:
     node = node or ctx.plan.result
-    path = spine(node)
+    path = spine(node, ctx.plan)
+    if len(path) == 1:  # no single point to follow: say how row i is made instead
+        formula = row_formula(node)
+        if formula is None:
+            return []
+        return [ctx.step("summary", {"c_i": node.seq.vector(I), "i": I, "variant": "row"},
+                         N.Chain([node.seq.vector(I), formula]), part=part)]
     chain = path[0].row(I)
     for n in path[1:]:
         chain = N.Rel(chain, "mapsto", n.row(I))

@@ -61,8 +61,7 @@ MAX_FORMULA = 20_000
 #: the deepest nesting of brackets read
 MAX_NESTING = 40
 
-_ACCENTS = {"\\hat": "hat", "\\widehat": "hat", "\\tilde": "tilde", "\\widetilde": "tilde",
-            "\\bar": "bar", "\\overline": "bar", "\\check": "check", "\\breve": "breve"}
+_ACCENTS = V.ACCENTS
 _GREEK_FUNCS = {"\\sigma", "\\phi", "\\varphi", "\\psi", "\\rho", "\\eta", "\\kappa",
                 "\\chi", "\\omega", "\\xi", "\\zeta", "\\mu", "\\nu", "\\tau", "\\theta",
                 "\\gamma", "\\delta", "\\epsilon", "\\varepsilon", "\\alpha", "\\beta",

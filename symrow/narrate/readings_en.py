@@ -141,6 +141,9 @@ TEMPLATES: dict[str, str] = {
     "expand_entries.concrete": "Entry by entry, with the inner products written out:",
 
     # -- the summary ------------------------------------------------------------------------
+    "summary.row": ("In short, no single point of an operand is followed through here "
+                    "(one of them is used more than once); row {i} of the result is made "
+                    "from rows of the operands like this:"),
     "summary": ("In short, follow one point {x_i} through the formula: each reading sends "
                 "it to the next vector sequence, until it becomes the point {c_i} of the "
                 "result:"),

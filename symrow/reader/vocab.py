@@ -15,6 +15,14 @@ SIZES = {"\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr", "\\Bigl", "\\
 SPACE_WITH_ARG = {"\\hspace", "\\phantom", "\\hphantom", "\\vphantom", "\\label", "\\tag"}
 BOLD = {"\\boldsymbol", "\\mathbf", "\\bm", "\\vec", "\\mathbfit", "\\pmb", "\\mathbold",
          "\\overrightarrow", "\\bf", "\\symbf", "\\symbfit"}
+#: accents a name may carry, by the command and the name symrow gives the accent
+ACCENTS = {"\\hat": "hat", "\\widehat": "hat", "\\tilde": "tilde", "\\widetilde": "tilde",
+           "\\bar": "bar", "\\overline": "bar", "\\check": "check", "\\breve": "breve"}
+#: element-wise functions: a word in \operatorname{...} (lower case) or a command, and
+#: the name symrow gives the function (see symrow.derive.plan.FUNCTION_VALUES)
+FUNCTION_WORDS = {"relu": "relu", "sigmoid": "sigma", "tanh": "tanh", "gelu": "gelu"}
+FUNCTION_COMMANDS = {"\\tanh": "tanh", "\\sigma": "sigma", "\\phi": "phi",
+                     "\\varphi": "varphi", "\\psi": "psi"}
 FONT = {"\\mathrm", "\\mathit", "\\mathsf", "\\text", "\\textrm", "\\operatorname",
          "\\mathop", "\\textit", "\\mathnormal", "\\textnormal"}
 #: superscripts read as a transpose (braces removed): ^T ^{\top} ^\mathsf{T} ^{\mathsf T} ...
@@ -24,26 +32,25 @@ TRANSPOSE_WORDS = {"T", "\\top", "\\intercal", "\\prime", "\\mathsfT", "\\mathrm
 MUL = {"\\cdot", "\\times", "*", "\\ast", "\\bullet"}
 DIV = {"/", "\\div"}
 OPEN = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\lgroup": "\\rgroup"}
+#: a relation met inside brackets or an argument
+_INSIDE = ("a relation inside an expression: symrow checks relations between whole sides, "
+           "such as a \\le b or A \\in \\mathbb{R}^{m \\times n}")
 UNSUPPORTED = {
-    "\\dots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\cdots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\ldots": "write every term out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\vdots": "write every entry out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\ddots": "write every entry out: symrow checks concrete sizes, so '...' cannot be checked",
-    "\\neq": "only '=' can be checked", "\\ne": "only '=' can be checked",
-    "\\le": "only '=' can be checked", "\\leq": "only '=' can be checked",
-    "\\ge": "only '=' can be checked", "\\geq": "only '=' can be checked",
-    "\\approx": "only '=' can be checked", "\\sim": "only '=' can be checked",
-    "\\in": "'\\in' states a membership, which symrow does not check; keep it out of "
-           "the derivation or in \\text{...}",
-    "\\mapsto": "'\\mapsto' describes a map, which symrow does not check",
-    "\\to": "'\\to' describes a map, which symrow does not check",
-    "<": "only '=' can be checked", ">": "only '=' can be checked",
+    **{rel: _INSIDE for rel in ("\\neq", "\\ne", "\\le", "\\leq", "\\ge", "\\geq",
+                                "\\approx", "\\sim", "\\in", "\\mapsto", "\\to", "<", ">")},
+    "\\cdots": "dots stand for a pattern: write the terms around them, as in a_1 + a_2 + "
+              "\\cdots + a_n",
+    "\\dots": "dots stand for a pattern: write the terms around them, as in a_1 + a_2 + "
+             "\\dots + a_n",
+    "\\ldots": "dots stand for a pattern: write the terms around them, as in a_1 + a_2 + "
+              "\\ldots + a_n",
+    "\\vdots": "\\vdots belongs in a matrix, as a row between the rows it elides",
+    "\\ddots": "\\ddots belongs in a matrix, where a row of \\vdots meets a column of "
+              "\\cdots",
     "\\prod": "products with \\prod are not supported; write the factors out",
     "\\int": "integrals are not supported", "\\lim": "limits are not supported",
     "\\log": "logarithms are not supported", "\\ln": "logarithms are not supported",
     "\\pi": "pi is not part of these derivations",
-    "\\max": "max is not supported", "\\min": "min is not supported",
     "|": "absolute values and norms are not supported",
     "\\|": "norms are not supported", "\\vert": "absolute values are not supported",
     "\\pm": "'\\pm' is not supported", "\\mp": "'\\mp' is not supported",

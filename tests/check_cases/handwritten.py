@@ -93,3 +93,19 @@ def attention_derivation(m: int, n: int, d: int, *, d_v: int | None = None,
         lines += [r"o_{11} &= \frac{%s}{%s}" % (num, " + ".join(exps))]
     lines.append(r"\end{align*}")
     return "\n".join(lines) + "\n"
+
+
+#: a 10-step hand derivation of attention at general sizes, as in a lecture: the
+#: stages entry by entry, with an elided sum and the sums written out
+GENERAL_ATTENTION = r"""\begin{align*}
+S &= QK^{\top} \\
+s_{ij} &= \boldsymbol{q}_i \cdot \boldsymbol{k}_j = \sum_{t=1}^{d} q_{it} k_{jt}
+        = q_{i1}k_{j1} + q_{i2}k_{j2} + \cdots + q_{id}k_{jd} \\
+P &= \operatorname{softmax}\left(\frac{S}{\sqrt{d}}\right) \\
+p_{ij} &= \frac{\exp(s_{ij}/\sqrt{d})}{\sum_{k=1}^{n} \exp(s_{ik}/\sqrt{d})} \\
+O &= PV \\
+\boldsymbol{o}_i &= \sum_{j=1}^{n} p_{ij} \boldsymbol{v}_j
+  = p_{i1}\boldsymbol{v}_1 + p_{i2}\boldsymbol{v}_2 + \cdots + p_{in}\boldsymbol{v}_n \\
+o_{il} &= \sum_{j=1}^{n} p_{ij} v_{jl}
+\end{align*}
+"""

@@ -1,0 +1,534 @@
+r"""The walk over a hand derivation: claims, steps, references, verdicts.
+
+:func:`check_text` reads the text (:mod:`.lexer`, :mod:`.structure`), then
+checks every claim of every chain against a :class:`Target`: one concrete
+derivation, or the instances of a general one (:mod:`.general`).  A step
+of a general derivation holds when it holds in every instance; the first
+instance where it does not is reported with its sizes and index values.
+
+A document may have several targets, one per section (the handout:
+general forms and worked examples, where the same names mean different
+things); a heading numbered like a target's key starts its stretch.
+
+Values: a definition such as ``A = \begin{bmatrix}1&2\\3&4\end{bmatrix}``
+gives the operand ``A`` those values for the rest of its stretch (or is
+checked against values given up front), so that worked examples with
+numbers check.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import re
+import weakref
+
+import sympy
+
+from ..errors import OptionError, ParseError
+from .report import Report, StepReport
+
+__all__ = ["Target", "targets_for", "check_text", "MAX_ASSIGNMENTS"]
+
+#: the most index combinations (i, j, ...) one step may need, per instance
+MAX_ASSIGNMENTS = 4096
+
+
+class Target:
+    """A derivation to check against, with values for its operands.
+
+    ``section`` is the number of the document's section it applies to
+    (``"3.2"``), or None for the whole text.
+    """
+
+    def __init__(self, derivation, values: dict | None = None, section: str | None = None):
+        from .general import is_general
+        from .reference import _looks_like_derivation
+        from ..steps import Derivation
+        if not isinstance(derivation, Derivation) and not _looks_like_derivation(derivation):
+            raise OptionError(f"against= must be a derivation such as symrow.combine(...) or "
+                              f"symrow.attention(...); got {type(derivation).__name__}")
+        self.derivation = derivation
+        self.general = is_general(derivation)
+        self.values = dict(values or {})
+        self.section = section
+        if self.general and self.values:
+            raise OptionError("values need concrete sizes; this derivation has general sizes")
+        self._instances = None
+
+    def instances(self) -> list:
+        """[(sizes or None, Reference)], built on first use (and kept with the
+        derivation, so that later checks against it start at once)."""
+        if self._instances is None:
+            shared = references(self.derivation)
+            if self.general:
+                self._instances = [(sizes, ref.with_own_values()) for sizes, ref in shared]
+            else:
+                ref = shared[0][1].with_own_values()
+                for name, matrix in self.values.items():
+                    if name not in ref.quantities or ref.quantities[name].level != 0:
+                        raise OptionError(f"values for {name}: it is not an operand of this "
+                                          f"derivation (operands: "
+                                          f"{', '.join(self.derivation.operands)})")
+                    try:
+                        ref.set_values(name, matrix)
+                    except Exception as err:  # MathError: a shape clash
+                        raise OptionError(f"values for {name}: {err}") from None
+                self._instances = [(None, ref)]
+        return self._instances
+
+    def describe(self) -> str:
+        from .reference import option_text
+        if not self.general:
+            return self.instances()[0][1].describe()
+        from .general import size_names
+        names = ", ".join("ℓ" if n == "ell" else n for n in size_names(self.derivation))
+        extra = option_text(dict(self.derivation.options), set(size_names(self.derivation)))
+        plan = self.instances()
+        shown = "; ".join(", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in s.items())
+                          for s, _ in plan)
+        extra = f", {extra}" if extra else ""
+        return (f"{self.derivation.kind} (general: {names}{extra}; checked at {len(plan)} "
+                f"size choices: {shown})")
+
+
+_REFERENCES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def references(derivation) -> list:
+    """[(sizes or None, Reference)] for a derivation: its instances when it is general.
+
+    Built once per derivation object and kept while it lives.  A variant's
+    reference trusts the one-level definitions its base instance confirmed, and
+    that its ground truths are in operand symbols when the base's were.
+    """
+    try:
+        got = _REFERENCES.get(derivation)
+    except TypeError:
+        got = None
+    if got is not None:
+        return got
+    from .general import instances, is_general
+    from .reference import Reference
+    if is_general(derivation):
+        got = []
+        for k, (sizes, d) in enumerate(instances(derivation)):
+            # the variants are built like the base: trust what the base confirmed
+            base = got[0][1] if got else None
+            got.append((sizes, Reference(d, sizes=sizes, trusted=base is not None,
+                                         grounded=base is not None and not base.regrounded)))
+    else:
+        got = [(None, Reference(derivation))]
+    try:
+        _REFERENCES[derivation] = got
+    except TypeError:
+        pass
+    return got
+
+
+def targets_for(against, values: dict | None = None) -> list[Target]:
+    """The targets of ``symrow.check(..., against=...)``."""
+    parts = getattr(against, "check_parts", None)
+    if callable(parts):
+        if values:
+            raise OptionError("values= does not apply to the handout: its sections give "
+                              "their own values")
+        return [Target(d, vals, section) for section, d, vals in parts()]
+    return [Target(against, values)]
+
+
+# -- sections ------------------------------------------------------------------------
+
+_HEADING = re.compile(r"(?:\\(?:sub)*section\*?\s*\{\s*|^#{1,6}[ \t]+)(\d+(?:\.\d+)*)",
+                      re.MULTILINE)
+
+
+def _section_map(text: str, targets: list[Target]):
+    """A function from a position in the text to its target."""
+    if len(targets) == 1:
+        return lambda pos: targets[0]
+    keyed = {t.section: t for t in targets}
+    marks = []
+    for m in _HEADING.finditer(text):
+        number = m.group(1)
+        while number and number not in keyed:
+            number = number.rpartition(".")[0]
+        if number:
+            marks.append((m.start(), keyed[number]))
+
+    def at(pos: int) -> Target:
+        found = targets[0]
+        for start, target in marks:
+            if start > pos:
+                break
+            found = target
+        return found
+    return at
+
+
+# -- outcomes -------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Outcome:
+    status: str
+    message: str = ""
+    entry: tuple | None = None
+    indices: dict | None = None
+    detail: dict | None = None
+    others: tuple = ()
+    error: tuple | None = None      # (message, pos, end) for an unreadable step
+    sizes: dict | None = None
+
+
+class _Context:
+    """What one reference needs while checking: its translator, evaluator, parse cache."""
+
+    def __init__(self, ref, sizes, src, cache):
+        from .evaluate import Evaluator
+        from .translate import Translator
+        self.ref = ref
+        self.sizes = sizes
+        self.translator = Translator(ref, src)
+        self.evaluator = Evaluator(ref)
+        self.cache = cache
+
+
+class _Run:
+    def __init__(self, tex: str, targets: list[Target]):
+        from .lexer import Source
+        self.src = Source(tex)
+        self.targets = targets
+        self.cache: dict = {}
+        self.contexts: dict = {}
+        self.section_of = _section_map(tex, targets)
+        self.steps: list[StepReport] = []
+
+    # -- plumbing -----------------------------------------------------------------------
+    def contexts_for(self, target: Target) -> list[_Context]:
+        got = self.contexts.get(id(target))
+        if got is None:
+            got = [_Context(ref, sizes, self.src, self.cache)
+                   for sizes, ref in target.instances()]
+            self.contexts[id(target)] = got
+        return got
+
+    def error(self, message: str, pos: int, end: int) -> dict:
+        line, column = self.src.line_col(pos)
+        return {"message": message, "line": line, "column": column,
+                "near": self.src.near(pos, end)}
+
+    def text_of(self, member) -> str:
+        return self.src.text[member.pos:member.end].strip()
+
+    def unit(self, ctx: _Context, member):
+        """The member translated and parsed for one reference, or an error tuple."""
+        from .evaluate import ReadError, parse_unit
+        from .translate import TranslateError
+        key = (id(ctx), id(member))
+        got = self.cache.get(key)
+        if got is not None:
+            return got
+        try:
+            unit = ctx.translator.unit(member.nodes, member.pos, member.end)
+            parse_unit(unit, self.cache)
+            got = unit
+        except (TranslateError, ReadError) as err:
+            got = (err.message, err.pos, err.end)
+        except RecursionError:
+            got = ("this is nested too deeply to read", member.pos, member.end)
+        except Exception as err:  # noqa: BLE001 - a bug must not cost the report
+            got = (f"internal error while reading this: {type(err).__name__}: "
+                   f"{' '.join(str(err).split())[:200]} (a bug in symrow; please report it)",
+                   member.pos, member.end)
+        self.cache[key] = got
+        return got
+
+    # -- the walk -----------------------------------------------------------------------------
+    def run(self) -> list[StepReport]:
+        from .lexer import build_tree, tokenize
+        from .structure import split
+        tree = build_tree(tokenize(self.src.text), self.src)
+        chains = split(tree, self.src)
+        if not chains:
+            raise ParseError("there is no claim to check: write steps such as C = AB, one "
+                             "per line or in an align* environment", line=1, column=1,
+                             near=self.src.near(0))
+        # notes such as (1 \le i \le m) restrict the claim before them
+        claims: list = []
+        notes: dict = {}
+        for chain in chains:
+            target = self.section_of(chain.pos)
+            note = self.as_note(chain, target)
+            if note is not None:
+                if claims and chain.before == "sep" and note:
+                    notes.setdefault(id(claims[-1]), []).extend(note)
+                continue
+            if chain.note_only:
+                continue
+            claims.append(chain)
+        k = 0
+        while k < len(claims):
+            group = [claims[k]]
+            while k + len(group) < len(claims) and claims[k + len(group)].joinable:
+                group.append(claims[k + len(group)])
+            self.check_group(group, notes)
+            k += len(group)
+        return self.steps
+
+    def check_group(self, group: list, notes: dict) -> None:
+        """A chain and the chains that may continue it (an ambiguous layout)."""
+        current = group[0]
+        reports = self.check_chain(current, notes.get(id(current), []))
+        for nxt in group[1:]:
+            mine = self.check_chain(nxt, notes.get(id(nxt), []))
+            boundary = reports[-1:] + mine[:1]
+            if all(r.status == "holds" for r in boundary) or not current.members or \
+                    not nxt.members:
+                self.steps.extend(reports)
+                current, reports = nxt, mine
+                continue
+            joined = _join(current, nxt)
+            theirs = self.check_chain(joined, notes.get(id(nxt), []))
+            cut = len(current.relations)
+            near = theirs[max(cut - 1, 0):cut + 1]
+            if near and all(r.status == "holds" for r in near):
+                current, reports = joined, theirs
+                continue
+            reason = ("the layout is ambiguous here: the line after the break may start a "
+                      "new equation or continue the one above; write \\\\ between equations, "
+                      "or keep one expression on one line")
+            fixed = []
+            for r in reports[:-1]:
+                fixed.append(r)
+            for r in reports[-1:] + mine[:1]:
+                if r.status == "wrong":
+                    r = dataclasses.replace(r, status="unreadable", message=reason,
+                                            error={**self.error_at(r), "message": reason},
+                                            entry=None, detail=None, others=(), indices=None,
+                                            sizes=None)
+                fixed.append(r)
+            self.steps.extend(fixed[:len(reports)])
+            current, reports = nxt, fixed[len(reports):] + mine[1:]
+        self.steps.extend(reports)
+
+    def error_at(self, r: StepReport) -> dict:
+        return {"line": r.line, "column": r.column, "near": r.left[:30]}
+
+    # -- notes -------------------------------------------------------------------------------
+    def as_note(self, chain, target: Target):
+        """A range note (``1 \\le i \\le m``, ``j > i``, ``i = 1, \\dots, m``): its
+        conditions (a list, empty for one that restricts nothing); None for a claim."""
+        from .indices import NotIndex, index_names, read_expr
+        if chain.problem is not None or not chain.relations:
+            return None
+        if any(r.kind not in ("le", "lt", "ge", "gt", "eq", "ne") for r in chain.relations):
+            return None
+        items = []
+        for member in chain.members:
+            try:
+                items.append(read_expr(member.nodes, subscripts=False))
+            except NotIndex:
+                return None
+        sizes = target.instances()[0][1].sizes
+        names = {n for item in items for n in index_names(item)}
+        if not names or names <= set(sizes):
+            return None          # only sizes and numbers: a claim such as d = 2
+        if chain.listed or (len(items) == 2 and chain.relations[0].kind == "eq"
+                            and not isinstance(items[0], str)):
+            return []
+        return [(r.kind, items[k], items[k + 1]) for k, r in enumerate(chain.relations)]
+
+    # -- one chain -----------------------------------------------------------------------
+    def check_chain(self, chain, conditions: list) -> list[StepReport]:
+        if chain.problem is not None:
+            message, pos, end = chain.problem
+            line, column = self.src.line_col(pos)
+            return [StepReport(0, line, column, self.src.text[pos:end], "", "unreadable",
+                               message, error=self.error(message, pos, end))]
+        target = self.section_of(chain.pos)
+        out = []
+        for k, rel in enumerate(chain.relations):
+            lm, rm = chain.members[k], chain.members[k + 1]
+            outcome = self.check_step(target, rel, lm, rm, conditions)
+            line, column = self.src.line_col(rel.pos)
+            err = None
+            if outcome.error is not None:
+                err = self.error(*outcome.error)
+            out.append(StepReport(
+                0, line, column, self.text_of(lm), self.text_of(rm), outcome.status,
+                outcome.message, entry=outcome.entry, indices=outcome.indices,
+                detail=outcome.detail, others=tuple(outcome.others), error=err,
+                relation=rel.kind, sizes=outcome.sizes,
+                section=target.section, symbol=rel.token.text))
+        return out
+
+    def check_step(self, target: Target, rel, lm, rm, conditions) -> Outcome:
+        result = None
+        for ctx in self.contexts_for(target):
+            outcome = self.judge(ctx, rel, lm, rm, conditions)
+            if outcome.status == "wrong" and ctx.sizes is not None:
+                outcome.sizes = dict(ctx.sizes)
+            if outcome.status != "holds":
+                return outcome
+            result = outcome
+        return result
+
+    # -- one step, one reference --------------------------------------------------------------
+    def judge(self, ctx: _Context, rel, lm, rm, conditions) -> Outcome:
+        from .evaluate import MathError, step_ranges
+        from .values import Undecided
+        lu = self.unit(ctx, lm)
+        ru = None if rel.kind == "in" else self.unit(ctx, rm)
+        for u in (lu, ru):
+            if isinstance(u, tuple):
+                return Outcome("unreadable", u[0], error=u)
+        ref = ctx.ref
+        try:
+            bounds = step_ranges(lu, ru if ru is not None else lu, ref)
+        except MathError as err:
+            return Outcome("unreadable", str(err), error=(str(err), rel.pos, rel.end))
+        names = sorted(bounds)
+        ranges = [range(1, bounds[n] + 1) for n in names]
+        total = math.prod(len(r) for r in ranges)
+        if total > MAX_ASSIGNMENTS:
+            message = (f"the free indices {', '.join(names)} take {total} combinations, "
+                       f"more than {MAX_ASSIGNMENTS}")
+            return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
+        shape = None
+        if rel.kind == "in":
+            from .relations import space_shape
+            shape = space_shape(rm.nodes, ref.sizes)
+        checked = 0
+        defined = []
+        for values in itertools.product(*ranges):
+            env = dict(zip(names, values))
+            if not self.admits(conditions, env, ref):
+                continue
+            checked += 1
+            try:
+                result = self.claim(ctx, rel, lu, ru, lm, rm, env, shape, defined)
+            except Undecided as err:
+                return Outcome("unchecked", str(err), indices=env or None)
+            except MathError as err:
+                return Outcome("wrong", str(err), indices=env or None)
+            except RecursionError:
+                message = "this step is nested too deeply to check"
+                return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
+            except Exception as err:  # noqa: BLE001 - a bug must not cost the report
+                message = (f"internal error while checking this step: {type(err).__name__}: "
+                           f"{' '.join(str(err).split())[:200]} (a bug in symrow; please "
+                           f"report it)")
+                return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
+            if result is not None:
+                return Outcome("wrong", result.message, entry=result.entry,
+                               indices=env or None,
+                               detail=result.detail.to_dict() if result.detail else None,
+                               others=tuple(result.others))
+        if defined:
+            return Outcome("defines", "gives " + ", ".join(defined) + " "
+                           + ("its values" if len(defined) == 1 else "their values")
+                           + " for what follows")
+        if not checked:
+            return Outcome("unchecked", "not checked: no index values satisfy the note "
+                                        "after this claim")
+        return Outcome("holds")
+
+    @staticmethod
+    def admits(conditions, env, ref) -> bool:
+        from .indices import index_value
+        for kind, a, b in conditions:
+            try:
+                x, y = index_value(a, env, ref.sizes), index_value(b, env, ref.sizes)
+            except KeyError:
+                continue
+            ok = {"le": x <= y, "lt": x < y, "ge": x >= y, "gt": x > y, "eq": x == y,
+                  "ne": x != y}[kind]
+            if not ok:
+                return False
+        return True
+
+    def claim(self, ctx, rel, lu, ru, lm, rm, env, shape, defined):
+        """Check one claim at one assignment of its free indices; a Difference or None."""
+        from . import relations as R
+        from .verify import compare
+        ev = ctx.evaluator
+        ref = ctx.ref
+        left = ev.value(lu, env)
+        if rel.kind == "in":
+            return R.membership(left, shape, self.text_of(rm))
+        right = ev.value(ru, env)
+        if rel.kind == "eq":
+            if self.define(ctx, lu, left, right, env, defined):
+                return None
+            return compare(left, right, ref)
+        if rel.kind == "approx":
+            return R.approx(left, right, ref, R.rounding([self.text_of(lm), self.text_of(rm)]))
+        if rel.kind in ("le", "ge", "lt", "gt"):
+            return R.inequality(rel.kind, left, right, ref)
+        if rel.kind == "map":
+            return R.mapping(left, right, ref, self.text_of(lm), self.text_of(rm))
+        raise R.unchecked(rel.kind)
+
+    def define(self, ctx, lu, left, right, env, defined: list) -> bool:
+        """``A = [numbers]``: give the operand A these values (True), unless it has some."""
+        from .values import Undecided, is_matrix
+        ref = ctx.ref
+        if env:
+            return False
+        if len(lu.atoms) != 1:
+            return False
+        (atom,) = lu.atoms.values()
+        if atom.kind not in ("whole", "row", "entry"):
+            return False
+        q = ref.quantities.get(atom.name)
+        if q is None or q.level != 0:
+            return False
+        lefts = list(left) if is_matrix(left) else [left]
+        rights = list(right) if is_matrix(right) else [right]
+        if any(getattr(r, "free_symbols", True) for r in rights):
+            return False
+        if ctx.sizes is not None:
+            raise Undecided("not checked: numbers for an operand of a derivation with general "
+                            "sizes; check a worked example against a concrete derivation")
+        if (is_matrix(left) != is_matrix(right)) or (is_matrix(left) and
+                                                      left.shape != right.shape):
+            return False
+        if not all(isinstance(s, sympy.Symbol) for s in lefts):
+            return False
+        if all(s in ref.values for s in lefts):
+            return False        # values known: compare them
+        for s, r in zip(lefts, rights):
+            if s in ref.values and ref.values[s] != r:
+                return False
+        for s, r in zip(lefts, rights):
+            ref.values[s] = r
+        name = self.src.text[lu.pos:lu.end].strip()
+        defined.append(name)
+        return True
+
+
+def _join(first, second):
+    """``first`` with ``second`` read as its continuation (juxtaposed)."""
+    from .structure import Chain, Member
+    last = first.members[-1]
+    head = second.members[0]
+    joined = Member(last.nodes + head.nodes, last.pos, head.end)
+    return Chain(first.members[:-1] + [joined] + second.members[1:],
+                 first.relations + second.relations, display=first.display,
+                 before=first.before)
+
+
+def check_text(tex: str, targets: list[Target]) -> Report:
+    """Check ``tex`` against ``targets`` (one per section, or one for the whole text)."""
+    run = _Run(tex, targets)
+    steps = run.run()
+    numbered = [dataclasses.replace(s, index=k) for k, s in enumerate(steps, start=1)]
+    if len(targets) == 1:
+        against = targets[0].describe()
+        numbered = [dataclasses.replace(s, section=None) for s in numbered]
+    else:
+        against = "the handout: " + "; ".join(
+            f"{t.section} {t.derivation.kind}{' (general)' if t.general else ''}"
+            for t in targets)
+    return Report(against, numbered)

@@ -154,15 +154,16 @@ class Derivation(Printable):
         """True when every size is an integer."""
         return all(seq.concrete for seq in self.operands.values())
 
-    def instantiate(self, sizes: Mapping) -> "Derivation":
+    def instantiate(self, sizes: Mapping, **overrides) -> "Derivation":
         """The same formula and options at concrete sizes, e.g. ``{"m": 2, "ell": 3, "n": 2}``
-        (general derivations only)."""
+        (general derivations only).  ``overrides`` replace options, such as
+        ``scale="number"`` (the checker's instances need numbers, not √d)."""
         from .errors import OptionError
         if self.concrete:
             raise OptionError("this derivation has concrete sizes already")
         if self._rebuild is None:
             raise OptionError(f"a {self.kind} derivation cannot be instantiated")
-        return self._rebuild(dict(sizes))
+        return self._rebuild(dict(sizes), **overrides)
 
     @property
     def parts(self) -> list[str]:

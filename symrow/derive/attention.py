@@ -161,7 +161,7 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
                "projections": cfg.projections, "d_model": cfg.d_model, "cross": cfg.cross,
                "scale": cfg.scale}
 
-    def rebuild(concrete):
+    def rebuild(concrete, scale: str = scale):
         return attention(concrete["m"], concrete["n"], concrete["d"],
                          d_v=concrete.get("d_v", concrete["d"]) if d_v is not None else None,
                          causal=causal, heads=heads, projections=projections,

@@ -194,7 +194,7 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
     if not is_article(p):
         steps = generic_steps(p, style)
 
-    def rebuild(concrete: Mapping) -> Derivation:
+    def rebuild(concrete: Mapping, scale: str = scale) -> Derivation:
         return explain(parsed, concrete, values=values, causal=causal, scale=scale,
                        max_dim=max_dim, max_terms=max_terms)
     options = {"causal": causal, "scale": scale}
@@ -213,7 +213,7 @@ def _shapes_rebuilder(p: Plan, rebuild):
     if p.concrete:
         return None
 
-    def instantiate(sizes: Mapping) -> Derivation:
+    def instantiate(sizes: Mapping, **overrides) -> Derivation:
         subs = {sympy.Symbol(k, integer=True, positive=True): v for k, v in sizes.items()}
         missing = sorted({str(s) for n in p.nodes if n.reading == "operand"
                           for s in (n.rows, n.cols) if isinstance(s, sympy.Symbol)
@@ -224,7 +224,7 @@ def _shapes_rebuilder(p: Plan, rebuild):
         shapes = {n.name: (int(sympy.sympify(n.rows).xreplace(subs)),
                            int(sympy.sympify(n.cols).xreplace(subs)))
                   for n in p.nodes if n.reading == "operand"}
-        return rebuild(shapes)
+        return rebuild(shapes, **overrides)
     return instantiate
 
 
@@ -234,7 +234,7 @@ def derive_product(kind: str, formula: E.Formula, seqs: Mapping) -> Derivation:
     conv = conventions_for(formula)
     p = plan(formula, seqs=seqs, conventions=conv)
 
-    def rebuild(shapes: Mapping) -> Derivation:
+    def rebuild(shapes: Mapping, **_) -> Derivation:  # no options to override
         from ..seq import VecSeq
         return derive_product(kind, formula, {name: VecSeq(name, *shape)
                                               for name, shape in shapes.items()})
@@ -292,7 +292,7 @@ def derive_preset(preset, *, shapes: Mapping | None = None, general: bool = Fals
     check_terms(p, max_terms, shown_combine=preset.style != "attention")
     steps = None if is_article(p) else generic_steps(p, preset.style)
 
-    def rebuild(concrete: Mapping) -> Derivation:
+    def rebuild(concrete: Mapping, scale: str = scale) -> Derivation:
         return derive_preset(preset, shapes=concrete, names=names, values=values, causal=causal,
                              scale=scale, max_dim=max_dim, max_terms=max_terms)
     return derive(p, kind=preset.name, steps=steps, options={"causal": causal, "scale": scale},

@@ -97,7 +97,11 @@ def instantiate(derivation, sizes: dict):
     if not callable(method):
         raise OptionError(f"cannot check against a general {derivation.kind} derivation: it "
                           f"cannot be instantiated at concrete sizes")
-    try:  # numbers for sqrt(d): the same values, and nothing for the reference to substitute
-        return method(sizes, scale="number")
-    except SymrowError:
-        return method(sizes)
+    import inspect
+    params = inspect.signature(method).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD or p.name == "scale" for p in params):
+        try:  # numbers for sqrt(d): the same values, nothing for the reference to substitute
+            return method(sizes, scale="number")
+        except SymrowError:
+            pass  # a scale by a size the formula does not name: keep it symbolic
+    return method(sizes)

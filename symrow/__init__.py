@@ -26,14 +26,17 @@ from .render import latex as _latex  # noqa: F401
 __version__ = "0.1.0"
 
 
-def check(tex: str, against: Derivation, *, timeout: float | None = None):
+def check(tex: str, against: Derivation, *, timeout: float | None = None,
+          parser: str = "auto"):
     """Check a hand derivation written in LaTeX against a derivation, step by step.
 
-    Returns a report (see :mod:`symrow.checker`).  The LaTeX parser,
-    latex2sympy2, is imported only when this is first called.
+    Returns a report (see :mod:`symrow.checker`).  ``parser`` is "auto"
+    (the default), "latex2sympy2" or "builtin"; see
+    :func:`symrow.checker.check`.  latex2sympy2 is imported only when it is
+    first used.
     """
     from .checker import check as _check
-    return _check(tex, against, timeout=timeout)
+    return _check(tex, against, timeout=timeout, parser=parser)
 
 __all__ = [
     "SymrowError", "SizeError", "UnsafeNameError", "ShapeError", "LimitError",

@@ -24,9 +24,10 @@ How it works, in four stages, each in its own module:
 1. :mod:`.lexer` and :mod:`.structure` read the text into tokens, nest
    braces and environments, and cut it into chains ``a = b = c``: each
    ``=`` is a step;
-2. :mod:`.translate` turns each side into a small language of placeholders
-   that latex2sympy2 parses reliably, and :mod:`.parse` runs latex2sympy2
-   behind a hardened wrapper (state reset, full-input check, a lock);
+2. :mod:`.translate` turns each side into a small language of placeholders,
+   and :mod:`.parse` reads it with latex2sympy2 behind a hardened wrapper
+   (state reset, full-input check, a lock) or with the built-in parser
+   (:mod:`.flatparse`), which gives the same trees on every Python;
 3. :mod:`.evaluate` turns the parsed trees into SymPy numbers and matrices
    in the derivation's own symbols (:mod:`.reference`);
 4. :mod:`.verify` compares the sides entry by entry and explains a
@@ -62,7 +63,7 @@ def _timeout(timeout) -> float | None:
     return None if math.isinf(timeout) else float(timeout)
 
 
-def check(tex: str, against, *, timeout: float | None = None) -> Report:
+def check(tex: str, against, *, timeout: float | None = None, parser: str = "auto") -> Report:
     """Check the hand derivation ``tex`` against the derivation ``against``.
 
     Returns a :class:`Report`.  Raises :class:`symrow.ParseError` when the
@@ -70,6 +71,11 @@ def check(tex: str, against, *, timeout: float | None = None) -> Report:
     equation at all), :class:`symrow.CheckTimeout` after ``timeout``
     seconds (default ``symrow.get_limits().check_timeout``), and
     :class:`symrow.OptionError` for a bad argument.
+
+    ``parser`` picks the LaTeX parser: "latex2sympy2", "builtin", or
+    "auto" (the default): the ``SYMROW_PARSER`` environment variable if set,
+    else latex2sympy2 where it is installed (Python < 3.13) and the built-in
+    parser elsewhere.  Both give the same reports.
     """
     if not isinstance(tex, str):
         raise OptionError(f"the hand derivation must be a string of LaTeX; got "
@@ -79,15 +85,18 @@ def check(tex: str, against, *, timeout: float | None = None) -> Report:
         raise LimitError(f"the input has {len(tex)} characters, more than the checker reads "
                          f"({MAX_INPUT})")
     from . import parse
+    backend = parse.choose(parser)
+    if backend == "builtin":
+        return run_with_deadline(lambda: _check(tex, against, backend), seconds)
     parse.load()   # the import is not user-dependent: keep it out of the time limit
     try:
-        return run_with_deadline(lambda: _check(tex, against), seconds,
+        return run_with_deadline(lambda: _check(tex, against, backend), seconds,
                                  on_timeout=parse.reset_parser_caches)
     finally:
         parse.release_if_owned()
 
 
-def _check(tex: str, against) -> Report:
+def _check(tex: str, against, parser: str) -> Report:
     from .evaluate import Evaluator, MathError, ReadError, parse_unit, step_ranges
     from .lexer import Source, build_tree, tokenize
     from .reference import Reference
@@ -128,7 +137,7 @@ def _check(tex: str, against) -> Report:
         for member in item.members:
             try:
                 unit = translator.unit(member.nodes, member.pos, member.end)
-                parse_unit(unit, cache)
+                parse_unit(unit, cache, parser)
                 units.append(unit)
             except TranslateError as err:
                 units.append(error_dict(err.message, err.pos, err.end))

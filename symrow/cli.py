@@ -34,6 +34,9 @@ __all__ = ["main", "build_parser", "build_derivation", "render", "resolve_format
 
 FORMATS = ("latex", "markdown", "text", "tex", "pdf")
 
+#: other names --format accepts for a format
+FORMAT_ALIASES = {"md": "markdown"}
+
 #: the format an output file's suffix asks for, when --format is not given
 SUFFIX_FORMATS = {".pdf": "pdf", ".tex": "tex", ".md": "markdown", ".markdown": "markdown",
                   ".txt": "text"}
@@ -58,9 +61,10 @@ examples:
                                                  check a hand derivation step by step
 
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
-markdown ($$ blocks, for KaTeX sites and Jupyter), tex (a complete document),
-pdf (compiled).  With -o FILE and no --format, the suffix decides: .pdf .tex
-.md .txt.  Files are written atomically: complete, or not at all.
+markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
+document), pdf (compiled).  With -o FILE and no --format, the suffix
+decides: .pdf .tex .md .txt.  Files are written atomically: complete, or
+not at all.
 
 exit codes: 0 success, 1 check found a wrong step, 2 usage or input error.
 """
@@ -96,6 +100,11 @@ def _size(text: str):
         f"a size is a positive integer or a name such as m; got {text!r}")
 
 
+def _format(text: str) -> str:
+    """``md`` -> ``markdown``; argparse then checks the name against FORMATS."""
+    return FORMAT_ALIASES.get(text, text)
+
+
 def _positive(text: str) -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
@@ -115,8 +124,9 @@ def _seconds(text: str) -> float:
 # -- the parser -------------------------------------------------------------------
 
 def _add_output(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", "-f", choices=FORMATS, default=None,
-                   help="output format (default: text, or from the suffix of -o)")
+    p.add_argument("--format", "-f", type=_format, choices=FORMATS, default=None,
+                   help="output format; md is short for markdown (default: text, or from "
+                        "the suffix of -o)")
     p.add_argument("--lang", choices=("en", "ja"), default="en",
                    help="narration language (default: en)")
     p.add_argument("-o", "--output", metavar="FILE",
@@ -228,6 +238,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="report format (default: text)")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="time limit for checking (default: symrow.get_limits().check_timeout)")
+    p.add_argument("--parser", choices=("auto", "latex2sympy2", "builtin"), default=None,
+                   help="the LaTeX parser: latex2sympy2 (installed on Python < 3.13), builtin "
+                        "(every Python; the same reports), or auto (the default: "
+                        "$SYMROW_PARSER if set, else latex2sympy2 where it is installed)")
     _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_check, kind="check")
     return parser
@@ -366,7 +380,8 @@ def _run_check(args) -> int:
     tex = _read_input(args.file)
     derivation = build_derivation(args.against, args)
     import symrow
-    report = symrow.check(tex, against=derivation, timeout=args.timeout)
+    report = symrow.check(tex, against=derivation, timeout=args.timeout,
+                          parser=args.parser or "auto")
     out = report.to_json() if args.format == "json" else report.to_text()
     emit(out if out.endswith("\n") else out + "\n", None)
     return report.exit_code

@@ -55,7 +55,7 @@ def test_every_subcommand_has_help_with_examples(command):
 def test_check_subcommand_takes_the_size_flags_of_the_derivations():
     proc = run("check", "--help")
     for flag in ("--against", "--a", "--b", "--m", "--n", "--d", "--d-v", "--causal",
-                 "--heads", "--projections", "--general", "--format", "--timeout"):
+                 "--heads", "--projections", "--general", "--format", "--timeout", "--parser"):
         assert flag in proc.stdout, flag
     assert "{text,json}" in proc.stdout
 
@@ -115,6 +115,28 @@ def test_markdown_renders_in_katex_and_mathjax(args):
     formulas = harness.markdown_math(proc.stdout)
     harness.assert_renders(formulas, harness.katex)
     harness.assert_renders(formulas, harness.mathjax)
+
+
+def test_format_md_is_markdown_wherever_markdown_is_a_format():
+    import argparse
+
+    from symrow.cli import build_parser
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    takes_markdown = []
+    for name, command in sub.choices.items():
+        (fmt,) = [a for a in command._actions if "--format" in a.option_strings]
+        if "markdown" in fmt.choices:
+            takes_markdown.append(name)
+            argv = [name, "--format", "md"] + (["-", "--against", "combine"] if name == "check"
+                                                else [])
+            assert parser.parse_args(argv).format == "markdown", name
+    assert takes_markdown == ["combine", "match", "attention", "handout"]
+    short = run("combine", "--a", "1x2", "--b", "2x1", "-f", "md")
+    assert short.returncode == 0 and short.stderr == ""
+    assert short.stdout == run("combine", "--a", "1x2", "--b", "2x1", "--format",
+                               "markdown").stdout
+    assert_one_line_error(run("combine", "--format", "mdx"), "invalid choice")
 
 
 def test_latex_and_tex_formats():

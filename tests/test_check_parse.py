@@ -6,7 +6,6 @@ mark); the others, like every checker test, with both parsers.
 
 from __future__ import annotations
 
-import harness
 import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings

@@ -191,8 +191,8 @@ class _Reader:
         if self.depth > MAX_DEPTH:
             raise TooComplex(f"nested more than {MAX_DEPTH} levels deep", tok.pos)
 
-    def count(self, items: list, tok: _Tok) -> None:
-        if len(items) > MAX_ITEMS:
+    def count(self, n: int, tok: _Tok) -> None:
+        if n > MAX_ITEMS:
             raise TooComplex(f"more than {MAX_ITEMS} items in a row", tok.pos)
 
     def starts_factor(self, tok: _Tok) -> bool:
@@ -218,7 +218,7 @@ class _Reader:
             op = self.take()
             term = self.mp()
             terms.append(_negate(term) if op.text == "-" else term)
-            self.count(terms, op)
+            self.count(len(terms), op)
         if len(terms) == 1:
             return terms[0]
         args = []
@@ -235,7 +235,7 @@ class _Reader:
             op = self.take()
             right = self.unary()
             n += 1
-            self.count(range(n), op)
+            self.count(n, op)
             if op.text == "\\cdot":
                 if pending is None:
                     pending = _factors(node)
@@ -253,11 +253,11 @@ class _Reader:
         signs = []
         while self.tok.text in ("+", "-") and self.tok.kind == "sym":
             signs.append(self.take())
-            self.count(signs, signs[-1])
+            self.count(len(signs), signs[-1])
         items = [self.power()]
         while self.starts_factor(self.tok):
             items.append(self.power())
-            self.count(items, self.tok)
+            self.count(len(items), self.tok)
         node = _product(items)
         for sign in reversed(signs):
             if sign.text == "-":
@@ -271,7 +271,7 @@ class _Reader:
         while self.tok.text == "^":
             caret = self.take()
             n += 1
-            self.count(range(n), caret)
+            self.count(n, caret)
             node = sympy.Pow(node, self.script(caret), evaluate=False)
         return node
 

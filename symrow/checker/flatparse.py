@@ -84,7 +84,7 @@ MAX_NUMBER_DIGITS = 1000
 _LETTERS = frozenset(p for p in PLACEHOLDERS if len(p) == 1)
 _GREEK = frozenset(p for p in PLACEHOLDERS if p.startswith("\\"))
 
-_TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|(\\[A-Za-z]+)|([A-Za-z])|(\S))")
+_TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]+)?)|(\\[A-Za-z]+)|([A-Za-z])|(\S))")
 
 #: tokens that can start a factor (used to continue a juxtaposition)
 _STARTS = frozenset(["{", "\\frac", "\\sqrt", "\\exp", "\\sum", "\\infty"])

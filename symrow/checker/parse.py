@@ -120,9 +120,9 @@ def choose(parser: str | None = "auto") -> str:
         return "latex2sympy2"
     if parser == "auto":
         return "builtin"
-    raise OptionError(f"the latex2sympy2 parser cannot be used here ({_missing}); it is "
-                      f"installed only on Python < 3.13; use parser='builtin' or 'auto'"
-                      + (f" (asked for by {where})" if where != "parser" else ""))
+    asked = f", as {where} asks" if where != "parser" else ""
+    raise OptionError(f"the latex2sympy2 parser cannot be used here{asked} ({_missing}); it "
+                      f"is installed only on Python < 3.13; choose builtin or auto instead")
 
 
 def load():

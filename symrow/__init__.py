@@ -30,16 +30,19 @@ from .render import latex as _latex  # noqa: F401
 __version__ = "0.1.0"
 
 
-def check(tex: str, against, *, timeout: float | None = None, values: dict | None = None):
+def check(tex: str, against, *, timeout: float | None = None, values: dict | None = None,
+          parser: str = "auto"):
     """Check a hand derivation written in LaTeX against a derivation, step by step.
 
-    ``against`` is a derivation (concrete or general sizes) or the handout;
-    ``values`` gives operands numbers (``{"A": [[1, 2], [3, 4]]}``).
-    Returns a report (see :mod:`symrow.checker`).  The LaTeX parser,
-    latex2sympy2, is imported only when this is first called.
+    ``against`` is a derivation (concrete or general sizes, from a preset or
+    :func:`explain`) or the handout; ``values`` gives operands numbers
+    (``{"A": [[1, 2], [3, 4]]}``); ``parser`` is "auto" (the default),
+    "latex2sympy2" or "builtin" (see :func:`symrow.checker.check`).
+    Returns a report (see :mod:`symrow.checker`).  latex2sympy2 is imported
+    only when it is first used.
     """
     from .checker import check as _check
-    return _check(tex, against, timeout=timeout, values=values)
+    return _check(tex, against, timeout=timeout, values=values, parser=parser)
 
 __all__ = [
     "SymrowError", "SizeError", "UnsafeNameError", "ShapeError", "LimitError",

@@ -34,9 +34,12 @@ from .errors import OptionError, SymrowError
 
 __all__ = ["main", "build_parser", "build_derivation", "render", "resolve_format"]
 
-FORMATS = ("latex", "markdown", "md", "text", "tex", "pdf", "beamer")
+FORMATS = ("latex", "markdown", "text", "tex", "pdf", "beamer")
 #: the formats of a check report
 CHECK_FORMATS = ("text", "json", "markdown", "latex")
+
+#: other names --format accepts for a format
+FORMAT_ALIASES = {"md": "markdown"}
 
 #: the format an output file's suffix asks for, when --format is not given
 SUFFIX_FORMATS = {".pdf": "pdf", ".tex": "tex", ".md": "markdown", ".markdown": "markdown",
@@ -172,6 +175,11 @@ def _size(text: str):
         f"a size is a positive integer or a name such as m; got {text!r}")
 
 
+def _format(text: str) -> str:
+    """``md`` -> ``markdown``; argparse then checks the name against FORMATS."""
+    return FORMAT_ALIASES.get(text, text)
+
+
 def _positive(text: str) -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
@@ -191,8 +199,9 @@ def _seconds(text: str) -> float:
 # -- the parser -------------------------------------------------------------------
 
 def _add_output(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", "-f", choices=FORMATS, default=None,
-                   help="output format (default: text, or from the suffix of -o)")
+    p.add_argument("--format", "-f", type=_format, choices=FORMATS, default=None,
+                   help="output format; md is short for markdown (default: text, or from "
+                        "the suffix of -o)")
     p.add_argument("--lang", choices=("en", "ja"), default="en",
                    help="narration language (default: en)")
     p.add_argument("-o", "--output", metavar="FILE",
@@ -350,16 +359,20 @@ def build_parser() -> argparse.ArgumentParser:
                         "--values 'A=1,2;3,4' (repeat for several operands); a definition "
                         "A = \\begin{bmatrix}...\\end{bmatrix} in FILE is then checked "
                         "against them (without --values it gives A its numbers)")
-    p.add_argument("--format", "-f", choices=CHECK_FORMATS, default="text",
+    p.add_argument("--format", "-f", type=_format, choices=CHECK_FORMATS, default="text",
                    help="report format: text (default), json (fields in the README), "
                         "markdown ($$ math with colored differences, for a web page or "
                         "Jupyter) or latex (a fragment; needs xcolor)")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="time limit for checking (default: symrow.get_limits().check_timeout)")
+    p.add_argument("--parser", choices=("auto", "latex2sympy2", "builtin"), default=None,
+                   help="the LaTeX parser: latex2sympy2 (installed on Python < 3.13), builtin "
+                        "(every Python; the same reports), or auto (the default: "
+                        "$SYMROW_PARSER if set, else latex2sympy2 where it is installed)")
     _add_limits(p, "max_dim", "max_terms")
     # None marks "not given", so that options foreign to --against can be refused
     options = [a.dest for a in p._actions if a.dest not in (
-        "help", "file", "against", "format", "timeout", "max_dim", "max_terms")]
+        "help", "file", "against", "format", "timeout", "parser", "max_dim", "max_terms")]
     p.set_defaults(run=_run_check, kind="check", check_options=options,
                    **{dest: None for dest in options})
     return parser
@@ -454,7 +467,7 @@ def render(obj, fmt: str, lang: str, *, slides: bool = False, **options) -> str 
         return obj.to_beamer(lang, **options)
     if fmt == "latex":
         return obj.to_latex(lang, **options)
-    if fmt in ("markdown", "md"):
+    if fmt == "markdown":
         return obj.to_markdown(lang, **options)
     if fmt == "text":
         return obj.to_text(lang, **options)
@@ -486,8 +499,6 @@ def resolve_format(args) -> str:
     format that cannot hold slides is refused.
     """
     fmt = args.format
-    if fmt == "md":
-        fmt = "markdown"
     if not fmt:
         fmt = SUFFIX_FORMATS.get(Path(args.output).suffix.lower(), "text") if args.output \
             else "text"
@@ -630,7 +641,7 @@ def _run_check(args) -> int:
     tex = _read_input(args.file)
     import symrow
     report = symrow.check(tex, against=derivation, timeout=args.timeout,
-                          values=values or None)
+                          values=values or None, parser=args.parser or "auto")
     out = {"json": report.to_json, "markdown": report.to_markdown,
            "latex": report.to_latex}.get(args.format, report.to_text)()
     emit(out if out.endswith("\n") else out + "\n", None)

@@ -1,11 +1,29 @@
-"""Shared test setup: the --update-golden flag and the test helpers' path."""
+"""Shared test setup: the --update-golden flag, the test helpers' path, and the
+checker's two parsers.
+
+Every test in ``tests/test_check_*.py`` runs once per checker parser: the
+``checker_parser`` fixture sets ``SYMROW_PARSER`` to ``latex2sympy2``, then
+to ``builtin``, so ``symrow.check`` and ``symrow check`` in a subprocess both
+use it.  A test marked ``@pytest.mark.parsers(...)`` runs with the parsers it
+names instead; ``compare`` runs it once, with latex2sympy2, while the
+built-in parser reads every same text too, and the two trees must be
+identical (the slow fuzz tests use it, so they need not run twice).  On
+Python >= 3.13, where latex2sympy2 is not installed, its runs skip with the
+reason and ``compare`` runs the built-in parser alone; with ``CI=true`` on
+an older Python, a missing latex2sympy2 fails them.
+"""
 
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import harness  # noqa: E402
+
+#: the parsers a checker test runs with, unless it is marked otherwise
+PARSERS = ("latex2sympy2", "builtin")
 
 
 def pytest_addoption(parser):
@@ -15,3 +33,41 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     harness.UPDATE_GOLDEN = config.getoption("--update-golden")
+
+
+def pytest_collectstart(collector):
+    """Every test of a checker module uses the ``checker_parser`` fixture."""
+    if isinstance(collector, pytest.Module) and collector.path.name.startswith("test_check_"):
+        collector.add_marker(pytest.mark.usefixtures("checker_parser"))
+
+
+def pytest_generate_tests(metafunc):
+    if "checker_parser" in metafunc.fixturenames:
+        marker = metafunc.definition.get_closest_marker("parsers")
+        names = marker.args if marker else PARSERS
+        metafunc.parametrize("checker_parser", names, indirect=True)
+
+
+@pytest.fixture
+def checker_parser(request, monkeypatch):
+    """The parser this run of a checker test uses: latex2sympy2, builtin or compare."""
+    from symrow.checker import parse
+    name = request.param
+    if name == "latex2sympy2":
+        harness.require_latex2sympy2()
+    if name != "compare":
+        monkeypatch.setenv(parse.ENV_VAR, name)
+        yield name
+        return
+    if not parse.available() and sys.version_info < (3, 13):
+        harness.require_latex2sympy2()       # fails under CI=true
+    if not parse.available():
+        monkeypatch.setenv(parse.ENV_VAR, "builtin")
+        yield name
+        return
+    mismatches: list = []
+    monkeypatch.setenv(parse.ENV_VAR, "latex2sympy2")
+    monkeypatch.setattr(parse, "parse", harness.comparing_parse(parse, mismatches))
+    yield name
+    assert not mismatches, (f"the two parsers disagree on {len(mismatches)} text(s):\n" +
+                            "\n".join(mismatches[:10]))

@@ -1,7 +1,9 @@
-"""Test helpers: golden files and the real renderers (KaTeX, MathJax, TeX).
+"""Test helpers: golden files, the real renderers (KaTeX, MathJax, TeX), the parsers.
 
 Renderer tests call :func:`require`: a missing renderer skips the test with
-a stated reason locally, and fails it when ``CI=true``.
+a stated reason locally, and fails it when ``CI=true``.  latex2sympy2 is
+required the same way on Python < 3.13 (:func:`require_latex2sympy2`); on
+3.13 and later it is not installed, and its tests skip with the reason.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -34,6 +37,18 @@ def require(ok: bool, what: str, how: str) -> None:
     if IN_CI:
         pytest.fail(f"CI=true and {message}")
     pytest.skip(message)
+
+
+def require_latex2sympy2() -> None:
+    """Skip on Python >= 3.13 (it is not installed there); elsewhere as :func:`require`."""
+    from symrow.checker import parse
+    if parse.available():
+        return
+    if sys.version_info >= (3, 13):
+        pytest.skip("latex2sympy2 1.9.1 does not import on Python >= 3.13 and is not installed "
+                    "there; the built-in parser is tested instead")
+    require(False, "latex2sympy2", "pip install -e '.[test]' installs it on Python < 3.13; "
+            f"the import failed with {parse._missing}")
 
 
 def require_node_module(name: str) -> None:
@@ -167,3 +182,64 @@ def node_value(node):
     if isinstance(node, sympy.Basic):
         return node
     raise TypeError(type(node).__name__)
+
+
+# -- the checker's two parsers -------------------------------------------------------------
+
+def tree_structure(expr):
+    """A parsed tree as nested tuples, arguments in their stored order.
+
+    ``sympy.srepr`` sorts the arguments of Add and Mul when it prints them,
+    so it cannot tell ``Mul(a, b)`` from ``Mul(b, a)``; the evaluator can
+    (it multiplies matrices in the stored order), and so does this.
+    """
+    import sympy
+    if not isinstance(expr, sympy.Basic):
+        return repr(expr)
+    if expr.is_Atom or not expr.args:
+        return sympy.srepr(expr)
+    return (type(expr).__name__, tuple(tree_structure(a) for a in expr.args))
+
+
+def _run(fn, text: str):
+    """(outcome, result, error): what a parser makes of ``text``, with an outcome
+    comparable across parsers: ("tree", structure), ("too complex",),
+    ("error", reason, offset) or ("exception", type name)."""
+    from symrow.checker import parse
+    try:
+        tree = fn(text)
+    except (parse.TooComplex, RecursionError) as err:
+        return ("too complex",), None, err
+    except parse.TextError as err:
+        return ("error", err.reason, err.offset), None, err
+    except Exception as err:  # noqa: BLE001 - latex2sympy2's converter raises bare ones
+        return ("exception", type(err).__name__), None, err
+    return ("tree", tree_structure(tree)), tree, None
+
+
+def parse_outcome(fn, text: str) -> tuple:
+    """What ``fn`` (a parser) makes of ``text``, comparable across parsers."""
+    return _run(fn, text)[0]
+
+
+def comparing_parse(parse_module, mismatches: list):
+    """A stand-in for ``parse.parse`` that runs both parsers on every text.
+
+    It returns what latex2sympy2 returns (or raises what it raises), and
+    records in ``mismatches`` every text on which the built-in parser's
+    outcome differs.
+    """
+    from symrow.checker import flatparse
+    l2s = parse_module._parse_latex2sympy2
+
+    def parse(text, *, parser="auto", two_stage=True):
+        got, tree, error = _run(lambda t: l2s(t, two_stage), text)
+        builtin = parse_outcome(flatparse.parse, text)
+        if got != builtin:
+            mismatches.append(f"{text!r}:\n  latex2sympy2: {str(got)[:300]}\n"
+                              f"  builtin:      {str(builtin)[:300]}")
+        if error is not None:
+            raise error
+        return tree
+
+    return parse

@@ -1,4 +1,8 @@
-"""The parser wrapper: the two-stage (SLL, then LL) strategy, caches, and the text it is given."""
+"""The parser wrapper: the two-stage (SLL, then LL) strategy, caches, and the text it is given.
+
+The tests of latex2sympy2's own machinery run with it alone (``parsers``
+mark); the others, like every checker test, with both parsers.
+"""
 
 from __future__ import annotations
 
@@ -50,6 +54,7 @@ def units_of(unit):
                 yield from units_of(cell)
 
 
+@pytest.mark.parsers("latex2sympy2")
 @settings(deadline=None, derandomize=True, database=None, max_examples=400,
           suppress_health_check=[HealthCheck.too_slow])
 @given(user_expr())
@@ -86,6 +91,7 @@ def _attention_reference():
     return _REF[0]
 
 
+@pytest.mark.parsers("latex2sympy2")
 def test_translated_text_of_common_forms_needs_no_full_context_parse(monkeypatch):
     """The placeholder language is written so that the fast SLL parse suffices."""
     from antlr4.atn.PredictionMode import PredictionMode
@@ -104,6 +110,7 @@ def test_translated_text_of_common_forms_needs_no_full_context_parse(monkeypatch
     assert slow == []
 
 
+@pytest.mark.parsers("latex2sympy2")
 def test_parser_caches_can_be_dropped():
     l2s.reset_parser_caches()
     assert str(l2s.parse("a b + {c}^{f}")) == "a*b + c**f"

@@ -56,7 +56,8 @@ def test_every_subcommand_has_help_with_examples(command):
 def test_check_subcommand_takes_the_size_flags_of_the_derivations():
     proc = run("check", "--help")
     for flag in ("--against", "--a", "--b", "--m", "--n", "--d", "--d-v", "--causal",
-                 "--heads", "--projections", "--general", "--values", "--format", "--timeout"):
+                 "--heads", "--projections", "--general", "--values", "--format", "--timeout",
+                 "--parser"):
         assert flag in proc.stdout, flag
     assert "{text,json,markdown,latex}" in proc.stdout
     assert "--against PRESET|FORMULA|handout" in proc.stdout
@@ -121,6 +122,29 @@ def test_markdown_renders_in_katex_and_mathjax(args):
     harness.assert_renders(formulas, harness.mathjax)
 
 
+def test_format_md_is_markdown_wherever_markdown_is_a_format():
+    import argparse
+
+    from symrow.cli import build_parser
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    takes_markdown = []
+    for name, command in sub.choices.items():
+        (fmt,) = [a for a in command._actions if "--format" in a.option_strings]
+        if "markdown" in fmt.choices:
+            takes_markdown.append(name)
+            argv = [name, "--format", "md"] + {"check": ["-", "--against", "combine"],
+                                               "explain": ["XW"]}.get(name, [])
+            assert parser.parse_args(argv).format == "markdown", name
+    from symrow.derive.presets import REGISTRY
+    assert takes_markdown == list(REGISTRY) + ["explain", "handout", "check"]
+    short = run("combine", "--a", "1x2", "--b", "2x1", "-f", "md")
+    assert short.returncode == 0 and short.stderr == ""
+    assert short.stdout == run("combine", "--a", "1x2", "--b", "2x1", "--format",
+                               "markdown").stdout
+    assert_one_line_error(run("combine", "--format", "mdx"), "invalid choice")
+
+
 def test_latex_and_tex_formats():
     frag = run("match", "--general", "--format", "latex")
     doc = run("match", "--general", "--format", "tex", "--lang", "ja")
@@ -165,7 +189,10 @@ def test_pdf_to_a_pipe_is_allowed():
 
 
 def test_pdf_to_a_terminal_is_refused_before_compiling():
-    controller, terminal = pty.openpty()
+    try:
+        controller, terminal = pty.openpty()
+    except OSError as err:      # e.g. a chroot without /dev/pts: skipped, or failed in CI
+        harness.require(False, "a pseudo-terminal (/dev/pts)", f"pty.openpty() failed: {err}")
     try:
         proc = subprocess.run([sys.executable, "-m", "symrow", "combine", "--format", "pdf"],
                               stdout=terminal, stderr=subprocess.PIPE, text=True, timeout=120,

@@ -26,8 +26,10 @@ How it works, in stages, each in its own module:
    relation is a claim; math without one (``Row $i$ of $C$``) is not;
 2. :mod:`.translate` (with :mod:`.names`, :mod:`.constructs`,
    :mod:`.notation` and :mod:`.patterns`) turns each side into a small
-   language of placeholders that the parser reads reliably, and
-   :mod:`.parse` parses it behind a hardened wrapper;
+   language of placeholders, and :mod:`.parse` reads it with latex2sympy2
+   behind a hardened wrapper (state reset, full-input check, a lock) or with
+   the built-in parser (:mod:`.flatparse`), which gives the same trees on
+   every Python;
 3. :mod:`.evaluate` turns the parsed trees into SymPy numbers and matrices
    in the derivation's own symbols (:mod:`.reference`);
 4. :mod:`.verify` compares the sides of ``=`` entry by entry and explains a
@@ -67,7 +69,7 @@ def _timeout(timeout) -> float | None:
 
 
 def check(tex: str, against, *, timeout: float | None = None,
-          values: dict | None = None) -> Report:
+          values: dict | None = None, parser: str = "auto") -> Report:
     """Check the hand derivation ``tex`` against the derivation ``against``.
 
     ``against`` is a derivation with concrete sizes, one with general sizes
@@ -83,6 +85,11 @@ def check(tex: str, against, *, timeout: float | None = None,
     claim at all), :class:`symrow.CheckTimeout` after ``timeout``
     seconds (default ``symrow.get_limits().check_timeout``), and
     :class:`symrow.OptionError` for a bad argument.
+
+    ``parser`` picks the LaTeX parser: "latex2sympy2", "builtin", or
+    "auto" (the default): the ``SYMROW_PARSER`` environment variable if set,
+    else latex2sympy2 where it is installed (Python < 3.13) and the built-in
+    parser elsewhere.  Both give the same reports.
     """
     if not isinstance(tex, str):
         raise OptionError(f"the hand derivation must be a string of LaTeX; got "
@@ -94,9 +101,12 @@ def check(tex: str, against, *, timeout: float | None = None,
     from .run import check_text, targets_for
     targets = targets_for(against, _values(values))
     from . import parse
+    backend = parse.choose(parser)
+    if backend == "builtin":
+        return run_with_deadline(lambda: check_text(tex, targets, backend), seconds)
     parse.load()   # the import is not user-dependent: keep it out of the time limit
     try:
-        return run_with_deadline(lambda: check_text(tex, targets), seconds,
+        return run_with_deadline(lambda: check_text(tex, targets, backend), seconds,
                                  on_timeout=parse.reset_parser_caches)
     finally:
         parse.release_if_owned()

@@ -1,7 +1,8 @@
 """Parse translated units, then evaluate them into SymPy values.
 
-Parsing (:func:`parse_unit`) runs latex2sympy2 on each unit's text, and
-on every cell of every explicit matrix, and checks that the result holds
+Parsing (:func:`parse_unit`) runs the parser (:mod:`.parse`: latex2sympy2
+or the built-in one) on each unit's text, and on every cell of every
+explicit matrix, and checks that the result holds
 only the node types the translator can produce.  Evaluation
 (:class:`Evaluator`) walks the parsed, *unevaluated* tree itself: it looks
 placeholders up in the unit's table, multiplies factors strictly in the
@@ -73,20 +74,24 @@ def _check_tree(tree, unit: Unit) -> None:
         stack.extend(node.args)
 
 
-def parse_unit(unit: Unit, cache: dict) -> None:
-    """Parse a unit and all its matrix cells; ``cache`` maps text to parsed trees."""
+def parse_unit(unit: Unit, cache: dict, parser: str = "auto") -> None:
+    """Parse a unit and all its matrix cells; ``cache`` maps text to parsed trees.
+
+    ``parser`` is passed to :func:`symrow.checker.parse.parse`; one cache
+    must only ever see one parser.
+    """
     if unit.tree is None:
         tree = cache.get(unit.text)
         if tree is None:
             try:
-                tree = l2s.parse(unit.text)
-            except l2s.TextError as err:
-                pos, end = unit.source_span(err.offset)
-                raise ReadError(f"cannot read this: {err.reason}", pos, end) from None
-            except RecursionError:
+                tree = l2s.parse(unit.text, parser=parser)
+            except (l2s.TooComplex, RecursionError):
                 raise ReadError("this expression is too long or nested too deeply for the "
                                 "parser; split it into several steps", unit.pos,
                                 unit.end) from None
+            except l2s.TextError as err:
+                pos, end = unit.source_span(err.offset)
+                raise ReadError(f"cannot read this: {err.reason}", pos, end) from None
             except Exception as err:  # latex2sympy2's converter raises bare Exceptions
                 reason = " ".join(str(err).split())[:120] or type(err).__name__
                 raise ReadError(f"cannot read this expression ({reason})", unit.pos,
@@ -96,7 +101,7 @@ def parse_unit(unit: Unit, cache: dict) -> None:
         unit.tree = tree
     for atom in unit.atoms.values():
         for cell in sub_units(atom):
-            parse_unit(cell, cache)
+            parse_unit(cell, cache, parser)
 
 
 #: placeholder kinds that hold units of their own (in ``cells``)

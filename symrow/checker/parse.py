@@ -1,10 +1,26 @@
-"""latex2sympy2 behind a hardened wrapper.
+"""The checker's parser: one interface, two backends.
 
-latex2sympy2 1.9.1 is the project's LaTeX parser, and it has hazards (see
-the project notes): it keeps state in module globals, one bad input
-rebinds a global and breaks every later parse, and its grammar has no
-end-of-input anchor, so it returns the parsed prefix of an input and drops
-the rest without a word.  This module is the only place that touches it:
+The text it gets is never the user's: the translator (:mod:`.translate`)
+hands it a small, regular language of placeholders, numbers,
+``+ - \\cdot / \\frac \\sqrt e^{} \\exp \\sum``, ``{a}^{b}`` and
+``\\infty``.  :func:`parse` reads one such text into an unevaluated SymPy
+tree with one of two parsers:
+
+* ``latex2sympy2`` (1.9.1), the parser the project was specified with,
+  wherever it is installed and imports (Python < 3.13);
+* ``builtin``, :mod:`.flatparse`, a small parser written for this language,
+  which returns the same trees and runs on every Python.
+
+``parser="auto"`` (the default) takes the ``SYMROW_PARSER`` environment
+variable if it is set, else latex2sympy2 where it is available and the
+built-in parser elsewhere.  Asking for latex2sympy2 where it cannot be
+imported is an :class:`symrow.OptionError`.
+
+latex2sympy2 has hazards (see the project notes): it keeps state in module
+globals, one bad input rebinds a global and breaks every later parse, and
+its grammar has no end-of-input anchor, so it returns the parsed prefix of
+an input and drops the rest without a word.  Its path here is the only
+place that touches it:
 
 * it is imported lazily, on the first parse, never by ``import symrow``;
 * every call resets the module globals (``var``, ``variances``,
@@ -16,14 +32,15 @@ the rest without a word.  This module is the only place that touches it:
 * it reports where the text stopped as an offset, which the caller maps
   back to the user's line and column.
 
-The text it gets is never the user's: the translator (:mod:`.translate`)
-hands it a small, regular language of one-letter placeholders, numbers,
-``+ - \\cdot / \\frac \\sqrt e^{} \\exp \\sum``, parentheses and ``\\infty``.
+The built-in parser needs none of that: it keeps no state, and reads to the
+end of its input or raises.
 
 >>> from symrow.checker.parse import parse
 >>> parse(r"a b + \\frac{c}{2}")
 a*b + c/2
->>> parse(r"a + b )")
+>>> parse(r"a b + \\frac{c}{2}", parser="builtin")
+a*b + c/2
+>>> parse(r"a + b )", parser="builtin")
 Traceback (most recent call last):
 ...
 symrow.checker.parse.TextError: unexpected ')' after the end of the expression (offset 6)
@@ -31,16 +48,24 @@ symrow.checker.parse.TextError: unexpected ')' after the end of the expression (
 
 from __future__ import annotations
 
+import os
 import threading
 import warnings
 
-__all__ = ["parse", "TextError", "load", "reset_parser_caches", "release_if_owned"]
+__all__ = ["parse", "TextError", "TooComplex", "PARSERS", "ENV_VAR", "choose", "available",
+           "load", "reset_parser_caches", "release_if_owned"]
+
+#: the values of ``parser=`` (and of ``--parser`` and ``SYMROW_PARSER``)
+PARSERS = ("auto", "latex2sympy2", "builtin")
+#: the environment variable that picks the parser when ``parser`` is "auto"
+ENV_VAR = "SYMROW_PARSER"
 
 # An RLock knows its owner: if a time limit interrupts this thread right after
 # it took the lock, release_if_owned() can give it back.
 _lock = threading.RLock()
 _mod = None          # the latex2sympy2 module, once loaded
 _classes = None      # (InputStream, CommonTokenStream, Token, ErrorListener, PSLexer, PSParser)
+_missing = None      # why latex2sympy2 cannot be imported, once that is known
 
 
 class TextError(Exception):
@@ -50,6 +75,54 @@ class TextError(Exception):
         super().__init__(f"{message} (offset {offset})")
         self.reason = message
         self.offset = offset
+
+
+class TooComplex(TextError):
+    """The text is beyond the parser's limits (too long, or nested too deeply)."""
+
+
+def available() -> bool:
+    """True if latex2sympy2 can be imported here (it is installed only on Python < 3.13)."""
+    global _missing
+    if _mod is not None:
+        return True
+    if _missing is not None:
+        return False
+    try:
+        load()
+    except Exception as err:  # noqa: BLE001 - ImportError, or typing.io on 3.13
+        _missing = f"{type(err).__name__}: {err}"
+        return False
+    return True
+
+
+def choose(parser: str | None = "auto") -> str:
+    """The parser to use, "latex2sympy2" or "builtin", for ``parser`` (see the module doc).
+
+    >>> choose("builtin")
+    'builtin'
+    >>> choose("antlr")
+    Traceback (most recent call last):
+    ...
+    symrow.errors.OptionError: parser must be one of auto, latex2sympy2, builtin; got 'antlr'
+    """
+    from ..errors import OptionError
+    where = "parser"
+    if parser is None or parser == "auto":
+        env = os.environ.get(ENV_VAR, "").strip()
+        if env:
+            parser, where = env, f"the environment variable {ENV_VAR}"
+    if not isinstance(parser, str) or parser not in PARSERS:
+        raise OptionError(f"{where} must be one of {', '.join(PARSERS)}; got {parser!r}")
+    if parser == "builtin":
+        return parser
+    if available():
+        return "latex2sympy2"
+    if parser == "auto":
+        return "builtin"
+    asked = f", as {where} asks" if where != "parser" else ""
+    raise OptionError(f"the latex2sympy2 parser cannot be used here{asked} ({_missing}); it "
+                      f"is installed only on Python < 3.13; choose builtin or auto instead")
 
 
 def load():
@@ -145,11 +218,24 @@ def _run(text: str, mode):
     return mod.convert_relation(relation)
 
 
-def parse(text: str, *, two_stage: bool = True):
+def parse(text: str, *, parser: str | None = "auto", two_stage: bool = True):
     """Parse translated text into an unevaluated SymPy expression.
 
-    Raises :class:`TextError` when the text cannot be read to its end.  The
-    usual ANTLR two-stage strategy keeps it fast: a parse in SLL mode (no
+    ``parser`` is "auto", "latex2sympy2" or "builtin" (see :func:`choose`).
+    Raises :class:`TextError` when the text cannot be read to its end, and
+    :class:`TooComplex` (the built-in parser) or ``RecursionError``
+    (latex2sympy2) when it is too long or nested too deeply.
+    """
+    if choose(parser) == "builtin":
+        from .flatparse import parse as builtin_parse
+        return builtin_parse(text)
+    return _parse_latex2sympy2(text, two_stage)
+
+
+def _parse_latex2sympy2(text: str, two_stage: bool):
+    """latex2sympy2 behind the wrapper.
+
+    The usual ANTLR two-stage strategy keeps it fast: a parse in SLL mode (no
     full-context prediction), and only if that fails, a parse in full LL
     mode, whose error is the one reported.  ``two_stage=False`` parses in LL
     mode only (the tests compare both).
@@ -167,7 +253,9 @@ def parse(text: str, *, two_stage: bool = True):
         if two_stage:
             try:
                 return _run(text, PredictionMode.SLL)
-            except Exception:  # noqa: BLE001 - any failure: let full LL decide
+            except RecursionError:
+                raise           # too long for either mode: do not spend as long again
+            except Exception:  # noqa: BLE001 - any other failure: let full LL decide
                 pass
         return _run(text, PredictionMode.LL)
     finally:

@@ -195,8 +195,9 @@ class _Context:
 
 
 class _Run:
-    def __init__(self, tex: str, targets: list[Target]):
+    def __init__(self, tex: str, targets: list[Target], parser: str = "auto"):
         from .lexer import Source
+        self.parser = parser
         self.src = Source(tex)
         self.targets = targets
         self.cache: dict = {}
@@ -231,7 +232,7 @@ class _Run:
             return got
         try:
             unit = ctx.translator.unit(member.nodes, member.pos, member.end)
-            parse_unit(unit, self.cache)
+            parse_unit(unit, self.cache, self.parser)
             got = unit
         except (TranslateError, ReadError) as err:
             got = (err.message, err.pos, err.end)
@@ -519,9 +520,10 @@ def _join(first, second):
                  before=first.before)
 
 
-def check_text(tex: str, targets: list[Target]) -> Report:
-    """Check ``tex`` against ``targets`` (one per section, or one for the whole text)."""
-    run = _Run(tex, targets)
+def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
+    """Check ``tex`` against ``targets`` (one per section, or one for the whole text),
+    reading formulas with ``parser`` (see :func:`symrow.checker.parse.parse`)."""
+    run = _Run(tex, targets, parser)
     steps = run.run()
     numbered = [dataclasses.replace(s, index=k) for k, s in enumerate(steps, start=1)]
     if len(targets) == 1:

@@ -349,3 +349,29 @@ def test_documents_compile_without_overfull_lines(key, lang, engine):
         pdf, log = harness.compile_tex(d.to_document(lang), engine)
         assert pdf.startswith(b"%PDF")
         assert harness.overfull_boxes(log) == [], key
+
+
+def test_a_new_preset_needs_only_the_registry():
+    """Registering a formula makes a subcommand, a derivation, a title and a check target,
+    with no other change: the registry is the only list of presets."""
+    import subprocess
+    import sys
+    code = r'''
+import sys
+from symrow.derive.presets import Preset, register
+register(Preset(name="gram", help="derive a Gram matrix XX^T: every point matched with all",
+                title={"en": "A Gram matrix", "ja": "グラム行列"}, formula="XX^T",
+                general={"X": ("n", "d")}, example={"X": (3, 2)}))
+from symrow.cli import main
+sys.exit(main(sys.argv[1:]))
+'''
+    def cli(*args, stdin=None):
+        return subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                              text=True, timeout=300, input=stdin)
+    proc = cli("gram", "--format", "latex")
+    assert proc.returncode == 0, proc.stderr
+    assert "X X^{T}" in proc.stdout and "c_{32}" in proc.stdout
+    assert "gram" in cli("--help").stdout
+    assert cli("gram", "--general", "--format", "tex").stdout.count("A Gram matrix") == 1
+    checked = cli("check", "-", "--against", "gram", stdin="c_{12} = x_{11} x_{21} + x_{12} x_{22}")
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .lexer import Group, Token
+from .lexer import Cursor, Group, Token
 
 __all__ = ["Atom", "Unit", "TranslateError", "Emitter", "Cursor", "PLACEHOLDERS",
            "arg_nodes", "plain", "is_token"]
@@ -154,32 +154,6 @@ def plain(nodes: list) -> str:
         else:
             return ""
     return "".join(out)
-
-
-class Cursor:
-    def __init__(self, nodes: list, pos: int, end: int):
-        self.nodes = nodes
-        self.i = 0
-        self.pos = pos
-        self.end = end
-
-    def peek(self, k: int = 0):
-        j = self.i + k
-        return self.nodes[j] if j < len(self.nodes) else None
-
-    def take(self):
-        node = self.peek()
-        self.i += 1
-        return node
-
-    def at_end(self) -> bool:
-        return self.i >= len(self.nodes)
-
-    def here(self) -> tuple[int, int]:
-        node = self.peek()
-        if node is None:
-            return self.end, self.end
-        return node.pos, node.end
 
 
 def is_token(node, *texts: str) -> bool:

@@ -48,7 +48,8 @@ import re
 import sympy
 
 from ..reader import vocab as V
-from ..reader.lexer import DOC_ENVS, MATRIX_ENVS, Env, Group, Source, Token, build_tree, tokenize
+from ..reader.lexer import (DOC_ENVS, MATRIX_ENVS, Cursor, Env, Group, Source, Token,
+                            build_tree, tokenize)
 from ..errors import NotSupportedError, OptionError, ParseError
 from ..seq import size_symbol
 from .expr import (FUNCTIONS, Apply, Concat, Expr, Formula, Name, Product, Scaled, Softmax,
@@ -105,23 +106,6 @@ class _Scalar:
     value: sympy.Expr
     pos: int
     end: int
-
-
-class _Cursor:
-    def __init__(self, nodes: list, pos: int, end: int):
-        self.nodes, self.i, self.pos, self.end = nodes, 0, pos, end
-
-    def peek(self, k: int = 0):
-        j = self.i + k
-        return self.nodes[j] if j < len(self.nodes) else None
-
-    def take(self):
-        node = self.peek()
-        self.i += 1
-        return node
-
-    def at_end(self) -> bool:
-        return self.i >= len(self.nodes)
 
 
 def _is(node, *texts: str) -> bool:
@@ -238,7 +222,7 @@ class _Reader:
         return False
 
     def lhs_name(self, nodes: list) -> str:
-        cur = _Cursor(nodes, nodes[0].pos, nodes[-1].end)
+        cur = Cursor(nodes, nodes[0].pos, nodes[-1].end)
         node = cur.peek()
         expr = self.primary(cur) if node is not None else None
         if not isinstance(expr, Name) or not cur.at_end():
@@ -250,7 +234,7 @@ class _Reader:
     def expression(self, nodes: list) -> Expr:
         if not nodes:
             raise self.error("there is nothing here", 0)
-        value = self.sum(_Cursor(nodes, nodes[0].pos, nodes[-1].end), stop=None)
+        value = self.sum(Cursor(nodes, nodes[0].pos, nodes[-1].end), stop=None)
         if isinstance(value, _Scalar):
             raise self.error("this is a number, not a matrix formula", value.pos, value.end)
         return value
@@ -260,7 +244,7 @@ class _Reader:
         if self.depth > MAX_NESTING:
             raise self.error(f"this formula is nested more than {MAX_NESTING} deep", pos, end)
 
-    def sum(self, cur: _Cursor, stop):
+    def sum(self, cur: Cursor, stop):
         self._enter(cur.pos, cur.end)
         try:
             terms, signs = [], []
@@ -307,7 +291,7 @@ class _Reader:
         finally:
             self.depth -= 1
 
-    def term(self, cur: _Cursor, stop):
+    def term(self, cur: Cursor, stop):
         factors: list = []
         num, den = sympy.S.One, sympy.S.One
         start = cur.peek()
@@ -360,7 +344,7 @@ class _Reader:
             expr = Scaled(expr, n, d, pos=factors[0].pos)
         return expr
 
-    def factor(self, cur: _Cursor):
+    def factor(self, cur: Cursor):
         value = self.primary(cur)
         while True:
             node = cur.peek()
@@ -393,7 +377,7 @@ class _Reader:
                 V.TRANSPOSE_WORDS:
             return self._transpose(value, caret)
         if isinstance(value, _Scalar):
-            exponent = self.sum(_Cursor(_nodes(arg), arg.pos, arg.end), stop=None)
+            exponent = self.sum(Cursor(_nodes(arg), arg.pos, arg.end), stop=None)
             if not isinstance(exponent, _Scalar):
                 raise self.error("an exponent must be a number", *_span(arg))
             return _Scalar(value.value ** exponent.value, value.pos, arg.end)
@@ -405,7 +389,7 @@ class _Reader:
                                caret.pos, arg.end)
 
     # -- primaries ---------------------------------------------------------------------------
-    def primary(self, cur: _Cursor):
+    def primary(self, cur: Cursor):
         node = cur.peek()
         if node is None:
             raise self.error("the formula ends too early", cur.end)
@@ -415,7 +399,7 @@ class _Reader:
                 raise self.error("empty braces", *_span(node))
             self._enter(node.pos, node.end)
             try:
-                return self.sum(_Cursor(node.children, node.pos, node.end), stop=None)
+                return self.sum(Cursor(node.children, node.pos, node.end), stop=None)
             finally:
                 self.depth -= 1
         if isinstance(node, Env):
@@ -482,7 +466,7 @@ class _Reader:
         return _is(node, "(", "[", "\\left") or (isinstance(node, Token) and node.text in
                                                  V.SIZES)
 
-    def _bracketed(self, cur: _Cursor, opener: Token, close: str, right: bool = False):
+    def _bracketed(self, cur: Cursor, opener: Token, close: str, right: bool = False):
         inner: list = []
         depth = 0
         while True:
@@ -512,11 +496,11 @@ class _Reader:
             raise self.error("empty brackets", *_span(opener))
         self._enter(opener.pos, node.end)
         try:
-            return self.sum(_Cursor(inner, opener.pos, node.end), stop=None)
+            return self.sum(Cursor(inner, opener.pos, node.end), stop=None)
         finally:
             self.depth -= 1
 
-    def _arg(self, cur: _Cursor, what: str, tok: Token):
+    def _arg(self, cur: Cursor, what: str, tok: Token):
         node = cur.take()
         if node is None:
             raise self.error(f"{what} needs an argument in braces", *_span(tok))
@@ -525,11 +509,11 @@ class _Reader:
             raise self.error(f"{what} of nothing", *_span(node))
         self._enter(node.pos, node.end)
         try:
-            return self.sum(_Cursor(nodes, node.pos, node.end), stop=None)
+            return self.sum(Cursor(nodes, node.pos, node.end), stop=None)
         finally:
             self.depth -= 1
 
-    def _frac(self, cur: _Cursor):
+    def _frac(self, cur: Cursor):
         tok = cur.take()
         top = self._arg(cur, tok.text, tok)
         bottom = self._arg(cur, tok.text, tok)
@@ -543,7 +527,7 @@ class _Reader:
             return Scaled(top.arg, top.num, top.den * bottom.value, pos=tok.pos)
         return Scaled(top, sympy.S.One, bottom.value, pos=tok.pos)
 
-    def _sqrt(self, cur: _Cursor):
+    def _sqrt(self, cur: Cursor):
         tok = cur.take()
         if _is(cur.peek(), "["):
             raise self.unsupported("a root other than the square root", *_span(tok))
@@ -552,7 +536,7 @@ class _Reader:
             raise self.unsupported("the square root of a matrix", *_span(tok))
         return _Scalar(sympy.sqrt(inner.value), tok.pos, inner.end)
 
-    def _font(self, cur: _Cursor):
+    def _font(self, cur: Cursor):
         tok = cur.take()
         if _is(cur.peek(), "*"):
             cur.take()
@@ -561,7 +545,7 @@ class _Reader:
         if not word or not re.fullmatch(r"[A-Za-z]+", word):
             # \mathrm{W}: a name in an upright font
             if arg is not None and len(_nodes(arg)) == 1 and _plain(arg).isupper():
-                sub = _Cursor(_nodes(arg), arg.pos, arg.end)
+                sub = Cursor(_nodes(arg), arg.pos, arg.end)
                 return self._after_name(cur, self._name(sub))
             raise self.error(f"{tok.text}{{...}} must hold a function's name, as in "
                              f"\\operatorname{{softmax}}", *_span(tok))
@@ -569,14 +553,14 @@ class _Reader:
         if key in _UNSUPPORTED_WORDS:
             raise self.unsupported(_UNSUPPORTED_WORDS[key], tok.pos, arg.end)
         if len(word) == 1 and word.isupper():
-            sub = _Cursor(_nodes(arg), arg.pos, arg.end)
+            sub = Cursor(_nodes(arg), arg.pos, arg.end)
             return self._after_name(cur, self._name(sub))
         if not self._opens_bracket(cur.peek()):
             raise self.error(f"{word} needs its argument in brackets, as in {word}(X)",
                              tok.pos, arg.end)
         return self._call(cur, _WORD_FUNCS.get(key, key if key in FUNCTIONS else word), tok)
 
-    def _word(self, cur: _Cursor):
+    def _word(self, cur: Cursor):
         """A function typed as plain letters: ``softmax(...)``, ``relu(...)``."""
         for word, func in sorted(_WORD_FUNCS.items(), key=lambda kv: -len(kv[0])):
             toks = [cur.peek(k) for k in range(len(word))]
@@ -594,7 +578,7 @@ class _Reader:
             return self._call(cur, func, toks[0])
         return None
 
-    def _call(self, cur: _Cursor, func: str, tok: Token):
+    def _call(self, cur: Cursor, func: str, tok: Token):
         while isinstance(cur.peek(), Token) and cur.peek().text in V.SIZES:
             cur.take()
         node = cur.peek()
@@ -610,7 +594,7 @@ class _Reader:
             return Softmax(arg, pos=tok.pos)
         return Apply(func, arg, pos=tok.pos)
 
-    def _size(self, cur: _Cursor):
+    def _size(self, cur: Cursor):
         """A lowercase letter is a scalar: a size (n, d_k) or a constant."""
         tok = cur.take()
         name = tok.text
@@ -626,7 +610,7 @@ class _Reader:
             return self._call(cur, name, tok)
         return _Scalar(size_symbol(name), tok.pos, tok.end)
 
-    def _name(self, cur: _Cursor) -> Name:
+    def _name(self, cur: Cursor) -> Name:
         tok = cur.take()
         accent = None
         if tok.text in _ACCENTS or tok.text in V.BOLD:
@@ -668,7 +652,7 @@ class _Reader:
                 name += f"^({head.group(1)})"
         return Name(name, pos=tok.pos)
 
-    def _after_name(self, cur: _Cursor, name: Name) -> Name:
+    def _after_name(self, cur: Cursor, name: Name) -> Name:
         return name
 
     def _matrix_env(self, env: Env):

@@ -19,7 +19,7 @@ from typing import Iterator, Union
 from ..errors import ParseError
 
 __all__ = ["Token", "Group", "Env", "Source", "tokenize", "build_tree", "Node",
-           "DOC_ENVS", "MATRIX_ENVS", "first_token", "last_token", "walk_tokens"]
+           "DOC_ENVS", "MATRIX_ENVS", "first_token", "last_token", "walk_tokens", "Cursor"]
 
 #: environments that only lay out equations; their contents are read as-is
 DOC_ENVS = frozenset({"align", "align*", "aligned", "equation", "equation*", "gather",
@@ -325,3 +325,31 @@ def last_token(nodes: list) -> Token | None:
     if isinstance(node, Group):
         return node.close
     return node.end_token
+
+
+class Cursor:
+    """A position in a list of tree nodes, for the readers that walk one."""
+
+    def __init__(self, nodes: list, pos: int, end: int):
+        self.nodes = nodes
+        self.i = 0
+        self.pos = pos
+        self.end = end
+
+    def peek(self, k: int = 0):
+        j = self.i + k
+        return self.nodes[j] if j < len(self.nodes) else None
+
+    def take(self):
+        node = self.peek()
+        self.i += 1
+        return node
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.nodes)
+
+    def here(self) -> tuple[int, int]:
+        node = self.peek()
+        if node is None:
+            return self.end, self.end
+        return node.pos, node.end

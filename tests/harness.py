@@ -91,6 +91,14 @@ def markdown_math(text: str) -> list[dict]:
     return out
 
 
+_STRUT = re.compile(r" ?\\vphantom\{\\rule\[[^]]*\]\{[^}]*\}\{[^}]*\}\}")
+
+
+def strip_struts(tex: str) -> str:
+    """LaTeX without the invisible struts that give tall rows their room."""
+    return _STRUT.sub("", tex)
+
+
 # -- renderers -------------------------------------------------------------------------
 
 def katex(formulas: list[dict]) -> list[str | None]:

@@ -39,8 +39,9 @@ from .. import nodes as N
 from .latex import LINE_WIDTH, printer
 from .measure import _MED, _THICK, LINE_ROOM, Box, Measure, split_sign, tall_strut
 
-__all__ = ["display_lines", "display", "Stacked", "pack_terms", "strut", "LINE_WIDTH",
-           "REL_WIDTH", "CONTINUED", "BIN_WIDTH"]
+__all__ = ["display_lines", "display", "Stacked", "Abridged", "entry_pairs", "pack_terms",
+           "strut", "walls", "math_width", "text_columns", "WIDTHS", "LINE_WIDTH", "REL_WIDTH",
+           "CONTINUED", "BIN_WIDTH"]
 
 #: ``{}= `` between the left side and the first item of a line (thick spaces)
 REL_WIDTH = 0.778 + 2 * _THICK
@@ -65,6 +66,23 @@ class Stacked(N.Node):
 
     def __init__(self, num, den):
         self.num, self.den = tuple(num), tuple(den)
+
+
+class Abridged(N.Entrywise):
+    """A matrix of named entries of which only the first ``shown`` are written
+    out when it is shown entry by entry (see :mod:`symrow.render.expand`)."""
+
+    __slots__ = ("shown",)
+
+    def __init__(self, names, values, shown: int = 1):
+        super().__init__(names, values)
+        self.shown = shown
+
+
+def entry_pairs(node: N.Entrywise) -> list:
+    """(name, value) of each entry of a matrix, row by row, ellipses left out."""
+    return [(name, value) for names, values in zip(node.names.rows, node.values.rows)
+            for name, value in zip(names, values) if not isinstance(name, N.Dots)]
 
 
 def strut(h: float, d: float) -> str:
@@ -235,12 +253,28 @@ class _Layout:
 
     def entries(self, node: N.Entrywise) -> list:
         out = []
-        for names, values in zip(node.names.rows, node.values.rows):
-            for name, value in zip(names, values):
-                if isinstance(name, N.Dots):
-                    continue
-                out.extend(self.lines(N.Chain([name, value])))
+        pairs = entry_pairs(node)
+        for name, value in pairs[:getattr(node, "shown", None) or len(pairs)]:
+            out.extend(self.lines(N.Chain([name, value])))
         return out
+
+    def walls(self, node, width: float | None = None) -> list:
+        """The matrices of named entries (:class:`~symrow.nodes.Entrywise`) in a
+        display that :meth:`lines` writes entry by entry, one line each."""
+        width = self.width if width is None else width
+        if isinstance(node, N.Group):
+            if self.w(node) <= width:
+                return []
+            return [e for item in node.items for e in self.walls(item, width)]
+        if isinstance(node, N.Rel) and node.rel == "in" and isinstance(node.lhs, N.Chain):
+            return self.walls(node.lhs, width - self.w(node.rhs) - 0.667 - 2 * _THICK)
+        if isinstance(node, N.Entrywise):
+            return [node]
+        if not isinstance(node, N.Chain) or self.w(node) <= width:
+            return []
+        room = width - self.w(node.items[0]) - REL_WIDTH
+        return [item for item in node.items[1:]
+                if isinstance(item, N.Entrywise) and self.w(item) > room]
 
     def with_struts(self, lines: list) -> list:
         """The lines' text, a tall line (of several) ending in a strut."""
@@ -283,6 +317,82 @@ def display_lines(node, width: float | None = None, **settings) -> list[str]:
     (see the module's doc); ``width`` in ems, :data:`LINE_WIDTH` by default."""
     layout = _Layout(LINE_WIDTH if width is None else float(width), settings)
     return layout.with_struts(layout.lines(node))
+
+
+#: widths by name: ``phone`` fits a 390 px column at 16 px text in KaTeX and
+#: MathJax (measured in Chromium: see tests/browser_pages.py)
+WIDTHS = {"phone": 18.0}
+#: the text renderer's characters per em of the LaTeX renderers (their defaults
+#: agree: 100 characters, 34 ems)
+CHARS_PER_EM = 100 / LINE_WIDTH
+
+
+def _width_value(width):
+    """(number, unit) of a width: ``18`` and ``"18em"`` are ems, ``"45ch"`` characters."""
+    if isinstance(width, str):
+        text = width.strip().lower()
+        if text in WIDTHS:
+            return WIDTHS[text], "em"
+        for unit in ("em", "ch"):
+            if text.endswith(unit):
+                number, text = text[:-len(unit)].strip(), unit
+                break
+        else:
+            number, text = text, "em"
+        try:
+            value = float(number)
+        except ValueError:
+            value = None
+        unit = text
+    elif isinstance(width, (int, float)) and not isinstance(width, bool):
+        value, unit = float(width), "em"
+    else:
+        value, unit = None, "em"
+    if value is None or not value == value or value <= 0 or value == float("inf"):
+        from ..errors import OptionError
+        names = ", ".join(repr(k) for k in WIDTHS)
+        raise OptionError(f"width= must be a positive number of ems (18, '18em'), of "
+                          f"characters ('45ch') or one of {names}; got {width!r}")
+    return value, unit
+
+
+def math_width(width=None) -> float:
+    """A display width in ems: ``width=`` as given (None: :data:`LINE_WIDTH`).
+
+    >>> math_width(), math_width(18), math_width("phone"), math_width("50ch")
+    (34.0, 18.0, 18.0, 17.0)
+    """
+    if width is None:
+        return LINE_WIDTH
+    value, unit = _width_value(width)
+    if value < 8 and unit == "em" or value < 20 and unit == "ch":
+        from ..errors import OptionError
+        raise OptionError(f"width= {width!r} is too narrow for any display; give at "
+                          f"least 8 ems (20 characters)")
+    return value if unit == "em" else value / CHARS_PER_EM
+
+
+def text_columns(width=None, default: int = 100) -> int:
+    """A text display width in characters: ``width=`` as given (None: ``default``).
+
+    >>> text_columns(), text_columns("60ch"), text_columns(18)
+    (100, 60, 52)
+    """
+    if width is None:
+        return default
+    value, unit = _width_value(width)
+    chars = value if unit == "ch" else value * CHARS_PER_EM
+    if chars < 20:
+        from ..errors import OptionError
+        raise OptionError(f"width= {width!r} is too narrow for any display; give at "
+                          f"least 8 ems (20 characters)")
+    return int(chars)
+
+
+def walls(node, width: float | None = None, **settings) -> list:
+    """The :class:`~symrow.nodes.Entrywise` matrices of a display that are too wide
+    to show as matrices at ``width``, so that their entries go one a line."""
+    return _Layout(LINE_WIDTH if width is None else float(width), settings).walls(node)
 
 
 def display(node, env: str = "align*", width: float | None = None, **settings) -> str:

@@ -261,7 +261,7 @@ def _positions(tex, pieces):
 
 def test_expansion_terms_in_index_order_q_before_k():
     d = build((1, 11, 2), {})
-    tex = d.to_latex()
+    tex = d.to_latex(expand="all")
     entry = tex[tex.index("o_{11} &="):]
     entry = entry[:entry.index("o_{12} &=")]
     # the numerators, one per key, in key order 1, 2, ..., 11 (SymPy would put 10 before 2)
@@ -349,10 +349,10 @@ def test_steps_follow_match_distribution_combine():
     kinds = [s.kind for s in build((2, 3, 2), {"causal": True, "projections": True,
                                                "heads": 2}).steps]
     order = ["attn_formula_heads", "formula", "attn_inputs", "attn_projection_rows",
-             "operands", "match_product", "match_entry", "scale", "mask",
+             "attn_head_one", "operands", "match_product", "match_entry", "scale", "mask",
              "mask_result", "softmax", "softmax_entry", "softmax_mask_zero",
              "softmax_distribution", "combine_product", "combine_row", "combine_causal",
-             "expand_rows", "expand_entries", "summary", "attn_heads",
+             "expand_rows", "expand_entries", "summary",
              "attn_concat", "attn_output", "attn_output_row", "attn_output_entries"]
     assert [k for k in kinds if k in order] == order
     assert {s.params.get("style") for s in build((2, 2, 2), {}).steps} == {"attention"}

@@ -115,7 +115,8 @@ def expanded_steps(steps, expand, walls) -> list:
         out.append(_with_display(step, _abridged(node, ids)))
         others = [name for w in found for name, _ in _pairs(w)[1:]]
         if others:
-            out.append(_others(step, others, "entries"))
+            out.append(_others(step, others, "points" if all(
+                isinstance(n, N.RowVec) for n in others) else "entries"))
     return out
 
 

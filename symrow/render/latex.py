@@ -101,7 +101,7 @@ class SymrowLatexPrinter(LatexPrinter):
     def _cells(self, row) -> list[str]:
         """A matrix row's cells: each in text style, a fraction in it in display
         style (``\\dfrac``, which also spaces the operators inside it), and a
-        tall row ends in a strut that gives it room above and below."""
+        tall row gets a strut that gives it room above and below."""
         saved, self._cell = self._cell, True
         try:
             cells = [self._print(c) for c in row]
@@ -112,8 +112,8 @@ class SymrowLatexPrinter(LatexPrinter):
             from .measure import tall_strut
             boxes = [self.measure(c, "C") for c in row]
             tall = tall_strut(max(b.h for b in boxes), max(b.d for b in boxes))
-            if tall:
-                cells[-1] += " " + strut(*tall)
+            if tall:  # in the first cell: a condition of cases is read as a condition
+                cells[0] += " " + strut(*tall)
         return cells
 
     def _print_Bmat(self, node: N.Bmat) -> str:

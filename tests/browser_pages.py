@@ -136,10 +136,10 @@ function measure() {
 """
 
 
-def page(body: str, engine: str, column: int, font: int) -> str:
+def page(body: str, engine: str, column: int, font: int, frame: bool = False) -> str:
     css = (f"body {{ margin: 0; font: {font}px/1.8 'DejaVu Sans', sans-serif; }}"
            f"#col {{ width: {column}px; padding: 0; margin: 0; overflow-wrap: break-word; "
-           "outline: 1px dashed #bbb; }}"
+           + ("outline: 1px dashed #bbb; " if frame else "") + "}"
            "h3 { font-size: 1.25em; margin: 1.6em 0 0.6em; } p { margin: 0.8em 0; }"
            # Zenn's rule: a wide display scrolls inside its own block
            ".katex-display { overflow-x: auto; overflow-y: hidden; margin: 1em 0; }")
@@ -175,14 +175,14 @@ def _run(args: list, tmp: Path, timeout: int = 180) -> str:
 
 
 def measure(markdown: str, *, engine: str = "katex", column: int = 720, font: int = 16,
-            png: str | None = None) -> dict:
+            png: str | None = None, frame: bool = False) -> dict:
     """Render Markdown in Chromium and measure it (see the module doc)."""
     if chromium() is None:
         raise RuntimeError("chromium is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         doc = tmp / "page.html"
-        doc.write_text(page(markdown_html(markdown, engine), engine, column, font),
+        doc.write_text(page(markdown_html(markdown, engine), engine, column, font, frame),
                        encoding="utf-8")
         dom = _run(["--window-size=%d,1000" % column, "--dump-dom", doc.as_uri()], tmp)
         m = re.search(r'<pre id="measured"[^>]*>(.*?)</pre>', dom, re.S)
@@ -191,7 +191,7 @@ def measure(markdown: str, *, engine: str = "katex", column: int = 720, font: in
         out = json.loads(html.unescape(m.group(1)))
         if png:
             width = max(column, int(out["page_width"]))
-            height = int(out["page_height"]) + 2
+            height = int(out["height"]) + 16
             _run([f"--window-size={width},{height}", f"--screenshot={Path(png).resolve()}",
                   doc.as_uri()], tmp)
     return out
@@ -204,6 +204,8 @@ def main(argv=None) -> int:
     p.add_argument("--column", type=int, default=720, help="column width in px (default 720)")
     p.add_argument("--font", type=int, default=16, help="body text size in px (default 16)")
     p.add_argument("--png", help="also write a picture of the whole page")
+    p.add_argument("--frame", action="store_true",
+                   help="draw the column's edge in the picture (a dashed line)")
     p.add_argument("--keep", default=None, metavar="K,L",
                    help="only these $$ blocks (numbered from 1), each with its sentence")
     p.add_argument("--summary", action="store_true",
@@ -212,7 +214,8 @@ def main(argv=None) -> int:
     text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     if args.keep:
         text = keep_displays(text, [int(k) for k in args.keep.split(",")])
-    out = measure(text, engine=args.engine, column=args.column, font=args.font, png=args.png)
+    out = measure(text, engine=args.engine, column=args.column, font=args.font, png=args.png,
+                  frame=args.frame)
     if args.summary:
         widest = max((d["width"] for d in out["displays"]), default=0)
         over = sum(d["over"] for d in out["displays"])

@@ -287,12 +287,14 @@ class SymrowLatexPrinter(LatexPrinter):
         rel = "= " if layout is None else "&= "
         if layout is not None:
             from .layout import CONTINUED, REL_WIDTH, pack_terms, sum_rows
-            from .measure import fraction, leaf_box, row
+            from .measure import fraction, leaf_box, row, stacked_rows
             m = layout.m
-            eq_box, plus_box = leaf_box("=", "D"), leaf_box("+", "D")
+            eq_box, plus_box, plus_t = leaf_box("=", "D"), leaf_box("+", "D"), leaf_box("+", "T")
             exps: dict = {}      # (query, key) -> the box of exp(q . k / scale), text style
             dens: dict = {}      # (query, count) -> the denominator's box
             stacks: dict = {}    # (query, count, room) -> (rows, the box of the rows)
+            frac_boxes: dict = {}   # (query, count) -> each term's fraction's box
+            weight_boxes: dict = {}  # a run of weights -> their boxes
 
         # what equations share is prepared once per call: the tokens of each
         # query and each run of weights
@@ -328,12 +330,17 @@ class SymrowLatexPrinter(LatexPrinter):
                     if (qid, j) not in exps:
                         exps[qid, j] = m(N.Exp(node.exponent(query, node.keys[j])), "T")
                 den = dens.get((qid, count))
-                if den is None:
-                    den = dens[qid, count] = m(N.OSum([N.Exp(node.exponent(query, key))
-                                                        for key in node.keys[:count]]), "T")
-                w_boxes = [m(w, "D") for w in weights[:count]]
-                terms = [row([fraction(exps[qid, j], den, "D"), w_boxes[j]], "D")
-                         for j in range(count)]
+                if den is None:  # as m_OSum measures it: the exponentials, + between
+                    den = dens[qid, count] = row([b for k in range(count) for b in (
+                        (plus_t, exps[qid, k]) if k else (exps[qid, k],))], "T")
+                w_boxes = weight_boxes.get(id(weights))
+                if w_boxes is None:
+                    w_boxes = weight_boxes[id(weights)] = [m(w, "D") for w in weights]
+                fracs = frac_boxes.get((qid, count))
+                if fracs is None:  # shared by the entries of one row
+                    fracs = frac_boxes[qid, count] = [fraction(exps[qid, j], den, "D")
+                                                      for j in range(count)]
+                terms = [row([fracs[j], w_boxes[j]], "D") for j in range(count)]
                 lhs_box = m(lhs, "D")
                 parts = []
                 for j, t in enumerate(terms):
@@ -346,9 +353,9 @@ class SymrowLatexPrinter(LatexPrinter):
                 else:
                     room = width - lhs_box.w - REL_WIDTH
 
-                    def stack(j, room, qid=qid, count=count, den=den, w_boxes=w_boxes):
+                    def stack(j, room, qid=qid, count=count, fracs=fracs, w_boxes=w_boxes):
                         """The rows of term j's denominator at ``room``, and its box."""
-                        rest = terms[j].w - fraction(exps[qid, j], den, "D").w
+                        rest = terms[j].w - fracs[j].w
                         inner = room - rest - 0.24
                         key = (qid, count, inner)
                         found = stacks.get(key)
@@ -358,8 +365,11 @@ class SymrowLatexPrinter(LatexPrinter):
                             if rows_ is None or len(rows_) < 2:
                                 found = stacks[key] = (None, None)
                             else:
-                                box = m.gathered([N.OSum([N.Exp(node.exponent(
-                                    query, node.keys[k])) for k in r]) for r in rows_], "T")
+                                # each row as m_OSum measures it: its exponentials
+                                # (already measured) with a + between them
+                                box = stacked_rows([row([b for k in r for b in (
+                                    (plus_t, exps[qid, k]) if k != r[0]
+                                    else (exps[qid, k],))], "T") for r in rows_], "T")
                                 found = stacks[key] = (rows_, box)
                         rows_, box = found
                         if rows_ is None:

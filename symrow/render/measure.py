@@ -34,7 +34,8 @@ import sympy
 
 from .. import nodes as N
 
-__all__ = ["Box", "Measure", "leaf_box", "tall_strut", "split_sign", "row", "SCALE", "AXIS",
+__all__ = ["Box", "Measure", "leaf_box", "tall_strut", "split_sign", "row", "stacked_rows",
+           "fraction", "SCALE", "AXIS",
            "TALL_ROOM", "LINE_ROOM"]
 
 #: the size of each style relative to the text (KaTeX's; TeX's 7 pt and 5 pt
@@ -422,14 +423,27 @@ class Measure:
             leaf = printer()._token
         self.leaf = leaf
         self.exp_style = exp_style
+        #: boxes of the display nodes measured so far, by identity: a large
+        #: display measures the same subtrees (an exponential, a denominator)
+        #: many times.  The node is kept with its box, so its id stays its own.
+        self._boxes: dict = {}
 
     def __call__(self, node, style: str = "D") -> Box:
+        if isinstance(node, N.Node):
+            key = (id(node), style)
+            found = self._boxes.get(key)
+            if found is not None:
+                return found[1]
+            method = getattr(self, "m_" + type(node).__name__, None)
+            box = method(node, style) if method is not None else leaf_box(_printed(node), style)
+            if len(self._boxes) > 500_000:
+                self._boxes.clear()
+            self._boxes[key] = (node, box)
+            return box
         method = getattr(self, "m_" + type(node).__name__, None)
         if method is not None:
             return method(node, style)
-        if isinstance(node, (sympy.Basic, N.RowVec)) or not isinstance(node, N.Node):
-            return self.m_leaf(node, style)
-        return leaf_box(_printed(node), style)
+        return self.m_leaf(node, style)
 
     def width(self, node, style: str = "D") -> float:
         return self(node, style).w
@@ -620,19 +634,23 @@ class Measure:
         inner = _NUMER[style]
         return fraction(self.gathered(node.num, inner), self.gathered(node.den, inner), style)
 
+    def m_SoftmaxExpansion(self, node, style: str) -> Box:
+        return self(N.Group(node.chains()), style)
+
     def gathered(self, rows: list, style: str) -> Box:
         """Rows of a sum, one under the other (a ``gathered``; each row in ``style``)."""
         if len(rows) == 1:
             return self(rows[0], style)
-        s = SCALE[style]
-        boxes = [self(r, style) for r in rows]
-        lead = leaf_box("+", style).w + 2 * _MED * s
-        w = max(b.w + (lead if k else 0.0) for k, b in enumerate(boxes))
-        total = sum(max(b.h + b.d, 1.2 * s) for b in boxes) + 0.4 * s * (len(boxes) - 1)
-        return Box(w, total / 2 + AXIS * s, total / 2 - AXIS * s)
+        return stacked_rows([self(r, style) for r in rows], style)
 
-    def m_SoftmaxExpansion(self, node, style: str) -> Box:
-        return self(N.Group(node.chains()), style)
+
+def stacked_rows(boxes: list, style: str) -> Box:
+    """The box of rows of a sum set one under the other, from the rows' boxes."""
+    s = SCALE[style]
+    lead = leaf_box("+", style).w + 2 * _MED * s
+    w = max(b.w + (lead if k else 0.0) for k, b in enumerate(boxes))
+    total = sum(max(b.h + b.d, 1.2 * s) for b in boxes) + 0.4 * s * (len(boxes) - 1)
+    return Box(w, total / 2 + AXIS * s, total / 2 - AXIS * s)
 
 
 def split_sign(term):

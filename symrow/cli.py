@@ -212,6 +212,20 @@ def _add_output(p: argparse.ArgumentParser) -> None:
                         "(the same as --format beamer)")
 
 
+def _add_layout(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("layout (how much is written out, and how wide)")
+    g.add_argument("--expand", choices=("all", "one", "none"), default=None,
+                   help="written-out expansions (o_1, o_2, ...; entries shown one a line): "
+                        "all of them, one in full and the others named, or none (default: "
+                        "one when a display would repeat one pattern more than 4 times, "
+                        "else all)")
+    g.add_argument("--width", default=None, metavar="W",
+                   help="widest display line: ems of the math font (e.g. 18), characters "
+                        "(e.g. 60ch) or 'phone' (a 390 px column at 16 px text); long "
+                        "displays break at '=' and '+' to fit (default: 34 em, a 720 px "
+                        "column; text: 100 characters)")
+
+
 def _add_shapes(p, *, extra: str = "") -> None:
     p.add_argument("--shape", action="append", type=_named_shape, default=[], metavar="NAME=RxC",
                    help="the shape of a matrix of the formula, e.g. X=4x3 or X=nxd; repeat "
@@ -314,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
             _add_shapes(p)
         _add_general(p)
         _add_output(p)
+        _add_layout(p)
         _add_parts(p)
         _add_limits(p, "max_dim", "max_terms")
         p.set_defaults(run=_run_derivation, kind=preset.name)
@@ -332,6 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep sqrt(d) as written (default), or substitute its number")
     _add_general(p)
     _add_output(p)
+    _add_layout(p)
     _add_parts(p)
     _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_derivation, kind="explain")
@@ -543,6 +559,7 @@ def _check_destination(fmt: str, output: str | None) -> None:
 
 def _run_derivation(args) -> int:
     fmt = resolve_format(args)
+    layout = _layout_of(args)
     derivation = build_derivation(args.kind, args)
     if args.list_parts:
         emit(list_parts(derivation, args.lang), None)
@@ -551,7 +568,8 @@ def _run_derivation(args) -> int:
     parts = [p.strip() for p in args.parts.split(",")] if args.parts else None
     if parts:
         derivation.select(parts)  # an unknown part is refused before any rendering
-    emit(render(derivation, fmt, args.lang, slides=args.slides, parts=parts), args.output)
+    emit(render(derivation, fmt, args.lang, slides=args.slides, parts=parts, **layout),
+         args.output)
     return 0
 
 
@@ -561,6 +579,19 @@ def _run_handout(args) -> int:
     _check_destination(fmt, args.output)
     emit(render(handout(), fmt, args.lang, slides=args.slides), args.output)
     return 0
+
+
+def _layout_of(args) -> dict:
+    """--expand and --width, as the renderers take them (checked before any output)."""
+    from .render.expand import check_expand
+    from .render.layout import math_width
+    check_expand(args.expand)
+    if args.width is not None:
+        try:
+            math_width(args.width)  # a bad width is refused here, in one line
+        except OptionError as err:
+            raise OptionError(str(err).replace("width=", "--width", 1)) from None
+    return {"expand": args.expand, "width": args.width}
 
 
 def _read_input(name: str) -> str:

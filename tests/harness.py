@@ -106,6 +106,14 @@ def markdown_math(text: str) -> list[dict]:
     return out
 
 
+_STRUT = re.compile(r" ?\\vphantom\{\\rule\[[^]]*\]\{[^}]*\}\{[^}]*\}\}")
+
+
+def strip_struts(tex: str) -> str:
+    """LaTeX without the invisible struts that give tall rows their room."""
+    return _STRUT.sub("", tex)
+
+
 # -- renderers -------------------------------------------------------------------------
 
 def katex(formulas: list[dict]) -> list[str | None]:
@@ -122,6 +130,28 @@ def mathjax(formulas: list[dict]) -> list[str | None]:
     proc = subprocess.run(["node", str(TESTS / "mathjax_render.js")], input=json.dumps(formulas),
                           capture_output=True, text=True, timeout=300, check=True)
     return json.loads(proc.stdout)
+
+
+def katex_layout(formulas: list[dict]) -> list[dict]:
+    """KaTeX's own geometry of each formula (see tests/katex_layout.js): the gaps
+    between the rows of its arrays and the style of its fractions."""
+    require_node_module("katex")
+    proc = subprocess.run(["node", str(TESTS / "katex_layout.js")], input=json.dumps(formulas),
+                          capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(proc.stdout)
+
+
+def tex_boxes(lines: list[str], engine: str = "pdflatex") -> list[tuple]:
+    """(width, height, depth) in ems of each line of display math as TeX sets it
+    (``\\displaystyle`` in an hbox, 10 pt type, amsmath), read from the log."""
+    body = "\n".join(r"\setbox0\hbox{$\displaystyle %s$}\typeout{BOX \the\wd0 \the\ht0 "
+                     r"\the\dp0}" % line for line in lines)
+    source = ("\\documentclass[10pt]{article}\n\\usepackage{amsmath,amssymb}\n"
+              "\\begin{document}\n" + body + "\nmeasured\n\\end{document}\n")
+    _pdf, log = compile_tex(source, engine)
+    found = re.findall(r"BOX ([\d.]+)pt\s*([\d.]+)pt\s*([\d.]+)pt", log)
+    assert len(found) == len(lines), f"TeX reported {len(found)} boxes for {len(lines)} lines"
+    return [tuple(float(x) / 10.0 for x in box) for box in found]
 
 
 def assert_renders(formulas: list[dict], renderer=katex) -> None:

@@ -16,6 +16,7 @@ import symrow
 from symrow import nodes as N
 from symrow.narrate import SOURCES, segments
 from symrow.render.latex import display_lines, latex
+from symrow.render.layout import _Layout
 from symrow.seq import size_symbol
 
 D_SYMBOL = size_symbol("d")
@@ -260,7 +261,7 @@ def _positions(tex, pieces):
 
 def test_expansion_terms_in_index_order_q_before_k():
     d = build((1, 11, 2), {})
-    tex = d.to_latex()
+    tex = d.to_latex(expand="all")
     entry = tex[tex.index("o_{11} &="):]
     entry = entry[:entry.index("o_{12} &=")]
     # the numerators, one per key, in key order 1, 2, ..., 11 (SymPy would put 10 before 2)
@@ -299,10 +300,13 @@ def expansion_nodes(d):
 def test_streamed_expansion_equals_ordinary_nodes(sizes, options, exp_style):
     for node in expansion_nodes(build(sizes, options)):
         assert isinstance(node, N.SoftmaxExpansion)
-        for width in (40.0, 25.0, 200.0):
+        for width in (40.0, 25.0, 18.0, 200.0):
             fast = " \\\\\n".join(display_lines(node, width, exp_style=exp_style))
-            slow = " \\\\\n".join(line for chain in node.chains()
-                                  for line in display_lines(chain, width, exp_style=exp_style))
+            # the chains laid out one after another, as one display (whose tall
+            # lines get their struts)
+            layout = _Layout(width, {"exp_style": exp_style})
+            slow = " \\\\\n".join(layout.with_struts(
+                [line for chain in node.chains() for line in layout.lines(chain)]))
             assert fast == slow
         assert latex(node, exp_style=exp_style) == latex(N.Group(node.chains()),
                                                          exp_style=exp_style)
@@ -345,10 +349,10 @@ def test_steps_follow_match_distribution_combine():
     kinds = [s.kind for s in build((2, 3, 2), {"causal": True, "projections": True,
                                                "heads": 2}).steps]
     order = ["attn_formula_heads", "formula", "attn_inputs", "attn_projection_rows",
-             "operands", "match_product", "match_entry", "scale", "mask",
+             "attn_head_one", "operands", "match_product", "match_entry", "scale", "mask",
              "mask_result", "softmax", "softmax_entry", "softmax_mask_zero",
              "softmax_distribution", "combine_product", "combine_row", "combine_causal",
-             "expand_rows", "expand_entries", "summary", "attn_heads",
+             "expand_rows", "expand_entries", "summary",
              "attn_concat", "attn_output", "attn_output_row", "attn_output_entries"]
     assert [k for k in kinds if k in order] == order
     assert {s.params.get("style") for s in build((2, 2, 2), {}).steps} == {"attention"}
@@ -441,7 +445,7 @@ def test_japanese_document_compiles():
 
 
 def test_full_expansion_of_3x3x2_breaks_between_terms():
-    tex = build((3, 3, 2), {}).to_latex()
+    tex = harness.strip_struts(build((3, 3, 2), {}).to_latex())
     lines = tex[tex.index("o_{11} &="):].split("\n")
     assert lines[1].startswith(r"&\quad + \frac{")  # one term per line
     assert lines[1].endswith(r"v_{21} \\")

@@ -57,10 +57,15 @@ def test_document_compiles_without_overfull_lines(kind, size, lang, engine):
 def test_wide_concrete_product_stays_on_the_page():
     # 5 x 5 entries of five terms each do not fit as one matrix: entry by entry instead
     d = symrow.match(symrow.vecseq("A", 5, 5), symrow.vecseq("B", 5, 5))
-    tex = d.to_latex()
+    tex = d.to_latex(expand="all")
     assert "c_{55} &= a_{51} b_{51} + a_{52} b_{52}" in tex
-    _pdf, log = harness.compile_tex(d.to_document("en"), "pdflatex")
-    assert harness.overfull_boxes(log) == []
+    # by default only c_11 is written out, and the others are named
+    short = d.to_latex()
+    assert "c_{11} &= a_{11} b_{11}" in short and "c_{55} &=" not in short
+    assert "c_{12}, c_{13}, c_{14}, \\dots, c_{55}" in short
+    for expand in (None, "all"):
+        _pdf, log = harness.compile_tex(d.to_document("en", expand=expand), "pdflatex")
+        assert harness.overfull_boxes(log) == []
 
 
 @pytest.mark.renderer

@@ -261,6 +261,13 @@ class _Layout:
         steps = self.formula()
         if cfg.projections:
             steps += self.projections()
+        if cfg.heads > 1:  # the stages below are head 1's: say so once
+            steps += [ctx.heading("attn_head_one", h=1, part="operands"),
+                      ctx.step("attn_head_one", {"h": 1, "H": cfg.heads,
+                                                 "Q_2": self.seq(self.heads[1]["Q"]),
+                                                 "K_2": self.seq(self.heads[1]["K"]),
+                                                 "V_2": self.seq(self.heads[1]["V"])},
+                               part="operands")]
         steps += self.operands()
         for node in self.p.nodes:
             if node.quiet or node.reading == "operand":
@@ -295,18 +302,26 @@ class _Layout:
         Q, K, V, O = (x.seq for x in (self.Q, self.K, self.V, self.On))
         att = self.statement()
         steps = [ctx.heading("formula", part="formula")]
-        if cfg.heads > 1:
-            W_O = N.Label("W_{O}", "W_O")
-            outs = [self.seq(hn["O"]) for hn in self.heads]
-            steps.append(ctx.step("attn_formula_heads", {
-                "H": cfg.heads, "O": self.final.seq, "O_1": outs[0], "O_H": outs[-1],
-                "W_O": W_O},
-                N.Chain([self.final.seq, N.OMul([row_bmat(cfg.heads, lambda h: outs[h - 1]),
-                                                 W_O])]), part="formula"))
-        steps.append(ctx.step("formula", {
-            "O": O, "Q": Q, "K": K, "V": V, "m": cfg.m, "n": cfg.n,
-            "M": N.Label("M", "M"), "variant": "causal" if cfg.causal else "plain"}, att,
-            part="formula"))
+        params = {"O": O, "Q": Q, "K": K, "V": V, "m": cfg.m, "n": cfg.n,
+                  "M": N.Label("M", "M"), "variant": "causal" if cfg.causal else "plain"}
+        if cfg.heads == 1:
+            return steps + [ctx.step("formula", params, att, part="formula")]
+        # several heads: one overview (the whole, and what each head computes),
+        # then the derivation of head 1, introduced as such
+        H = cfg.heads
+        W_O = N.Label("W_{O}", "W_O")
+        outs = [self.seq(hn["O"]) for hn in self.heads]
+        each = [N.Chain([outs[h], N.OMul([N.Call("softmax", [self._softmax_arg(N.OMul([
+            self.seq(hn["Q"]), N.Transpose(self.seq(hn["K"]))]))]), self.seq(hn["V"])])])
+            for h, hn in enumerate(self.heads)]
+        listed = outs if H <= 3 else [outs[0], N.Dots("l"), outs[-1]]
+        steps.append(ctx.step("attn_formula_heads", {
+            "H": H, "O": self.final.seq, "O_1": outs[0], "O_H": outs[-1],
+            "outs": N.Items(listed), "W_O": W_O, "variant": "two" if H == 2 else "many"},
+            N.Group([N.Chain([self.final.seq, N.OMul([row_bmat(H, lambda h: outs[h - 1]),
+                                                      W_O])])] + each), part="formula"))
+        steps.append(ctx.step("formula", {**params, "h": 1, "variant": params["variant"]
+                                          + "_head"}, None, part="formula"))
         return steps
 
     def operands(self) -> list[Step]:
@@ -351,16 +366,17 @@ class _Layout:
                                      "variant": "cross" if cfg.cross else "self"},
                      N.Group(inputs), part=part),
         ]
-        defs, shapes, rows = [], [], []
+        defs, rows = [], []
         for hn in self.heads:
             Qh, Kh, Vh = (self.seq(hn[k]) for k in "QKV")
             WQ, WK, WV = (self.seq(hn[k]) for k in ("W_Q", "W_K", "W_V"))
             defs += [N.Chain([Qh, N.OMul([X, WQ])]), N.Chain([Kh, N.OMul([Y, WK])]),
                      N.Chain([Vh, N.OMul([Y, WV])])]
-            shapes += [N.Rel(WQ, "in", N.Space(D, cfg.d)), N.Rel(WK, "in", N.Space(D, cfg.d)),
-                       N.Rel(WV, "in", N.Space(D, cfg.d_v))]
             rows += [self._projection_row(Qh, X, WQ, I), self._projection_row(Kh, Y, WK, J),
                      self._projection_row(Vh, Y, WV, J)]
+        # the shapes in one display: the W's of one kind share theirs
+        shapes = [N.Rel(self._listed(key), "in", N.Space(D, cfg.d_v if key == "W_V" else cfg.d))
+                  for key in ("W_Q", "W_K", "W_V")]
         one = self.heads[0]
         steps += [
             ctx.step("attn_projection_defs", {"X": X, "Y": Y, "H": cfg.heads,
@@ -384,6 +400,14 @@ class _Layout:
                              self._projection_entries(self.named[hn["V"]])]), part=part))
         return steps
 
+    def _listed(self, key: str):
+        """The weight matrices of one kind, for all heads: ``W_Q^(1), W_Q^(2)``
+        (with an ellipsis past three heads), or the one matrix."""
+        seqs = [self.seq(hn[key]) for hn in self.heads]
+        if len(seqs) == 1:
+            return seqs[0]
+        return N.Items(seqs if len(seqs) <= 3 else [seqs[0], N.Dots("l"), seqs[-1]])
+
     def _projection_row(self, out, src, W, i):
         """``q_i = x_i1 w_1 + ... = sum_r x_ir w_r = x_i W``: a combine."""
         D = self.cfg.d_model
@@ -404,32 +428,25 @@ class _Layout:
         H, D = cfg.heads, cfg.d_model
         outs = [self.seq(hn["O"]) for hn in self.heads]
         W_Os = [self.seq(hn["W_O"]) for hn in self.heads]
-        Qs, Ks, Vs = ([self.seq(hn[k]) for hn in self.heads] for k in "QKV")
         final = self.final.seq
         C, W_O = N.Label("C", "C"), N.Label("W_{O}", "W_O")
         c_i = N.Label(r"\boldsymbol{c}_{i}", "𝐜ᵢ")
-        formulas = [N.Chain([outs[h], N.OMul([N.Call("softmax", [self._softmax_arg(
-            N.OMul([Qs[h], N.Transpose(Ks[h])]))]), Vs[h]])]) for h in range(H)]
         blocks = column(H, lambda h: W_Os[h - 1])
         o_i = final.vector(I)
         part = "heads"
+        W_Os_listed = N.Items(W_Os if H <= 3 else [W_Os[0], N.Dots("l"), W_Os[-1]])
         steps = [
             ctx.heading("attn_heads", part=part),
-            ctx.step("attn_heads", {"H": H, "first": outs[0], "Q": Qs[0]}, N.Group(formulas),
-                     part=part),
             ctx.step("attn_concat", {"C": C, "c_i": c_i, "H": H, "m": cfg.m, "d_v": cfg.d_v,
-                                     "i": I},
+                                     "i": I, "W_O": W_O, "D": D},
                      N.Group([N.Rel(N.Chain([C, row_bmat(H, lambda h: outs[h - 1])]), "in",
                                     N.Space(cfg.m, H * cfg.d_v)),
-                              N.Chain([c_i, row_bmat(H, lambda h: outs[h - 1].vector(I))])]),
+                              N.Chain([c_i, row_bmat(H, lambda h: outs[h - 1].vector(I))]),
+                              N.Rel(N.Chain([W_O, blocks]), "in", N.Space(H * cfg.d_v, D)),
+                              N.Rel(W_Os_listed, "in", N.Space(cfg.d_v, D))]),
                      part=part),
-            ctx.step("attn_output_blocks", {"W_O": W_O, "H": H, "d_v": cfg.d_v, "D": D,
-                                            "W_1": W_Os[0]},
-                     N.Group([N.Rel(N.Chain([W_O, blocks]), "in", N.Space(H * cfg.d_v, D))] +
-                             [N.Rel(W_Os[0], "in", N.Space(cfg.d_v, D))]), part=part),
             ctx.step("attn_output", {"O": final, "C": C, "W_O": W_O},
                      N.Chain([final, N.OMul([C, W_O]),
-                              N.OMul([row_bmat(H, lambda h: outs[h - 1]), blocks]),
                               N.OSum([N.OMul([o, w]) for o, w in zip(outs, W_Os)])]),
                      part=part),
             ctx.step("attn_output_row", {"o_i": o_i, "c_i": c_i, "W_O": W_O, "i": I},

@@ -163,8 +163,12 @@ def combine(node: Node, ctx: Ctx, part: str) -> list[Step]:
     l_i, c_i = left.row(I), C.vector(I)
     steps = [
         ctx.heading("combine", AB=LR, part=part),
+        # C = LR = [c_1; ...] = [the sums]: the sums last, as a matrix whose rows are
+        # named, so that a line too narrow for it shows c_1 = ..., c_2 = ... instead
         ctx.step("combine_product", {"LR": LR, "C": C, "L": left.whole(), "R": right.whole()},
-                 N.Chain([LR, column(node.rows, weighted), stack_of(node), C]), part=part),
+                 N.Chain([C, LR, stack_of(node),
+                          N.Entrywise(stack_of(node), column(node.rows, weighted))]),
+                 part=part),
         ctx.step("combine_row", {"c_i": c_i, "C": C, "i": I, "l_i": l_i, "L": left.whole(),
                                  "R": right.whole()},
                  N.Chain([c_i, weighted(I),

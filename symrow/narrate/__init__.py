@@ -24,7 +24,7 @@ from ..steps import LANGS, Step
 from . import (attention_en, attention_ja, en, handout_en, handout_ja, ja, readings_en,
                readings_ja)
 
-__all__ = ["segments", "template", "check_lang"]
+__all__ = ["segments", "template", "check_lang", "article", "glued"]
 
 # one module per language and topic; keys must not clash (a test checks)
 SOURCES = {"en": (en, readings_en, attention_en, handout_en),
@@ -61,11 +61,80 @@ def template(step: Step, lang: str) -> str:
 
 
 def segments(step: Step, lang: str) -> list[tuple[str, Any]]:
-    """The narration as ``("text", str)`` and ``("math", value)`` pieces."""
+    """The narration as ``("text", str)`` and ``("math", value)`` pieces.
+
+    A field written ``{ell:a}`` is preceded by its indefinite article, chosen
+    by how the value is read aloud: "a 3-dimensional", "an 8-dimensional",
+    "an ℓ-dimensional", "a d-dimensional".
+    """
     out: list[tuple[str, Any]] = []
-    for literal, field, _spec, _conv in _FORMATTER.parse(template(step, lang)):
+    for literal, field, spec, _conv in _FORMATTER.parse(template(step, lang)):
+        if spec == "a":
+            literal = (literal or "") + article(step.params[field]) + " "
         if literal:
             out.append(("text", literal))
         if field is not None:
             out.append(("math", step.params[field]))
     return out
+
+
+#: letters whose English names start with a vowel sound ("an f", "an ℓ", "an n")
+_VOWEL_LETTERS = set("aefhilmnorsx")
+
+
+def article(value) -> str:
+    """The indefinite article before ``value`` read aloud as a number or a letter.
+
+    >>> [article(v) for v in (3, 8, 11, 18, 80, 110, 800, 11000, 1)]
+    ['a', 'an', 'an', 'an', 'an', 'a', 'an', 'an', 'a']
+    >>> import sympy
+    >>> [article(sympy.Symbol(s)) for s in ("ell", "n", "d", "d_v", "m", "D")]
+    ['an', 'an', 'a', 'a', 'an', 'a']
+    """
+    try:
+        number = int(value)
+        is_number = number == value
+    except (TypeError, ValueError):
+        is_number = False
+    if is_number and number >= 0:
+        digits = str(number)
+        lead = digits[:len(digits) % 3 or 3]   # the leading group: "11" of 11,000
+        return "an" if digits.startswith("8") or lead in ("11", "18") else "a"
+    name = str(value).lstrip("\\")
+    if name.startswith(("ell", "ℓ")):
+        return "an"
+    return "an" if name[:1].lower() in _VOWEL_LETTERS else "a"
+
+
+def glued(pieces: list) -> list:
+    """Segments with each unit kept to its number: ``(kind, value, glue)``, where a
+    math piece followed by ``-word`` ("3-dimensional") has glue ``"-"`` and one
+    followed by a space and a Japanese counter or unit ("3 個", "d 次元") has
+    glue ``" "`` (the text piece after it loses that character); the ordinal
+    "第 " before math ("第 i 行") has glue ``" "`` too.
+    Each renderer writes the glue so that no line breaks there.
+    """
+    out = []
+    for k, (kind, value) in enumerate(pieces):
+        if kind != "text":
+            out.append([kind, value, None])
+            continue
+        text = value
+        prev = out[-1] if out else None
+        if prev is not None and prev[0] == "math":
+            if len(text) > 1 and text[0] == "-" and text[1].isalpha():
+                prev[2], text = "-", text[1:]
+            elif text.startswith(" ") and text[1:].startswith(_JA_UNITS):
+                prev[2], text = " ", text[1:]
+        glue = None
+        nxt = pieces[k + 1] if k + 1 < len(pieces) else None
+        if nxt is not None and nxt[0] == "math" and text.endswith(_JA_BEFORE):
+            text, glue = text[:-1], " "
+        out.append(["text", text, glue])
+    return [tuple(p) for p in out]
+
+
+#: Japanese counters and units that follow a number ("3 個", "第 i 行"), and the
+#: ordinal prefix before one ("第 i")
+_JA_UNITS = ("個", "次元", "行", "列", "回", "番", "成分", "項")
+_JA_BEFORE = ("第 ",)

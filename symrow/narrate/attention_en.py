@@ -15,13 +15,28 @@ TEMPLATES: dict[str, str] = {
     "heading.softmax.attention": "Stage 3: turn each row into a distribution",
     "heading.combine.attention": "Stage 4, combine: {AB}",
     "heading.expansion.attention": "Everything substituted",
-    "heading.attn_heads": "Several heads",
+    "heading.attn_head_one": "Head {h}, step by step",
+    "heading.attn_heads": "Putting the heads together",
 
     # -- the formula and its operands ---------------------------------------
-    "attn_formula_heads": ("With {H} heads, attention runs {H} times side by side, "
-                           "once per head, and then mixes the results: the outputs "
-                           "{O_1} to {O_H} are placed next to each other and "
-                           "multiplied by an output projection {W_O}:"),
+    "attn_formula_heads.two": ("With {H} heads, attention runs twice side by side, once per "
+                               "head, and each head has its own queries, keys and values. "
+                               "The outputs {O_1} and {O_H} are then placed next to each "
+                               "other and multiplied by an output projection {W_O}:"),
+    "attn_formula_heads.many": ("With {H} heads, attention runs {H} times side by side, once "
+                                "per head, and each head has its own queries, keys and "
+                                "values. The outputs {outs} are then placed next to each "
+                                "other and multiplied by an output projection {W_O}:"),
+    "formula.attention.plain_head": (
+        "Each head is scaled dot-product attention: head {h} sends {m} query points to {m} "
+        "output points, consulting {n} key points and {n} value points on the way."),
+    "formula.attention.causal_head": (
+        "Each head is scaled dot-product attention: head {h} sends {m} query points to {m} "
+        "output points, consulting {n} key points and {n} value points on the way. With a "
+        "causal mask {M}, a query may only look at the keys up to its own position."),
+    "attn_head_one": ("From here on, the derivation follows head {h}. Every other head goes "
+                      "through the same stages with its own vector sequences, as head 2 "
+                      "does with {Q_2}, {K_2} and {V_2}."),
     "formula.attention.plain": ("Scaled dot-product attention sends {m} query points to {m} "
                            "output points, consulting {n} key points and {n} value "
                            "points on the way:"),
@@ -187,17 +202,14 @@ TEMPLATES: dict[str, str] = {
         "distribution gives the output {o_i}."),
 
     # -- several heads -----------------------------------------------------
-    "attn_heads": ("Each of the {H} heads is the attention derived above, with its "
-                   "own vector sequences; the steps shown for head 1 hold for every "
-                   "head with its own entries:"),
-    "attn_concat": ("The head outputs are concatenated side by side: row {i} of "
-                    "{C} places the output points of all {H} heads for query "
-                    "{i} next to each other."),
-    "attn_output_blocks": ("The output projection {W_O} has one block of {d_v} rows "
-                           "per head:"),
-    "attn_output": ("Multiplying by {W_O} is one more combine. Cutting it into "
-                    "blocks shows that combining the concatenation is the same as "
-                    "letting every head combine its own block and adding the results:"),
+    "attn_concat": ("Each head computes its output as derived for head 1. The {H} outputs "
+                    "are concatenated side by side: row {i} of {C} places the output points "
+                    "of all the heads for query {i} next to each other. The output "
+                    "projection {W_O} is cut to match, into one block of {d_v} rows per "
+                    "head:"),
+    "attn_output": ("Multiplying by {W_O} is one more combine, and in these blocks it is the "
+                    "same as letting every head combine its own block and adding the "
+                    "results:"),
     "attn_output_row": ("Row by row: {o_i} combines the rows of {W_O}, weighted by "
                         "the components of the concatenated row {c_i}:"),
     "attn_output_entries": "Entry by entry, in the entries of the head outputs:",

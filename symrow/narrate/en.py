@@ -49,8 +49,8 @@ TEMPLATES = {
 
     # -- section 4: match --------------------------------------------------
     "operands_match": "For {ABT}, the three vector sequences are",
-    "transpose_points": ("Transposing {B} stands its points, each an "
-                  "{ell}-dimensional vector, side by side as columns:"),
+    "transpose_points": ("Transposing {B} stands its points, each {ell:a}-dimensional "
+                         "vector, side by side as columns:"),
     "product_match": ("With that, the product {ABT} pairs every row of {A} "
                       "with every column of {BT} in an inner product:"),
     "extract_row_match": "Take out row {i} of {C}:",

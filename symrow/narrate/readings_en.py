@@ -139,6 +139,11 @@ TEMPLATES: dict[str, str] = {
                              "and {V} alone. Point by point:"),
     "expand_entries.general": "and each entry {o_il}, with the inner products written out:",
     "expand_entries.concrete": "Entry by entry, with the inner products written out:",
+    # -- a display shortened to its first equation (expand="one") -----------------------
+    "expand_others.points": "The other points, {others}, follow the same pattern.",
+    "expand_others.points_one": "The other point, {others}, follows the same pattern.",
+    "expand_others.entries": "The other entries, {others}, follow the same pattern.",
+    "expand_others.entries_one": "The other entry, {others}, follows the same pattern.",
 
     # -- the summary ------------------------------------------------------------------------
     "summary.row": ("In short, no single point of an operand is followed through here "

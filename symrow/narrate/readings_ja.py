@@ -114,6 +114,11 @@ TEMPLATES: dict[str, str] = {
                              "の成分だけで書ける。点ごとに書くと、"),
     "expand_entries.general": "内積も成分まで書き出すと、各成分 {o_il} は",
     "expand_entries.concrete": "内積も成分まで書き出して、成分ごとに書くと、",
+    # -- 最初の式だけを書いた表示（expand="one"） -----------------------------------------
+    "expand_others.points": "残りの点 {others} も同じ形である。",
+    "expand_others.points_one": "残りの点 {others} も同じ形である。",
+    "expand_others.entries": "残りの成分 {others} も同じ形である。",
+    "expand_others.entries_one": "残りの成分 {others} も同じ形である。",
 
     # -- まとめ ------------------------------------------------------------------------
     "summary.row": ("まとめると、ここでは同じオペランドが何度も使われるので、1つの点だけを"

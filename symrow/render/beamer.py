@@ -51,7 +51,7 @@ from .mathbox import BASELINE, row_height
 from .texcut import fit_width, split_top, strip_overlays
 
 __all__ = ["to_beamer", "plan", "Frame", "Block", "strip_overlays", "preamble",
-           "SLIDE_WIDTH", "TEXT_WIDTH", "FRAME_HEIGHT", "SUBTITLE_HEIGHT"]
+           "SLIDE_WIDTH", "TEXT_WIDTH", "FRAME_HEIGHT", "SUBTITLE_HEIGHT", "shown"]
 
 #: widest a display line may be on a slide, in the ems of
 #: :func:`~symrow.render.latex.display_lines`.  The 16:9 frame's text is
@@ -194,7 +194,7 @@ def _block(step, lang: str) -> Block:
     sentence = _sentence(step, lang)
     height = BASELINE * max(1, math.ceil(_plain_width(step, lang) / _CHARS[lang])) + _PARSKIP \
         if sentence else 0.0
-    equations = _equations(display_lines(step.display, SLIDE_WIDTH)) \
+    equations = _equations(display_lines(step.display, SLIDE_WIDTH, cell_fraction="text")) \
         if step.display is not None else []
     return Block(sentence, height, equations)
 
@@ -336,6 +336,17 @@ def _title_frame(title: str, subtitle: str | None) -> str:
     if subtitle:
         out += "\\subtitle{%s}\n" % subtitle
     return out + "\\date{}\n\\begin{document}\n\\begin{frame}\n\\titlepage\n\\end{frame}\n"
+
+
+def shown(obj, expand=None, width=None):
+    """What a deck of ``obj`` shows: the steps a document shows for ``expand=``
+    (see :mod:`symrow.render.expand`), laid out at the slides' own width
+    (:data:`SLIDE_WIDTH`) unless ``width=`` says otherwise."""
+    from types import SimpleNamespace
+    from .document import shown_steps
+    steps = shown_steps(obj, expand, SLIDE_WIDTH if width is None else width)
+    return SimpleNamespace(steps=steps, kind=getattr(obj, "kind", None),
+                           title=getattr(obj, "title", None))
 
 
 def to_beamer(derivation, lang: str = "en", *, title: str | None = None,

@@ -18,11 +18,25 @@ def _selected(obj, options: dict):
     return obj.select(parts) if parts else obj
 
 
+def _vecseq_options(options: dict):
+    """A vector sequence takes ``width=`` (its matrix display) and ignores ``expand=``."""
+    from .expand import check_expand
+    check_expand(options.pop("expand", None))
+    width = options.pop("width", None)
+    if options:
+        from ..errors import OptionError
+        raise OptionError(f"unknown option(s) {', '.join(sorted(options))}; a vector "
+                          f"sequence takes width= and expand=")
+    return width
+
+
 def to_latex(obj, lang: str = "en", **options) -> str:
+    """``options``: ``parts=``, ``expand=``, ``width=`` (see :mod:`symrow.render.document`)."""
     obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
         from .latex import display, vecseq_node
-        return display(vecseq_node(obj))
+        from .layout import math_width
+        return display(vecseq_node(obj), width=math_width(_vecseq_options(options)))
     from .document import to_latex as walk
     return walk(obj, lang, **options)
 
@@ -30,6 +44,7 @@ def to_latex(obj, lang: str = "en", **options) -> str:
 def to_markdown(obj, lang: str = "en", **options) -> str:
     obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
+        _vecseq_options(options)
         return jupyter_markdown(obj)
     from .document import to_markdown as walk
     return walk(obj, lang, **options)
@@ -39,6 +54,7 @@ def to_text(obj, lang: str = "en", **options) -> str:
     obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
         from .text import vecseq_text
+        _vecseq_options(options)
         return vecseq_text(obj)
     from .text import to_text as walk
     return walk(obj, lang, **options)
@@ -48,7 +64,7 @@ def to_document(obj, lang: str = "en", **options) -> str:
     obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
         from .document import preamble
-        return (preamble(lang) + "\\begin{document}\n" + to_latex(obj, lang)
+        return (preamble(lang) + "\\begin{document}\n" + to_latex(obj, lang, **options)
                 + "\n\\end{document}\n")
     from .document import to_document as walk
     return walk(obj, lang, **options)
@@ -56,8 +72,9 @@ def to_document(obj, lang: str = "en", **options) -> str:
 
 def to_beamer(obj, lang: str = "en", **options) -> str:
     obj = _selected(obj, options)
-    from .beamer import to_beamer as deck
-    return deck(obj, lang, **options)
+    from .beamer import shown, to_beamer as deck
+    return deck(shown(obj, options.pop("expand", None), options.pop("width", None)), lang,
+                **options)
 
 
 def jupyter_latex(obj) -> str:

@@ -12,7 +12,9 @@ followed by its display.  Only the wrapping differs:
 
 from __future__ import annotations
 
-from ..narrate import check_lang, segments
+import sympy
+
+from ..narrate import check_lang, glued, segments
 from .latex import display, latex
 
 __all__ = ["to_latex", "to_markdown", "to_document", "to_jupyter_latex"]
@@ -25,25 +27,56 @@ def tex_escape(words: str) -> str:
     return "".join(_TEX_SPECIAL.get(ch, ch) for ch in words)
 
 
-def sentence(step, lang: str, escape) -> str:
-    """A step's narration in ``lang``: words escaped by ``escape``, math in ``$``."""
-    return "".join(escape(v) if kind == "text" else "$" + latex(v) + "$"
-                   for kind, v in segments(step, lang))
+#: how each renderer keeps a unit to its number ("3-dimensional", "3 個"): LaTeX
+#: with amsmath's unbreakable dash and a tie; Markdown, where a browser may
+#: break after any inline formula, writes a whole number as text (a reader
+#: sees the same digits) and joins it with a non-breaking hyphen or space
+_GLUE = {"latex": {"-": r"\nobreakdash-", " ": "~"},
+         "markdown": {"-": "\u2011", " ": "\u00a0"}}
+
+
+def sentence(step, lang: str, escape, mode: str = "latex") -> str:
+    """A step's narration in ``lang``: words escaped by ``escape``, math in ``$``, units
+    kept to their numbers as ``mode`` (``"latex"`` or ``"markdown"``) does it."""
+    glue = _GLUE[mode]
+    out = []
+    for kind, v, join in glued(segments(step, lang)):
+        if kind == "text":
+            out.append(escape(v))
+        elif mode == "markdown" and isinstance(v, (int, sympy.Integer)) \
+                and not isinstance(v, bool):
+            out.append(str(v))
+        else:
+            out.append("$" + latex(v) + "$")
+        if join:
+            out.append(glue[join])
+    return "".join(out)
+
+
+def shown_steps(derivation, expand=None, width=None) -> list:
+    """The steps a LaTeX or Markdown rendering shows, for ``expand=`` at ``width``
+    (see :mod:`symrow.render.expand` and :func:`symrow.render.layout.math_width`)."""
+    from .expand import expanded_steps
+    from .layout import math_width, walls
+    ems = math_width(width)
+    return expanded_steps(derivation.steps, expand, lambda node: walls(node, ems))
 
 
 def _walk(derivation, lang: str, *, heading, paragraph, display,
-          before_display: str = "\n\n") -> str:
+          before_display: str = "\n\n", expand=None, width=None) -> str:
     """Headings, sentences and displays, separated by blank lines; a display
-    follows its sentence after ``before_display``."""
+    follows its sentence after ``before_display``; ``display(node, ems)``."""
     check_lang(lang)
+    from .layout import math_width
+    ems = math_width(width)
     parts: list[str] = []
-    for step in derivation.steps:
+    for step in shown_steps(derivation, expand, width):
         if step.kind == "heading":
             parts.append(heading(step))
             continue
         part = paragraph(step)
         if step.display is not None:
-            part += before_display + display(step.display)
+            part += before_display + display(step.display, ems)
         parts.append(part)
     return "\n\n".join(parts) + "\n"
 
@@ -64,7 +97,15 @@ def _tex_heading(step, lang: str) -> str:
                             f"{number}\\quad " if number else "", words)
 
 
-def to_latex(derivation, lang: str = "en") -> str:
+_OPTIONS = """
+    ``expand`` (``"all"``, ``"one"``, ``"none"``, or None: see
+    :mod:`symrow.render.expand`) says how much of a written-out expansion to
+    show; ``width`` (ems, or a string such as ``"18em"``, ``"45ch"`` or
+    ``"phone"``: see :func:`symrow.render.layout.math_width`) how wide a
+    display line may be."""
+
+
+def to_latex(derivation, lang: str = "en", *, expand=None, width=None) -> str:
     """A LaTeX fragment (amsmath): ``\\subsection*`` headings, sentences, ``align*``.
 
     A heading step may carry ``level`` (1 section, 2 subsection, the
@@ -77,30 +118,33 @@ def to_latex(derivation, lang: str = "en") -> str:
         derivation, lang,
         heading=lambda s: _tex_heading(s, lang),
         paragraph=lambda s: sentence(s, lang, tex_escape),
-        display=display, before_display="\n")
+        display=lambda node, ems: display(node, "align*", ems), before_display="\n",
+        expand=expand, width=width)
 
 
 def _md_escape(words: str) -> str:
     return "".join("\\" + ch if ch in "*_`[]<>|\\" else ch for ch in words)
 
 
-def to_markdown(derivation, lang: str = "en") -> str:
+def to_markdown(derivation, lang: str = "en", *, expand=None, width=None) -> str:
     """Markdown: narration as text, inline math in ``$``, displays in ``$$`` blocks."""
     return _walk(
         derivation, lang,
         heading=lambda s: "#" * (s.params.get("level", 2) + 1) + " " + heading_number(s)
-        + sentence(s, lang, _md_escape),
-        paragraph=lambda s: sentence(s, lang, _md_escape),
-        display=lambda node: "$$\n" + display(node, "aligned") + "\n$$")
+        + sentence(s, lang, _md_escape, "markdown"),
+        paragraph=lambda s: sentence(s, lang, _md_escape, "markdown"),
+        display=lambda node, ems: "$$\n" + display(node, "aligned", ems) + "\n$$",
+        expand=expand, width=width)
 
 
-def to_jupyter_latex(derivation, lang: str = "en") -> str:
+def to_jupyter_latex(derivation, lang: str = "en", *, expand=None, width=None) -> str:
     """The ``text/latex`` form shown by Jupyter (MathJax reads ``$`` and ``$$``)."""
     return _walk(
         derivation, lang,
-        heading=lambda s: heading_number(s) + sentence(s, lang, str),
-        paragraph=lambda s: sentence(s, lang, str),
-        display=lambda node: "$$" + display(node, "aligned") + "$$")
+        heading=lambda s: heading_number(s) + sentence(s, lang, str, "markdown"),
+        paragraph=lambda s: sentence(s, lang, str, "markdown"),
+        display=lambda node, ems: "$$" + display(node, "aligned", ems) + "$$",
+        expand=expand, width=width)
 
 
 _PREAMBLE = {
@@ -120,7 +164,8 @@ def preamble(lang: str) -> str:
         "\\setlength{\\parskip}{0.6em}\n"
 
 
-def to_document(derivation, lang: str = "en", title: str | None = None) -> str:
+def to_document(derivation, lang: str = "en", title: str | None = None, *, expand=None,
+                width=None) -> str:
     """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``.
 
     ``title`` is LaTeX (default: the derivation's own title in ``lang``).
@@ -128,4 +173,9 @@ def to_document(derivation, lang: str = "en", title: str | None = None) -> str:
     check_lang(lang)
     title = title or getattr(derivation, "title", {}).get(lang) or tex_escape(derivation.kind)
     return (preamble(lang) + "\\begin{document}\n\\section*{%s}\n\n" % title
-            + to_latex(derivation, lang) + "\\end{document}\n")
+            + to_latex(derivation, lang, expand=expand, width=width) + "\\end{document}\n")
+
+
+for _f in (to_latex, to_markdown, to_jupyter_latex, to_document):
+    if _f.__doc__:  # (not under python -OO)
+        _f.__doc__ += _OPTIONS

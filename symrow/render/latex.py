@@ -24,15 +24,18 @@ from sympy.printing.precedence import PRECEDENCE
 from .. import nodes as N
 
 __all__ = ["SymrowLatexPrinter", "latex", "display_lines", "display", "vecseq_display",
-           "vecseq_node"]
+           "vecseq_node", "LINE_WIDTH", "text_width"]
 
 _DOTS = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}
 _RELS = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
          "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}
 
-#: widest a display line may be, in ems of 10 pt type; an A4 page with
-#: 20 mm margins holds about 48 em
-LINE_WIDTH = 40.0
+#: widest a display line may be by default, in ems of the math font, as
+#: :mod:`symrow.render.measure` estimates them: a 720 px column at 16 px text
+#: (Zenn, Qiita; KaTeX and MathJax set math about 20 px to the em) holds
+#: about 35, and an A4 page with 20 mm margins at 11 pt about 43.  Every
+#: format shares it, so that a document and its Markdown break alike.
+LINE_WIDTH = 34.0
 
 
 class SymrowLatexPrinter(LatexPrinter):
@@ -43,12 +46,27 @@ class SymrowLatexPrinter(LatexPrinter):
         "mat_str": "bmatrix",
         "mat_delim": "",
         "exp_style": "exp",  # "exp": \exp\left(x\right); "e": e^{x}
+        # a fraction in a matrix cell: "display" (\dfrac, the default: roomy,
+        # easy to read on a page) or "text" (\frac, narrower: slides)
+        "cell_fraction": "display",
     }
 
     def __init__(self, settings=None):
         super().__init__(settings)
         #: the LaTeX of each leaf printed so far (see :meth:`_token`)
         self._tokens: dict = {}
+        #: True while printing a matrix cell, where a fraction is \dfrac
+        self._cell = False
+        self._measure = None
+
+    @property
+    def measure(self):
+        """The :class:`~symrow.render.measure.Measure` of this printer's output."""
+        if self._measure is None:
+            from .measure import Measure
+            self._measure = Measure(self._token, exp_style=self._settings["exp_style"],
+                                    cell_fraction=self._settings["cell_fraction"])
+        return self._measure
 
     # -- atoms -----------------------------------------------------------
     def _print(self, expr, **kwargs) -> str:
@@ -84,8 +102,26 @@ class SymrowLatexPrinter(LatexPrinter):
         return r"\mathbb{R}^{%s \times %s}" % (self._print(node.rows), self._print(node.cols))
 
     # -- structure -------------------------------------------------------
+    def _cells(self, row) -> list[str]:
+        """A matrix row's cells: each in text style, a fraction in it in display
+        style (``\\dfrac``, which also spaces the operators inside it), and a
+        tall row gets a strut that gives it room above and below."""
+        saved, self._cell = self._cell, True
+        try:
+            cells = [self._print(c) for c in row]
+        finally:
+            self._cell = saved
+        if any(_tall_kind(c) for c in row):
+            from .layout import strut
+            from .measure import tall_strut
+            boxes = [self.measure(c, "C") for c in row]
+            tall = tall_strut(max(b.h for b in boxes), max(b.d for b in boxes))
+            if tall:  # in the first cell: a condition of cases is read as a condition
+                cells[0] += " " + strut(*tall)
+        return cells
+
     def _print_Bmat(self, node: N.Bmat) -> str:
-        rows = [" & ".join(self._print(c) for c in row) for row in node.rows]
+        rows = [" & ".join(self._cells(row)) for row in node.rows]
         return "\\begin{bmatrix}\n" + " \\\\\n".join(rows) + "\n\\end{bmatrix}"
 
     def _print_OSum(self, node: N.OSum) -> str:
@@ -110,7 +146,7 @@ class SymrowLatexPrinter(LatexPrinter):
             number = isinstance(factor, sympy.Number)
             if k and isinstance(factor, sympy.Number) and factor.is_negative:
                 tex = r"\left(%s\right)" % self._print(factor)
-            elif isinstance(factor, N.Frac):
+            elif isinstance(factor, N.Frac) or getattr(factor, "is_fraction", False):
                 tex = self._print(factor)  # the fraction bar delimits it
             else:
                 tex = self.parenthesize(factor, PRECEDENCE["Mul"], strict=False)
@@ -158,15 +194,49 @@ class SymrowLatexPrinter(LatexPrinter):
         return self._print(node.values)
 
     def _print_Cases(self, node: N.Cases) -> str:
-        rows = [r"%s & %s" % (self._print(v), self._print(c)) for v, c in node.rows]
+        rows = [" & ".join(self._cells(row)) for row in node.rows]
         return "\\begin{cases} " + r" \\ ".join(rows) + " \\end{cases}"
 
     def _print_Frac(self, node: N.Frac) -> str:
-        return r"\frac{%s}{%s}" % (self._print(node.num), self._print(node.den))
+        cmd = r"\dfrac" if self._cell and self._settings["cell_fraction"] == "display" \
+            else r"\frac"
+        saved, self._cell = self._cell, False
+        try:
+            return r"%s{%s}{%s}" % (cmd, self._print(node.num), self._print(node.den))
+        finally:
+            self._cell = saved
+
+    def _print_Stacked(self, node) -> str:
+        """A fraction with its sums on rows (see :class:`symrow.render.layout.Stacked`)."""
+        cmd = r"\dfrac" if self._cell and self._settings["cell_fraction"] == "display" \
+            else r"\frac"
+        saved, self._cell = self._cell, False
+        try:
+            return r"%s{%s}{%s}" % (cmd, self._rows(node.num), self._rows(node.den))
+        finally:
+            self._cell = saved
+
+    def _rows(self, rows) -> str:
+        if len(rows) == 1:
+            return self._print(rows[0])
+        out = []
+        for k, part in enumerate(rows):
+            if k:
+                neg, first = _split_sign(part.terms[0])
+                rest = self._print(N.OSum((first,) + part.terms[1:]))
+                out.append(("{}- " if neg else "{}+ ") + rest)
+            else:
+                out.append(self._print(part))
+        return "\\begin{gathered}" + r" \\ ".join(r"\textstyle " + r for r in out) \
+            + "\\end{gathered}"
 
     def _print_Exp(self, node: N.Exp) -> str:
         if self._settings["exp_style"] == "e":
-            return "e^{%s}" % self._print(node.arg)
+            saved, self._cell = self._cell, False  # an exponent is a script
+            try:
+                return "e^{%s}" % self._print(node.arg)
+            finally:
+                self._cell = saved
         return r"\exp\left(%s\right)" % self._print(node.arg)
 
     def _print_Sqrt(self, node: N.Sqrt) -> str:
@@ -188,48 +258,55 @@ class SymrowLatexPrinter(LatexPrinter):
         return tex
 
     def _print_SoftmaxExpansion(self, node: N.SoftmaxExpansion) -> str:
-        return r",\qquad ".join(self._lines_SoftmaxExpansion(node, None, "= "))
+        return r",\qquad ".join(text for text, _ in self._lines_SoftmaxExpansion(node, None))
 
     def _lines_SoftmaxExpansion(self, node: N.SoftmaxExpansion, width: float | None,
-                                rel: str = "&= ") -> list[str]:
-        """The equations as display lines, streamed token by token.
+                                layout=None) -> list:
+        """The equations as display lines, streamed token by token: a list of
+        (text, boxes on the line), as :class:`symrow.render.layout._Layout` gives.
 
         The text and the line breaks are those of :func:`display_lines` on
-        ``node.chains()`` (a test holds them equal), but no tree is built and
-        no text is stored and reused: every inner product is written out from
-        its tokens each time it appears, so the work grows with the output.
+        ``node.chains()`` (a test holds them equal), but no tree of the whole
+        is built and no text is stored and reused: every inner product is
+        written out from its tokens each time it appears, so the work grows
+        with the output.
 
-        Each equation is laid out before it is written.  Its fractions all
-        share one denominator, whose width is summed from the tokens (in the
-        order :class:`Width` sums them) once per query; the term widths give
-        the line breaks, and then the text is written straight through.
+        Each equation is laid out before it is written.  Its fractions share
+        one denominator, whose box is measured once per query (and number of
+        keys); the term boxes give the line breaks, and a fraction wider than
+        its line has its denominator set on rows (as
+        :class:`symrow.render.layout.Stacked`).  Then the text is written
+        straight through.
         """
-        tok, tw = self._token, _token_width
-        # lookups inlined where they repeat: a dict's get costs far less than a
-        # Python call; a leaf not printed yet (None) falls back to the call
-        get, wget = self._tokens.get, _TOKEN_WIDTHS.get
+        tok = self._token
+        get = self._tokens.get
         if self._settings["exp_style"] == "e":
-            open_, close, exp_w, exp_k = "e^{", "}", 0.6, 0.7
+            open_, close = "e^{", "}"
         else:
-            open_, close, exp_w, exp_k = r"\exp\left(", r"\right)", 2.2, 1.0
+            open_, close = r"\exp\left(", r"\right)"
         scale = node.scale
-        s_w = None
         if scale is not None:
             s_tex = get(scale) or tok(scale)
-            s_w = wget(s_tex) or tw(s_tex)  # what Width gives a leaf: its LaTeX's width
             open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
-        close_end = close + "} "
         keys = [self._leaf_texts(key) for key in node.keys]
         heads, tails = [key[0] for key in keys], [key[1:] for key in keys]
-        if width is not None:
-            key_w = [[wget(t) or tw(t) for t in key] for key in keys]
+        rel = "= " if layout is None else "&= "
+        if layout is not None:
+            from .layout import CONTINUED, REL_WIDTH, pack_terms, sum_rows
+            from .measure import fraction, leaf_box, row, stacked_rows
+            m = layout.m
+            eq_box, plus_box, plus_t = leaf_box("=", "D"), leaf_box("+", "D"), leaf_box("+", "T")
+            exps: dict = {}      # (query, key) -> the box of exp(q . k / scale), text style
+            dens: dict = {}      # (query, count) -> the denominator's box
+            stacks: dict = {}    # (query, count, room) -> (rows, the box of the rows)
+            frac_boxes: dict = {}   # (query, count) -> each term's fraction's box
+            weight_boxes: dict = {}  # a run of weights -> their boxes
 
         # what equations share is prepared once per call: the tokens of each
-        # query and each run of weights, and the width of each denominator
+        # query and each run of weights
         queries: dict = {}
         weight_runs: dict = {}
-        dens: dict = {}
-        lines: list[str] = []
+        lines: list = []
         for lhs, query, count, weights in node.eqs:
             prep = queries.get(id(query))
             if prep is None:
@@ -240,70 +317,115 @@ class SymrowLatexPrinter(LatexPrinter):
                 opening = open_ + q[0] + " "
                 prep = queries[id(query)] = (
                     r"\frac{" + opening, close + "}{" + opening, close + " + " + opening,
-                    list(map(" + {} ".format, q[1:])), range(len(q) - 1), q)
-            num_open, den_open, den_next, rest, products, q = prep
+                    list(map(" + {} ".format, q[1:])), range(len(q) - 1),
+                    close + "}{\\begin{gathered}\\textstyle " + opening,
+                    close + " \\\\ \\textstyle {}+ " + opening)
+            num_open, den_open, den_next, rest, products, stack_open, stack_next = prep
             w_texts = weight_runs.get(id(weights))
             if w_texts is None:
                 w_texts = weight_runs[id(weights)] = self._leaf_texts(weights)
             head = get(lhs) or tok(lhs)
 
-            breaks = ()  # the terms that start a new line
-            if width is not None:
-                den = dens.get((id(query), count))
-                if den is None:  # the sum of exp(q_i . k_j / scale), j = 1..count
-                    q_w = [wget(x) or tw(x) for x in q]
-                    first_w, rest_w, gaps = q_w[0], q_w[1:], 1.5 * (len(q_w) - 1)
-                    den = 0
-                    for j in range(count):
-                        kw = key_w[j]
-                        acc = first_w + kw[0] + 0.2
-                        for t in products:
-                            acc += rest_w[t] + kw[t + 1] + 0.2
-                        arg = acc + gaps
-                        if s_w is not None:
-                            arg = (arg if arg >= s_w else s_w) + 0.3
-                        den += exp_w + exp_k * arg
-                    den = dens[(id(query), count)] = den + 1.5 * (count - 1)
-                # break as display_lines breaks a Chain([lhs, OSum(terms)]); a
-                # numerator is one of the denominator's terms, so never wider
-                frac_w, terms, w_rhs = den + 0.3, [], 0
+            groups = [list(range(count))]   # the terms of each line
+            first_line = None                # the line of the left side, if one
+            stacked: dict = {}               # term -> rows of its denominator
+            boxes: list = [[]]
+            if layout is not None:
+                qid = id(query)
                 for j in range(count):
-                    w_term = (frac_w + (wget(w_texts[j]) or tw(w_texts[j]))) + 0.2
-                    terms.append(w_term)
-                    w_rhs += w_term
-                w_lhs, w_rhs = wget(head) or tw(head), w_rhs + 1.5 * (count - 1)
-                if (w_lhs + w_rhs) + 1.8 > width and w_rhs > width - w_lhs - 1.8:
-                    limit, used, breaks = width - w_lhs - 1.8 - 1.0, 0.0, set()
-                    for j, w_term in enumerate(terms):
-                        wt = w_term + 1.5
-                        if j and used + wt > limit:
-                            breaks.add(j)
-                            used = 0.0
-                        used += wt
+                    if (qid, j) not in exps:
+                        exps[qid, j] = m(N.Exp(node.exponent(query, node.keys[j])), "T")
+                den = dens.get((qid, count))
+                if den is None:  # as m_OSum measures it: the exponentials, + between
+                    den = dens[qid, count] = row([b for k in range(count) for b in (
+                        (plus_t, exps[qid, k]) if k else (exps[qid, k],))], "T")
+                w_boxes = weight_boxes.get(id(weights))
+                if w_boxes is None:
+                    w_boxes = weight_boxes[id(weights)] = [m(w, "D") for w in weights]
+                fracs = frac_boxes.get((qid, count))
+                if fracs is None:  # shared by the entries of one row
+                    fracs = frac_boxes[qid, count] = [fraction(exps[qid, j], den, "D")
+                                                      for j in range(count)]
+                terms = [row([fracs[j], w_boxes[j]], "D") for j in range(count)]
+                lhs_box = m(lhs, "D")
+                parts = []
+                for j, t in enumerate(terms):
+                    if j:
+                        parts.append(plus_box)
+                    parts.append(t)
+                osum = row(parts, "D")
+                if row([lhs_box, eq_box, osum], "D").w <= width:
+                    first_line = [lhs_box, eq_box, osum] + terms
+                else:
+                    room = width - lhs_box.w - REL_WIDTH
+
+                    def stack(j, room, qid=qid, count=count, fracs=fracs, w_boxes=w_boxes):
+                        """The rows of term j's denominator at ``room``, and its box."""
+                        rest = terms[j].w - fracs[j].w
+                        inner = room - rest - 0.24
+                        key = (qid, count, inner)
+                        found = stacks.get(key)
+                        if found is None:
+                            rows_ = None if den.w <= inner else sum_rows(
+                                [exps[qid, k].w for k in range(count)], inner)
+                            if rows_ is None or len(rows_) < 2:
+                                found = stacks[key] = (None, None)
+                            else:
+                                # each row as m_OSum measures it: its exponentials
+                                # (already measured) with a + between them
+                                box = stacked_rows([row([b for k in r for b in (
+                                    (plus_t, exps[qid, k]) if k != r[0]
+                                    else (exps[qid, k],))], "T") for r in rows_], "T")
+                                found = stacks[key] = (rows_, box)
+                        rows_, box = found
+                        if rows_ is None:
+                            return None
+                        return rows_, row([fraction(exps[qid, j], box, "D"), w_boxes[j]], "D")
+
+                    if osum.w > room:
+                        def narrowed(j, room):
+                            found = stack(j, room) if terms[j].w > room else None
+                            return None if found is None else found[1].w
+
+                        groups, fits = pack_terms([t.w for t in terms], room,
+                                                  width - CONTINUED, narrowed)
+                        for j, r in fits.items():
+                            stacked[j], terms[j] = stack(j, r)
+                    boxes = [[terms[j] for j in g] for g in groups]
+                    boxes[0].insert(0, lhs_box)
 
             out = [head, " ", rel]
             ap = out.append
-            for j in range(count):
-                if j:
-                    ap(" \\\\\n&\\quad + " if j in breaks else " + ")
-                ap(num_open)  # the numerator exp(q_i . k_j / scale)
-                ap(heads[j])
-                tail = tails[j]
-                for t in products:
-                    ap(rest[t])
-                    ap(tail[t])
-                opening = den_open
-                for jj in range(count):  # the denominator, written out again
-                    ap(opening)
-                    opening = den_next
-                    ap(heads[jj])
-                    tail = tails[jj]
+            for g, group in enumerate(groups):
+                if g:
+                    lines.append(("".join(out), boxes[g - 1]))
+                    out = ["&\\quad + "]
+                    ap = out.append
+                for j in group:
+                    if j != group[0]:
+                        ap(" + ")
+                    ap(num_open)  # the numerator exp(q_i . k_j / scale)
+                    ap(heads[j])
+                    tail = tails[j]
                     for t in products:
                         ap(rest[t])
                         ap(tail[t])
-                ap(close_end)
-                ap(w_texts[j])
-            lines.append("".join(out))
+                    rows_ = stacked.get(j)
+                    starts = {r[0] for r in rows_[1:]} if rows_ else ()
+                    opening = stack_open if rows_ else den_open
+                    for jj in range(count):  # the denominator, written out again
+                        if jj:
+                            opening = stack_next if jj in starts else den_next
+                        ap(opening)
+                        ap(heads[jj])
+                        tail = tails[jj]
+                        for t in products:
+                            ap(rest[t])
+                            ap(tail[t])
+                    ap(close + ("\\end{gathered}} " if rows_ else "} "))
+                    ap(w_texts[j])
+            lines.append(("".join(out), first_line if first_line is not None
+                          else boxes[len(groups) - 1]))
         return lines
 
     def _leaf_texts(self, leaves) -> list[str]:
@@ -357,17 +479,6 @@ _CMD = re.compile(r"\\(?:boldsymbol|mathbb|operatorname|left|right|begin\{[a-z*]
                   r"end\{[a-z*]+\}|frac|sqrt|exp)")
 
 
-_TOKEN_WIDTHS: dict[str, float] = {}
-
-
-def _token_width(tex: str) -> float:
-    """:func:`text_width` of a leaf's LaTeX, remembered (leaves repeat)."""
-    width = _TOKEN_WIDTHS.get(tex)
-    if width is None:
-        width = _TOKEN_WIDTHS[tex] = text_width(tex)
-    return width
-
-
 def text_width(tex: str) -> float:
     """A rough width, in ems, of a line of math written in LaTeX."""
     script = 0.0
@@ -381,144 +492,32 @@ def text_width(tex: str) -> float:
     return len(body) * 0.55 + script
 
 
-class Width:
-    """Estimated widths (in ems) of display nodes, for line breaking."""
-
-    def __init__(self, printer_: SymrowLatexPrinter):
-        self.p = printer_
-
-    def __call__(self, node) -> float:
-        method = getattr(self, "w_" + type(node).__name__, None)
-        if method is not None:
-            return method(node)
-        if isinstance(node, (sympy.Basic, N.RowVec)):  # leaves repeat: remember them
-            return _token_width(self.p._token(node))
-        return text_width(self.p.doprint(node))
-
-    def w_Bmat(self, node: N.Bmat) -> float:
-        ncols = max(len(r) for r in node.rows)
-        cols = [max((self(r[c]) for r in node.rows if c < len(r)), default=0.0)
-                for c in range(ncols)]
-        return sum(cols) + 1.0 * (ncols - 1) + 1.0
-
-    def w_OSum(self, node: N.OSum) -> float:
-        return sum(self(t.item if isinstance(t, N.Neg) else t) for t in node.terms) \
-            + 1.5 * (len(node.terms) - 1)
-
-    def w_OMul(self, node: N.OMul) -> float:
-        return sum(self(f) for f in node.factors) + 0.2 * (len(node.factors) - 1)
-
-    def w_Entrywise(self, node: N.Entrywise) -> float:
-        return self(node.values)
-
-    def w_Frac(self, node: N.Frac) -> float:
-        return max(self(node.num), self(node.den)) + 0.3
-
-    def w_Chain(self, node: N.Chain) -> float:
-        return sum(self(i) for i in node.items) + 1.8 * (len(node.items) - 1)
-
-    def w_Group(self, node: N.Group) -> float:
-        return sum(self(i) for i in node.items) + 2.5 * (len(node.items) - 1)
-
-    def w_Rel(self, node: N.Rel) -> float:
-        return self(node.lhs) + self(node.rhs) + 2.0
-
-    def w_Paren(self, node: N.Paren) -> float:
-        return self(node.item) + 0.8
-
-    def w_SumOver(self, node: N.SumOver) -> float:
-        return self(node.body) + 1.6
-
-    def w_Exp(self, node: N.Exp) -> float:
-        if self.p._settings["exp_style"] == "e":
-            return 0.6 + 0.7 * self(node.arg)
-        return 2.2 + self(node.arg)
+def display_lines(node, width: float | None = None, **settings) -> list[str]:
+    """Lines of an ``aligned``/``align*`` body for one display (see
+    :func:`symrow.render.layout.display_lines`)."""
+    from .layout import display_lines as lines
+    return lines(node, width, **settings)
 
 
-def _break_sum(p: SymrowLatexPrinter, w: Width, node: N.OSum, limit: float) -> list[str]:
-    """Split a long ordered sum into lines of at most ``limit`` ems."""
-    lines: list[list[str]] = [[]]
-    used = 0.0
-    for k, term in enumerate(node.terms):
-        neg, body = _split_sign(term)
-        wt = w(body) + 1.5
-        if lines[-1] and used + wt > limit:
-            lines.append([])
-            used = 0.0
-        tex = p.parenthesize(body, PRECEDENCE["Add"]) if isinstance(body, N.Node) else p._print(body)
-        sign = ("- " if neg else "+ ") if (k or neg) else ""
-        if not lines[-1] and k:
-            sign = sign.strip() + " "
-        lines[-1].append(sign + tex)
-        used += wt
-    return [" ".join(parts) for parts in lines]
-
-
-def display_lines(node, width: float = LINE_WIDTH, **settings) -> list[str]:
-    """Lines of an ``aligned``/``align*`` body for one display, with ``&`` marks.
-
-    A chain ``x = y = z`` stays on one line when it fits; otherwise each
-    ``=`` starts a new line, aligned on ``&=``.  An over-long sum breaks
-    between its terms, and an over-wide matrix of named entries
-    (:class:`~symrow.nodes.Entrywise`) is shown one entry per line.
-    """
-    p = printer(**settings)
-    own = getattr(p, "_lines_" + type(node).__name__, None)
-    if own is not None:  # a node that lays itself out (e.g. SoftmaxExpansion)
-        return own(node, width)
-    w = Width(p)
-    if isinstance(node, N.Group):
-        if w(node) <= width:
-            return [p.doprint(node)]
-        lines: list[str] = []
-        for item in node.items:
-            lines.extend(display_lines(item, width, **settings))
-        return lines
-    if isinstance(node, N.Rel) and node.rel == "in" and isinstance(node.lhs, N.Chain):
-        inner = display_lines(node.lhs, width - w(node.rhs) - 2, **settings)
-        inner[-1] += r" \in " + p.doprint(node.rhs)
-        return inner
-    if isinstance(node, N.Entrywise):
-        return _entrywise_lines(p, w, node, width, settings)
-    if not isinstance(node, N.Chain):
-        return [p.doprint(node)]
-    items = node.items
-    if w(node) <= width:
-        first, rest = p.doprint(items[0]), [p.doprint(i) for i in items[1:]]
-        return [first + " &= " + " = ".join(rest)] if rest else [first]
-    lhs = p.doprint(items[0])
-    room = width - w(items[0]) - 1.8
-    lines = []
-    for k, item in enumerate(items[1:]):
-        lead = lhs if k == 0 else ""
-        if isinstance(item, N.OSum) and w(item) > room:
-            parts = _break_sum(p, w, item, room - 1.0)
-            lines.append(lead + " &= " + parts[0])
-            lines.extend(r"&\quad " + part for part in parts[1:])
-        elif isinstance(item, N.Entrywise) and w(item) > room:
-            if lead:
-                lines.append(lead + " &= " + p.doprint(item.names))
-            lines.extend(_entrywise_lines(p, w, item, width, settings))
-        else:
-            lines.append(lead + " &= " + p.doprint(item))
-    return lines
-
-
-def _entrywise_lines(p: SymrowLatexPrinter, w: Width, node: N.Entrywise,
-                     width: float, settings: dict) -> list[str]:
-    lines = []
-    for names, values in zip(node.names.rows, node.values.rows):
-        for name, value in zip(names, values):
-            if isinstance(name, N.Dots):
-                continue
-            lines.extend(display_lines(N.Chain([name, value]), width, **settings))
-    return lines
-
-
-def display(node, env: str = "align*", **settings) -> str:
+def display(node, env: str = "align*", width: float | None = None, **settings) -> str:
     """One display as a complete math environment (``align*`` or ``aligned``)."""
-    body = " \\\\\n".join(display_lines(node, **settings))
-    return "\\begin{%s}\n%s\n\\end{%s}" % (env, body, env)
+    from .layout import display as whole
+    return whole(node, env, width, **settings)
+
+
+_TALL_NODES = (N.Frac, N.SumOver, N.Bmat, N.Cases)
+
+
+def _tall_kind(node) -> bool:
+    """Whether a cell holds something that can make its row tall (a fraction,
+    a large operator, a matrix), outside any script."""
+    if isinstance(node, _TALL_NODES) or type(node).__name__ == "Stacked":
+        return True
+    if isinstance(node, (N.OSum, N.OMul, N.Neg, N.Paren, N.Call, N.Exp, N.Chain, N.Rel,
+                         N.Dot, N.Items, N.Group)):
+        return any(_tall_kind(getattr(node, f)) if not isinstance(getattr(node, f), tuple)
+                   else any(_tall_kind(x) for x in getattr(node, f)) for f in node.__slots__)
+    return False
 
 
 def vecseq_node(seq) -> N.Chain:

@@ -226,11 +226,26 @@ def _list(items: list, style: str) -> tuple:
             last = (0.0, 0.0, 0.0)
         elif isinstance(tok, list):
             last = _list(tok, style)
-        elif tok == r"\frac":
-            num = _list(_as_list(_arg(items, k)), _SMALLER[style])
-            den = _list(_as_list(_arg(items, k + 1)), _SMALLER[style])
+        elif tok in (r"\frac", r"\dfrac"):
+            fstyle = "D" if tok == r"\dfrac" else style
+            num = _list(_as_list(_arg(items, k)), _SMALLER[fstyle])
+            den = _list(_as_list(_arg(items, k + 1)), _SMALLER[fstyle])
             k += 2
-            last = _fraction(num, den, style)
+            last = _fraction(num, den, fstyle)
+        elif tok == r"\vphantom":  # the height and depth of its argument, no width
+            inner = _list(_as_list(_arg(items, k)), style)
+            k += 1
+            last = (inner[0], inner[1], 0.0)
+        elif tok == r"\rule":  # \rule[raise]{width}{height}, as symrow's struts write it
+            raise_ = 0.0
+            if _arg(items, k) == "[":
+                j = items.index("]", k)
+                raise_ = _dimen("".join(t for t in items[k + 1:j] if isinstance(t, str)), f)
+                k = j + 1
+            wide = _dimen("".join(_as_list(_arg(items, k))), f)
+            tall = _dimen("".join(_as_list(_arg(items, k + 1))), f)
+            k += 2
+            last = (max(0.0, tall + raise_), max(0.0, -raise_), wide)
         elif tok == r"\sqrt":
             inner = _list(_as_list(_arg(items, k)), style)
             k += 1
@@ -285,6 +300,15 @@ def _list(items: list, style: str) -> tuple:
             last = (tall[0] * SIZE * f, tall[1] * SIZE * f, wide * SIZE * f)
     close()
     return h, d, w
+
+
+def _dimen(text: str, f: float) -> float:
+    """A TeX dimension (``1.25em``, ``0pt``) in pt; 0 when it is not one."""
+    found = re.fullmatch(r"\s*(-?[\d.]+)\s*(em|pt)\s*", text)
+    if not found:
+        return 0.0
+    value = float(found.group(1))
+    return value * SIZE * f if found.group(2) == "em" else value
 
 
 def box(tex: str, style: str = "D") -> tuple:

@@ -25,7 +25,7 @@ from .. import nodes as N
 from ..scripts import ACCENTS, SUB as _SUB, SUP as _SUP, script as _script
 
 __all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text",
-           "entry_text"]
+           "entry_text", "text_walls"]
 
 #: an entry symbol's name, as :meth:`symrow.VecSeq.symbol` makes it: a letter
 #: (maybe accented), a tag ``^{Q}``, and indices ``_{12}``, ``_{10,2}``, ``_{i\ell}``
@@ -254,31 +254,69 @@ def text(node) -> str:
     return _PRINTER.doprint(node)
 
 
+def _width(rendered: str) -> int:
+    return max(map(len, rendered.split("\n")))
+
+
 def pretty_lines(node, width: int = TEXT_WIDTH) -> list[str]:
-    """A display as text lines; a chain too wide for ``width`` breaks at each ``=``."""
+    """A display as text lines; a chain too wide for ``width`` breaks at each ``=``,
+    and a matrix of named entries too wide for its line goes entry by entry."""
     if isinstance(node, N.SoftmaxExpansion):
         return _softmax_lines(node, width)
     if isinstance(node, N.Group):
         whole = text(node)
-        if max(map(len, whole.split("\n"))) <= width:
+        if _width(whole) <= width:
             return whole.split("\n")
         out: list[str] = []
         for item in node.items:
             out.extend(pretty_lines(item, width))
         return out
+    if isinstance(node, N.Entrywise):
+        return _entry_lines(node, width)
     if isinstance(node, N.Chain) and len(node.items) > 2:
         whole = text(node)
-        if max(map(len, whole.split("\n"))) > width:
+        if _width(whole) > width:
             lhs = _PRINTER._print(node.items[0])
             pad = " " * lhs.width()
+            room = width - lhs.width() - 3
             out = []
             for k, item in enumerate(node.items[1:]):
                 lead = lhs if k == 0 else prettyForm(pad)
+                if isinstance(item, N.Entrywise) and _width(text(item)) > room:
+                    if k == 0:
+                        out.extend(prettyForm(*stringPict.next(lead, " = ", _PRINTER._print(
+                            item.names))).render(wrap_line=False).split("\n"))
+                    out.extend(_entry_lines(item, width))
+                    continue
                 out.extend(prettyForm(*stringPict.next(lead, " = ", _PRINTER._print(item)))
                            .render(wrap_line=False).split("\n"))
             return out
         return whole.split("\n")
     return text(node).split("\n")
+
+
+def _entry_lines(node: N.Entrywise, width: int) -> list[str]:
+    from .layout import entry_pairs
+    pairs = entry_pairs(node)
+    out: list[str] = []
+    for name, value in pairs[:getattr(node, "shown", None) or len(pairs)]:
+        out.extend(pretty_lines(N.Chain([name, value]), width))
+    return out
+
+
+def text_walls(node, width: int = TEXT_WIDTH) -> list:
+    """The matrices of named entries that :func:`pretty_lines` writes entry by entry."""
+    if isinstance(node, N.Group):
+        if _width(text(node)) <= width:
+            return []
+        return [e for item in node.items for e in text_walls(item, width)]
+    if isinstance(node, N.Entrywise):
+        return [node]
+    if not (isinstance(node, N.Chain) and len(node.items) > 2) or _width(text(node)) <= width:
+        return []
+    room = width - _PRINTER._print(node.items[0]).width() - 3
+    return [item for item in node.items[1:]
+            if isinstance(item, N.Entrywise) and _width(text(item)) > room]
 
 
 def _softmax_lines(node: N.SoftmaxExpansion, width: int) -> list[str]:
@@ -300,6 +338,9 @@ def _softmax_lines(node: N.SoftmaxExpansion, width: int) -> list[str]:
 
 
 _NBSP = "\u00a0"
+_NBHY = "\u2011"
+#: a unit kept to its number while lines are filled ("3-dimensional", "3 個")
+_TEXT_GLUE = {"-": _NBHY, " ": _NBSP}
 
 #: characters that may not start a line in Japanese (kinsoku shori)
 _NO_LINE_START = set("、。，．・：；？！ー）」』】〕〉》”’%,.:;?!)]")
@@ -347,7 +388,7 @@ def _wrap(paragraph: str, lang: str, width: int = 78) -> str:
     and around runs of narrow ones, measured by display width.
     """
     if lang != "ja":
-        return textwrap.fill(paragraph, width).replace(_NBSP, " ")
+        return textwrap.fill(paragraph, width).replace(_NBSP, " ").replace(_NBHY, "-")
     lines, line, used = [], "", 0
     for token in _tokens(paragraph):
         w = display_width(token)
@@ -359,28 +400,43 @@ def _wrap(paragraph: str, lang: str, width: int = 78) -> str:
         line += token
         used += w
     lines.append(line.rstrip())
-    return "\n".join(lines).replace(_NBSP, " ")
+    return "\n".join(lines).replace(_NBSP, " ").replace(_NBHY, "-")
 
 
-def to_text(derivation, lang: str = "en") -> str:
-    """The narrated derivation as Unicode text."""
-    from ..narrate import segments
+def to_text(derivation, lang: str = "en", *, expand=None, width=None) -> str:
+    """The narrated derivation as Unicode text.
+
+    ``expand`` as for LaTeX (see :mod:`symrow.render.expand`); ``width`` in
+    characters (``"60ch"``) or in the LaTeX renderers' ems (``18``, which is
+    about 52 characters; see :func:`symrow.render.layout.text_columns`):
+    displays break to fit it, and narration wraps at 78 columns or less.
+    """
+    from ..narrate import glued, segments
+    from .expand import expanded_steps
+    from .layout import text_columns
+    chars = text_columns(width, TEXT_WIDTH)
+    wrap = min(78, chars)
+    # displays are indented by 4; by default they may take 100 columns after it
+    room = chars if width is None else chars - 4
     out: list[str] = []
-    for step in derivation.steps:
-        words = "".join(v if kind == "text" else _inline(v) for kind, v in segments(step, lang))
+    for step in expanded_steps(derivation.steps, expand,
+                               lambda node: text_walls(node, room)):
+        words = "".join((v if kind == "text" else _inline(v)) + _TEXT_GLUE.get(join, "")
+                        for kind, v, join in glued(segments(step, lang)))
         if step.kind == "heading":
             if step.params.get("number"):
                 words = f"{step.params['number']} {words}"
             # a section (level 1, and a derivation's own headings) is underlined
             # with =, a subsection with -
             rule = "=" if step.params.get("level", 1) == 1 else "-"
-            words = words.replace(_NBSP, " ")
+            words = words.replace(_NBSP, " ").replace(_NBHY, "-")
             bar = rule * display_width(words)
             out.append(f"{words}\n{bar}")
             continue
-        out.append(_wrap(words, lang))
+        out.append(_wrap(words, lang, wrap))
         if step.display is not None:
-            out.append("\n".join("    " + line.rstrip() for line in pretty_lines(step.display)))
+            out.append("\n".join("    " + line.rstrip()
+                                  for line in pretty_lines(step.display, room)))
     return "\n\n".join(out) + "\n"
 
 

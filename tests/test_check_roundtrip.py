@@ -156,3 +156,29 @@ def test_the_handout_command_line_round_trip(tmp_path):
     assert out.returncode == (1 if wrong else 0)
     sections = {s.get("section") for s in data["steps"]}
     assert {"1.2", "3", "3.2", "4.2", "5", "5.2"} <= sections
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_phone_width_page_holds(lang):
+    """At the phone width, long numerators are set on rows (a ``gathered``
+    inside the fraction): the checker reads them as one expression again."""
+    d = derivation("attention-concrete")
+    tex = d.to_latex(lang, width="phone")
+    assert "\\begin{gathered}" in tex
+    r = symrow.check(tex, d, timeout=600)
+    assert r.counts["unreadable"] == 0 and r.verdict == "holds", r.to_text()
+
+
+@pytest.mark.slow
+def test_a_wrong_term_on_a_later_row_of_a_fraction_is_found():
+    d = derivation("attention-concrete")
+    tex = d.to_latex(width="phone")
+    line = next(x for x in tex.splitlines() if x.startswith("p_{i1} + p_{i2} + p_{i3} &="))
+    # the second row of the denominator loses its last exponential's index
+    num, den = line.split("}{\\begin{gathered}", 1)
+    bad = num + "}{\\begin{gathered}" + den.replace("{}+ \\exp\\left(\\frac{s_{i3}}",
+                                                    "{}+ \\exp\\left(\\frac{s_{i2}}", 1)
+    assert bad != line
+    r = symrow.check("\\begin{align*}\n%s\n\\end{align*}" % bad, d, timeout=600)
+    assert [s.status for s in r.steps] == ["wrong"], r.to_text()

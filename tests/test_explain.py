@@ -279,6 +279,18 @@ def test_unreadable_latex_gives_line_and_column(formula, line, column):
     assert (info.value.line, info.value.column) == (line, column)
 
 
+@pytest.mark.parametrize("formula,message,column", [
+    ("B = B", "B is defined in terms of itself", 1),
+    (r"\\ B = B", "B is defined in terms of itself", 4),
+    (r"A = B \\ B = A", "B is used before it is defined", 10),
+    ("O = P V; P = A B", "P is used before it is defined", 10),
+])
+def test_a_definition_that_refers_to_itself_is_refused(formula, message, column):
+    with pytest.raises(symrow.ParseError, match=message) as info:
+        symrow.explain(formula)
+    assert info.value.column == column
+
+
 def test_bad_options_and_shapes():
     with pytest.raises(symrow.OptionError, match="unknown option"):
         symrow.explain("AB", colour="red")

@@ -48,6 +48,10 @@ import itertools
 from . import vocab as V
 from .constructs import ConstructReader
 from .lexer import Env, Group, Source, Token, build_tree, tokenize
+
+#: environments that set one expression on several rows, read inside an
+#: expression as that expression (symrow's own long fractions use gathered)
+_ROW_ENVS = frozenset({"gathered", "aligned", "split", "multlined"})
 from .names import NameReader
 from .notation import NotationReader
 from .patterns import PatternReader
@@ -141,6 +145,16 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             cur.take()
             if node.name in ("cases", "dcases", "cases*"):
                 self._cases(node, em, cur)
+            elif node.name in _ROW_ENVS:
+                # one expression set on rows (a long numerator): the rows join up
+                # again, and a row's empty {} (which spaces its leading +) goes
+                parts = [n for n in node.children
+                         if not (isinstance(n, Token) and (n.kind == "rowsep" or n.text == "&"))
+                         and not (isinstance(n, Group) and not n.children)]
+                if not parts:
+                    raise TranslateError(f"the environment {node.name} is empty", node.pos,
+                                         node.end)
+                self._grouped(parts, node.pos, node.end, em, cur)
             else:
                 self._matrix(node, em, cur)
             return

@@ -53,7 +53,7 @@ from ..reader.lexer import (DOC_ENVS, MATRIX_ENVS, Cursor, Env, Group, Source, T
 from ..errors import NotSupportedError, OptionError, ParseError
 from ..seq import size_symbol
 from .expr import (FUNCTIONS, Apply, Concat, Expr, Formula, Name, Product, Scaled, Softmax,
-                   Sum, Transpose)
+                   Sum, Transpose, walk)
 
 __all__ = ["read_formula", "read_latex", "from_sympy", "softmax", "apply", "MAX_FORMULA"]
 
@@ -167,6 +167,12 @@ class _Reader:
             if name in [n for n, _ in defs]:
                 raise self.error(f"{name} is defined twice", *_span(lhs[0]))
             expr = self.expression(rhs)
+            if name in _names_in(expr):
+                raise self.error(f"{name} is defined in terms of itself; give the new "
+                                 f"quantity a name of its own", *_span(lhs[0]))
+            if any(name in _names_in(e) for _n, e in defs):
+                raise self.error(f"{name} is used before it is defined; define it on an "
+                                 f"earlier line", *_span(lhs[0]))
             defs.append((name, expr))
             written = name if k == len(pieces) - 1 else written
         if defs[-1][0] == "":
@@ -848,6 +854,10 @@ def from_sympy(expr) -> tuple[Formula, dict]:
         raise OptionError(f"a formula must be LaTeX text or a SymPy matrix expression over "
                           f"MatrixSymbols; got {type(expr).__name__}")
     return Formula((("", conv(expr)),), None), shapes
+
+
+def _names_in(expr: Expr) -> set:
+    return {e.name for e in walk(expr) if isinstance(e, Name)}
 
 
 def read_formula(formula) -> Formula:

@@ -286,17 +286,20 @@ class Cases(Node):
 
 
 class SoftmaxExpansion(Node):
-    """Softmax-weighted combinations written out in full, one equation each::
+    """Softmax-weighted combinations written out in full, one equation each,
+    over the denominator their terms share::
 
-        lhs = exp(a_1) / (exp(a_1) + ... + exp(a_c)) w_1 + ... + exp(a_c) / (...) w_c
+        lhs = (exp(a_1) w_1 + ... + exp(a_c) w_c) / (exp(a_1) + ... + exp(a_c))
 
     where ``a_j = (x_1 y_j1 + ... + x_d y_jd) / scale`` is an inner product
     written out in components.  This is how attention's outputs look with
-    everything substituted, and it grows as the fourth power of the sizes,
-    so it is kept by index rather than as a tree of nodes:
+    everything substituted (the weights ``exp(a_j) / (exp(a_1) + ...)`` all
+    have the one denominator, so it is written once), and all of them together
+    grow as the fourth power of the sizes, so they are kept by index rather
+    than as a tree of nodes:
 
     * ``eqs``: one ``(lhs, query, count, weights)`` per equation: the item
-      on the left, the components ``x_1..x_d``, how many keys the sum runs
+      on the left, the components ``x_1..x_d``, how many keys the sums run
       over (a prefix, for a causal mask) and the items ``w_1..`` they weigh;
     * ``keys``: the rows ``(y_j1, ..., y_jd)``, shared by all equations;
     * ``scale``: the display item divided by (e.g. ``Sqrt(d)``), or None.
@@ -322,8 +325,9 @@ class SoftmaxExpansion(Node):
         """The equations as :class:`Chain` nodes of ordinary nodes (large!)."""
         out = []
         for lhs, query, count, weights in self.eqs:
-            den = OSum([Exp(self.exponent(query, key)) for key in self.keys[:count]])
-            out.append(Chain([lhs, OSum([
-                OMul([Frac(Exp(self.exponent(query, key)), den), weight])
-                for key, weight in zip(self.keys[:count], weights)])]))
+            keys = self.keys[:count]
+            num = OSum([OMul([Exp(self.exponent(query, key)), weight])
+                        for key, weight in zip(keys, weights)])
+            den = OSum([Exp(self.exponent(query, key)) for key in keys])
+            out.append(Chain([lhs, Frac(num, den)]))
         return out

@@ -20,7 +20,9 @@ and, with ``--png FILE``, a picture of the whole page.
     symrow attention --m 3 --n 3 --d 2 -f md | python tests/browser_pages.py - --column 390
 
 Chromium is run as ``chromium --headless`` with a fresh profile in a
-temporary folder; nothing is fetched from the network.
+temporary folder; nothing is fetched from the network.  Japanese is set in
+a Japanese font: the system's, or else TeX Live's HaranoAji Gothic (see
+:func:`_japanese_fonts`; without one, kana and kanji would be empty boxes).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -167,11 +170,42 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+def _japanese_fonts(tmp: Path) -> dict:
+    """The environment that lets Chromium set Japanese in real glyphs.
+
+    Without a Japanese font known to fontconfig, Chromium draws every kana
+    and kanji as an empty box of its own (narrower) width, so a Japanese
+    page is neither readable nor as long as a reader's.  TeX Live's
+    HaranoAji fonts (needed for lualatex anyway) are then added through a
+    fontconfig file of our own; with a Japanese font installed, nothing
+    changes."""
+    env = dict(os.environ)
+    fc_list = shutil.which("fc-list")
+    if fc_list and subprocess.run([fc_list, ":lang=ja", "family"], capture_output=True,
+                                  text=True).stdout.strip():
+        return env
+    kpsewhich = shutil.which("kpsewhich")
+    found = subprocess.run([kpsewhich, "HaranoAjiGothic-Regular.otf"], capture_output=True,
+                           text=True).stdout.strip() if kpsewhich else ""
+    if not found:
+        return env
+    conf = tmp / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+        '  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n'
+        f"  <dir>{html.escape(str(Path(found).parent))}</dir>\n"
+        f"  <cachedir>{html.escape(str(tmp / 'fontcache'))}</cachedir>\n</fontconfig>\n",
+        encoding="utf-8")
+    env["FONTCONFIG_FILE"] = str(conf)
+    return env
+
+
 def _run(args: list, tmp: Path, timeout: int = 180) -> str:
     cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu",
            "--disable-background-networking", "--hide-scrollbars", "--allow-file-access-from-files",
            f"--user-data-dir={tmp / 'profile'}", "--virtual-time-budget=30000"] + args
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout).stdout
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          env=_japanese_fonts(tmp)).stdout
 
 
 def measure(markdown: str, *, engine: str = "katex", column: int = 720, font: int = 16,

@@ -264,9 +264,11 @@ def test_expansion_terms_in_index_order_q_before_k():
     tex = d.to_latex(expand="all")
     entry = tex[tex.index("o_{11} &="):]
     entry = entry[:entry.index("o_{12} &=")]
-    # the numerators, one per key, in key order 1, 2, ..., 11 (SymPy would put 10 before 2)
-    numerators = [r"\frac{\exp\left(\frac{q_{11} k_{%s} + q_{12} k_{%s}}{\sqrt{d}}\right)}" % (
-        (f"{j}1", f"{j}2") if j < 10 else (f"{j},1", f"{j},2")) for j in range(1, 12)]
+    # the numerator's terms, one per key, in key order 1, 2, ..., 11 (SymPy would put 10
+    # before 2)
+    numerators = [r"\exp\left(\frac{q_{11} k_{%s} + q_{12} k_{%s}}{\sqrt{d}}\right) v_{%s}" % (
+        (f"{j}1", f"{j}2", f"{j}1") if j < 10 else (f"{j},1", f"{j},2", f"{j},1"))
+        for j in range(1, 12)]
     pos = _positions(entry, numerators)
     assert pos == sorted(pos)
     weights = [f"v_{{{j}1}}" if j < 10 else f"v_{{{j},1}}" for j in range(1, 12)]
@@ -444,11 +446,18 @@ def test_japanese_document_compiles():
     assert "Missing character" not in log
 
 
-def test_full_expansion_of_3x3x2_breaks_between_terms():
-    tex = harness.strip_struts(build((3, 3, 2), {}).to_latex())
-    lines = tex[tex.index("o_{11} &="):].split("\n")
-    assert lines[1].startswith(r"&\quad + \frac{")  # one term per line
-    assert lines[1].endswith(r"v_{21} \\")
+def test_full_expansion_writes_the_shared_denominator_once():
+    d = build((3, 3, 2), {})
+    first = r"\exp\left(\frac{q_{11} k_{11} + q_{12} k_{12}}{\sqrt{d}}\right)"
+    tex = harness.strip_struts(d.to_latex())
+    line = tex[tex.index("o_{11} &="):].split("\n")[0]
+    # one fraction on one line: each exponential once above the bar, once below
+    assert line.startswith(r"o_{11} &= \frac{" + first + " v_{11} + ")
+    assert line.count(first) == 2 and line.count(r"\exp") == 6
+    # on a phone, numerator and denominator go on rows, one term each
+    narrow = harness.strip_struts(d.to_latex(width="phone"))
+    line = narrow[narrow.index("o_{11} &="):].split("\n")[0]
+    assert line.count(r"\textstyle {}+ ") == 4 and line.count(first) == 2
 
 
 # -- bad input: clear errors before any work ------------------------------------------------

@@ -240,8 +240,14 @@ def match(node: Node, ctx: Ctx, part: str) -> list[Step]:
                           N.OMul([l_i, RT])]), part=part + ".row"),
     ]
     t = T if ctx.style == "attention" else K
+    short = None
     if ctx.concrete:
         display = entrywise(node, lambda r, c: _inner_products(left, right, r, c))
+        if left.named and right.named:
+            # entry (i, j) for every i and j: what a shortened rendering shows
+            short = N.Chain([C.symbol(I, J), N.OSum([
+                N.OMul([left.entry_symbol(I, tt), right.entry_symbol(J, tt)])
+                for tt in range(1, left.cols + 1)])])
     else:
         display = N.Chain([
             C.symbol(I, J), N.Dot(l_i, right.row(J)),
@@ -249,9 +255,11 @@ def match(node: Node, ctx: Ctx, part: str) -> list[Step]:
                                               right.entry_symbol(J, tt)])),
             N.SumOver(N.OMul([left.entry_symbol(I, t), right.entry_symbol(J, t)]), t, 1,
                       left.cols)])
-    steps.append(ctx.step("match_entry", {
-        "c_ij": C.symbol(I, J), "l_i": l_i, "r_j": right.row(J), "dim": left.cols, "C": C,
-        "variant": _variant(ctx)}, display, part=part + ".entries"))
+    params = {"c_ij": C.symbol(I, J), "l_i": l_i, "r_j": right.row(J), "dim": left.cols,
+              "C": C, "variant": _variant(ctx)}
+    if short is not None:
+        params["short"] = short
+    steps.append(ctx.step("match_entry", params, display, part=part + ".entries"))
     return steps
 
 
@@ -341,6 +349,12 @@ def scale(node: Node, ctx: Ctx, part: str) -> list[Step]:
     head = [node.seq, shown] if node.named else [shown]
     display = N.Chain(head + [table(node.rows, node.cols, lambda r, c: scaled(
         inner.entry_symbol(r, c), *node.shown_scale))])
+    if inner.named:
+        # the same, for row i alone: what a shortened rendering shows (expand="one")
+        row_head = [node.seq.vector(I)] if node.named else []
+        params["short"] = N.Chain(row_head + [
+            scaled(inner.row(I), *node.shown_scale),
+            row_bmat(node.cols, lambda c: scaled(inner.entry_symbol(I, c), *node.shown_scale))])
     return steps + [ctx.step("scale", {**params, "variant": variant}, display, part=part)]
 
 
@@ -662,8 +676,9 @@ def expansion(node: Node, ctx: Ctx, *, part: str = "expansion") -> list[Step]:
             return x if scale is None else N.Frac(x, scale)
 
         def general(weight, exponent):
-            frac = N.Frac(N.Exp(sc(exponent(J))), N.SumOver(N.Exp(sc(exponent(JP))), JP, 1, last))
-            return N.SumOver(N.OMul([frac, weight]), J, 1, last)
+            # the weights share their denominator: written once, under the whole sum
+            return N.Frac(N.SumOver(N.OMul([N.Exp(sc(exponent(J))), weight]), J, 1, last),
+                          N.SumOver(N.Exp(sc(exponent(JP))), JP, 1, last))
 
         rows = N.Chain([O.vector(I), general(V.vector(J), lambda j: N.Dot(Q.vector(I),
                                                                             K.vector(j)))])

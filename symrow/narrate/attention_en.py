@@ -46,27 +46,24 @@ TEMPLATES: dict[str, str] = {
                             "only look at the keys up to its own position:"),
     "operands.attention.general": (
         "All three operands are vector sequences. {Q} stacks {m} query points "
-        "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
-        "so that they can be compared by inner products. {V} stacks {n} value "
-        "points {v_j} of dimension {d_v}. Key {k_j} and value {v_j} belong "
-        "together: they describe the same item {j}. The numbers {m} and {n} need "
-        "not be equal; when the queries come from a different sequence than the "
-        "keys and values, this is cross-attention."),
+        "{q_i} and {K} stacks {n} key points {k_j}, both {d}-dimensional, so that "
+        "inner products can compare them. {V} stacks {n} value points {v_j} of "
+        "dimension {d_v}; key {k_j} and value {v_j} describe the same item {j}. "
+        "The numbers {m} and {n} need not be equal; when the queries come from a "
+        "different sequence than the keys and values, this is cross-attention."),
     "operands.attention.self": (
         "All three operands are vector sequences. {Q} stacks {m} query points "
-        "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
-        "so that they can be compared by inner products. {V} stacks {n} value "
-        "points {v_j} of dimension {d_v}. Key {k_j} and value {v_j} belong "
-        "together: they describe the same item {j}."),
+        "{q_i} and {K} stacks {n} key points {k_j}, both {d}-dimensional, so that "
+        "inner products can compare them. {V} stacks {n} value points {v_j} of "
+        "dimension {d_v}; key {k_j} and value {v_j} describe the same item {j}."),
     "operands.attention.cross": (
         "All three operands are vector sequences. {Q} stacks {m} query points "
-        "{q_i} and {K} stacks {n} key points {k_j}, both in {d}-dimensional space, "
-        "so that they can be compared by inner products. {V} stacks {n} value "
-        "points {v_j} of dimension {d_v}. Key {k_j} and value {v_j} belong "
-        "together: they describe the same item {j}. Here there are {m} queries "
-        "but {n} keys: the queries come from another sequence than the keys and "
-        "values, which is cross-attention. Nothing below needs the two numbers "
-        "to agree."),
+        "{q_i} and {K} stacks {n} key points {k_j}, both {d}-dimensional, so that "
+        "inner products can compare them. {V} stacks {n} value points {v_j} of "
+        "dimension {d_v}; key {k_j} and value {v_j} describe the same item {j}. "
+        "Here there are {m} queries but {n} keys: the queries come from another "
+        "sequence than the keys and values, which is cross-attention. Nothing "
+        "below needs the two numbers to agree."),
     "plan.attention.plain": ("Read from the inside out, the formula has three stages: "
                         "match the queries against the keys, turn each row of "
                         "scores into a distribution, and combine the values with "
@@ -112,11 +109,10 @@ TEMPLATES: dict[str, str] = {
 
     # -- stage 2: scale ----------------------------------------------------
     "scale.attention.symbolic": (
-        "Before the exponential, every score is divided by {sqrt_d}. An inner "
-        "product adds up {d} products, so its size grows with the dimension: if "
-        "the components are independent with variance 1, the score has variance "
-        "{d}. Dividing by {sqrt_d} brings the variance back to 1 and keeps the "
-        "next stage from becoming too sharp:"),
+        "Every score is divided by {sqrt_d} before the exponential. A score adds "
+        "up {d} products, so it grows with the dimension: with independent "
+        "components of variance 1, its variance is {d}. Dividing by {sqrt_d} "
+        "brings it back to 1 and keeps the softmax from becoming too sharp:"),
     "scale.attention.number": (
         "Before the exponential, every score is divided by {sqrt_d}. An inner "
         "product adds up {d} products, so its size grows with the dimension; "
@@ -141,12 +137,11 @@ TEMPLATES: dict[str, str] = {
 
     # -- stage 3: distribution ---------------------------------------------
     "softmax.attention.plain": (
-        "The softmax works on each row on its own: it exponentiates every entry "
-        "and divides by the sum of the row."),
+        "The softmax works row by row: it exponentiates the entries and divides "
+        "by their sum."),
     "softmax.attention.causal": (
-        "The softmax works on each row on its own: it exponentiates every entry "
-        "and divides by the sum of the row. The mask enters through the "
-        "exponential."),
+        "The softmax works row by row: it exponentiates the entries and divides "
+        "by their sum. The mask enters through the exponential."),
     "softmax_entry.attention.general": "Entry by entry:",
     "softmax_entry.attention.concrete": "Entry by entry:",
     "softmax_mask_zero.attention": ("Since the exponential of minus infinity is 0, a masked key "
@@ -168,8 +163,8 @@ TEMPLATES: dict[str, str] = {
     # -- stage 4: combine --------------------------------------------------
     "combine_product.attention": ("The last product, {LR}, is a combine: each output point mixes "
                      "all the value points."),
-    "combine_row.attention": ("Take out row {i} of {C}: the weights are the distribution "
-                         "{l_i}, and the points combined are the rows of {R}:"),
+    "combine_row.attention": ("Row {i} of {C} takes the distribution {l_i} as weights and "
+                              "combines the rows of {R} with them:"),
     "combine_causal.attention.square": (
         "With the mask, the weights of the keys after position {i} are 0, so row "
         "{i} combines only {r_1} to {r_i}:"),
@@ -178,28 +173,26 @@ TEMPLATES: dict[str, str] = {
         "row {i} combines only {r_1} to {r_i}:"),
     "combine_entry.attention": "Component {k} of the output is the same combine, component by component:",
     "combine_read.attention": (
-        "Because the weights are non-negative and sum to 1, {c_i} is a weighted "
-        "average of the value points: it lies among them, in the region they "
-        "span, and it leans towards the values whose keys match {q_i} best."),
+        "With non-negative weights that sum to 1, {c_i} is a weighted average of "
+        "the value points: it lies in the region they span and leans towards the "
+        "values whose keys match {q_i} best."),
 
     # -- the full expansion ------------------------------------------------
     "expand_rows.attention.general": (
         "Substituting the distribution and the match into the combine writes "
-        "every output point in the entries of {Q}, {K} and {V} alone: an "
-        "exponential of an inner product over a sum of such exponentials, "
-        "times a value point, summed over the keys:"),
+        "each output point in the entries of {Q}, {K} and {V} alone; the weights "
+        "share one denominator, written once:"),
     "expand_rows.attention.concrete": (
         "Substituting the distribution and the match into the combine writes "
-        "every output point in the entries of {Q}, {K} and {V} alone: an "
-        "exponential of an inner product over a sum of such exponentials, "
-        "times a value point, summed over the keys. Point by point:"),
+        "each output point in the entries of {Q}, {K} and {V} alone; the weights "
+        "share one denominator, written once:"),
     "expand_entries.attention.general": "and each entry {o_il}, with the inner products written out:",
-    "expand_entries.attention.concrete": "Entry by entry, with the inner products written out:",
+    "expand_entries.attention.concrete": ("Entry by entry, the same weights combine the "
+                                          "components of the values:"),
     "summary.attention": (
-        "In short, attention sends each query point {q_i} through three maps: a "
-        "match against all keys gives the scores {s_i}, the softmax turns them "
-        "into a distribution {p_i}, and a combine of the value points with that "
-        "distribution gives the output {o_i}."),
+        "In short, each query point {q_i} goes through three maps: matching the "
+        "keys gives scores {s_i}, the softmax makes them a distribution {p_i}, "
+        "and combining the values with it gives {o_i}."),
 
     # -- several heads -----------------------------------------------------
     "attn_concat": ("Each head computes its output as derived for head 1. The {H} outputs "

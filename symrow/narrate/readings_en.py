@@ -138,7 +138,7 @@ TEMPLATES: dict[str, str] = {
                              "writes every point of the result in the entries of {Q}, {K} "
                              "and {V} alone. Point by point:"),
     "expand_entries.general": "and each entry {o_il}, with the inner products written out:",
-    "expand_entries.concrete": "Entry by entry, with the inner products written out:",
+    "expand_entries.concrete": "Entry by entry:",
     # -- a display shortened to its first equation (expand="one") -----------------------
     "expand_others.points": "The other points, {others}, follow the same pattern.",
     "expand_others.points_one": "The other point, {others}, follows the same pattern.",

@@ -113,7 +113,7 @@ TEMPLATES: dict[str, str] = {
     "expand_rows.concrete": ("softmax と照合を結合に代入すると、結果の各点は {Q}, {K}, {V} "
                              "の成分だけで書ける。点ごとに書くと、"),
     "expand_entries.general": "内積も成分まで書き出すと、各成分 {o_il} は",
-    "expand_entries.concrete": "内積も成分まで書き出して、成分ごとに書くと、",
+    "expand_entries.concrete": "成分ごとに書くと、",
     # -- 最初の式だけを書いた表示（expand="one"） -----------------------------------------
     "expand_others.points": "残りの点 {others} も同じ形である。",
     "expand_others.points_one": "残りの点 {others} も同じ形である。",

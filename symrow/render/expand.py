@@ -9,15 +9,20 @@ the rest only says the same thing again with other indices.
 * ``"all"``: every equation, as the derivation holds them;
 * ``"one"``: the first equation of each such display in full, then a
   sentence that names the others and says they follow the same pattern;
-* ``"none"``: none of them: the full expansion and the entry-by-entry
+  and a matrix whose entries all follow one rule, where the derivation
+  gives that rule as a general row or entry (a step's ``params["short"]``:
+  row ``i`` of ``S / sqrt(d)``, ``s_ij = q_i1 k_j1 + q_i2 k_j2``), shows the
+  rule instead of the matrix;
+* ``"none"``: as ``"one"``, but the full expansion and the entry-by-entry
   displays are left out;
 * ``None`` (the default): ``"one"`` when some display would write out more
   than :data:`AUTO_EQUATIONS` equations of one pattern, else ``"all"``.
 
-Only displays are shortened, never changed: every equation a shortened
-rendering shows is one the full rendering shows too, so it makes no claim
-the derivation does not.  ``.result`` and ``.quantities`` are the
-derivation's and do not depend on it.
+A shortened rendering makes no claim the derivation does not: every
+equation it shows is one the full rendering shows too, or a general row or
+entry that holds for every index (the checker reads and checks these like
+any other line).  ``.result`` and ``.quantities`` are the derivation's and
+do not depend on it.
 
 >>> import symrow
 >>> d = symrow.attention(3, 3, 2)
@@ -91,6 +96,10 @@ def expanded_steps(steps, expand, walls) -> list:
     out: list = []
     for step in steps:
         if expand == "none" and _in_expansion(step):
+            continue
+        short = step.params.get("short")
+        if short is not None:
+            out.append(_with_display(step, short))
             continue
         node = step.display
         if node is None:

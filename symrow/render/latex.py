@@ -265,16 +265,17 @@ class SymrowLatexPrinter(LatexPrinter):
         """The equations as display lines, streamed token by token: a list of
         (text, boxes on the line), as :class:`symrow.render.layout._Layout` gives.
 
-        The text and the line breaks are those of :func:`display_lines` on
-        ``node.chains()`` (a test holds them equal), but no tree of the whole
-        is built and no text is stored and reused: every inner product is
-        written out from its tokens each time it appears, so the work grows
-        with the output.
+        Each equation is one fraction, ``lhs = (e_1 w_1 + ... + e_c w_c) /
+        (e_1 + ... + e_c)``.  The text and the line breaks are those of
+        :func:`display_lines` on ``node.chains()`` (a test holds them equal),
+        but no tree of the whole is built and no text is stored and reused:
+        every inner product is written out from its tokens each time it
+        appears, so the work grows with the output.
 
-        Each equation is laid out before it is written.  Its fractions share
-        one denominator, whose box is measured once per query (and number of
-        keys); the term boxes give the line breaks, and a fraction wider than
-        its line has its denominator set on rows (as
+        Each equation is laid out before it is written: the boxes of its
+        exponentials are measured once per query and key, those of its
+        numerator's terms once per query and run of weights; a fraction wider
+        than its line has its numerator and denominator set on rows (as
         :class:`symrow.render.layout.Stacked`).  Then the text is written
         straight through.
         """
@@ -292,15 +293,27 @@ class SymrowLatexPrinter(LatexPrinter):
         heads, tails = [key[0] for key in keys], [key[1:] for key in keys]
         rel = "= " if layout is None else "&= "
         if layout is not None:
-            from .layout import CONTINUED, REL_WIDTH, pack_terms, sum_rows
+            from .layout import REL_WIDTH, sum_rows
             from .measure import fraction, leaf_box, row, stacked_rows
             m = layout.m
-            eq_box, plus_box, plus_t = leaf_box("=", "D"), leaf_box("+", "D"), leaf_box("+", "T")
+            eq_box, plus_t = leaf_box("=", "D"), leaf_box("+", "T")
             exps: dict = {}      # (query, key) -> the box of exp(q . k / scale), text style
-            dens: dict = {}      # (query, count) -> the denominator's box
-            stacks: dict = {}    # (query, count, room) -> (rows, the box of the rows)
-            frac_boxes: dict = {}   # (query, count) -> each term's fraction's box
-            weight_boxes: dict = {}  # a run of weights -> their boxes
+            terms: dict = {}     # (query, key, weight) -> the box of exp(...) w, text style
+            weight_boxes: dict = {}  # a weight -> its box, text style
+
+            def summed(boxes):
+                """The box of a sum of terms, as m_OSum measures it."""
+                return row([b for k, t in enumerate(boxes) for b in ((plus_t, t) if k
+                                                                      else (t,))], "T")
+
+            def on_rows(boxes, inner):
+                """(rows of term indices or None, the box) of a sum at ``inner`` ems."""
+                whole = summed(boxes)
+                if whole.w <= inner:
+                    return None, whole
+                rows_ = sum_rows([b.w for b in boxes], inner)
+                return rows_, stacked_rows([summed(boxes[r[0]:r[-1] + 1]) for r in rows_],
+                                           "T") if len(rows_) > 1 else whole
 
         # what equations share is prepared once per call: the tokens of each
         # query and each run of weights
@@ -308,124 +321,80 @@ class SymrowLatexPrinter(LatexPrinter):
         weight_runs: dict = {}
         lines: list = []
         for lhs, query, count, weights in node.eqs:
-            prep = queries.get(id(query))
-            if prep is None:
+            q = queries.get(id(query))
+            if q is None:
                 q = self._leaf_texts(query)
                 # "\exp\left(\frac{q_{i1} " opens an exponential, " + q_{it} "
-                # continues its inner product; the constant pieces between
-                # exponentials are joined to them
-                opening = open_ + q[0] + " "
-                prep = queries[id(query)] = (
-                    r"\frac{" + opening, close + "}{" + opening, close + " + " + opening,
-                    list(map(" + {} ".format, q[1:])), range(len(q) - 1),
-                    close + "}{\\begin{gathered}\\textstyle " + opening,
-                    close + " \\\\ \\textstyle {}+ " + opening)
-            num_open, den_open, den_next, rest, products, stack_open, stack_next = prep
+                # continues its inner product
+                q = queries[id(query)] = (open_ + q[0] + " ",
+                                          list(map(" + {} ".format, q[1:])), range(len(q) - 1))
+            opening, rest, products = q
             w_texts = weight_runs.get(id(weights))
             if w_texts is None:
                 w_texts = weight_runs[id(weights)] = self._leaf_texts(weights)
             head = get(lhs) or tok(lhs)
 
-            groups = [list(range(count))]   # the terms of each line
-            first_line = None                # the line of the left side, if one
-            stacked: dict = {}               # term -> rows of its denominator
-            boxes: list = [[]]
+            num_rows = den_rows = None   # the rows of a stacked numerator / denominator
+            boxes = None
             if layout is not None:
                 qid = id(query)
                 for j in range(count):
                     if (qid, j) not in exps:
                         exps[qid, j] = m(N.Exp(node.exponent(query, node.keys[j])), "T")
-                den = dens.get((qid, count))
-                if den is None:  # as m_OSum measures it: the exponentials, + between
-                    den = dens[qid, count] = row([b for k in range(count) for b in (
-                        (plus_t, exps[qid, k]) if k else (exps[qid, k],))], "T")
-                w_boxes = weight_boxes.get(id(weights))
-                if w_boxes is None:
-                    w_boxes = weight_boxes[id(weights)] = [m(w, "D") for w in weights]
-                fracs = frac_boxes.get((qid, count))
-                if fracs is None:  # shared by the entries of one row
-                    fracs = frac_boxes[qid, count] = [fraction(exps[qid, j], den, "D")
-                                                      for j in range(count)]
-                terms = [row([fracs[j], w_boxes[j]], "D") for j in range(count)]
+                num_boxes = []
+                for j in range(count):
+                    box = terms.get((qid, j, weights[j]))
+                    if box is None:
+                        w_box = weight_boxes.get(weights[j])
+                        if w_box is None:
+                            w_box = weight_boxes[weights[j]] = m(weights[j], "T")
+                        box = terms[qid, j, weights[j]] = row([exps[qid, j], w_box], "T")
+                    num_boxes.append(box)
+                den_boxes = [exps[qid, j] for j in range(count)]
                 lhs_box = m(lhs, "D")
-                parts = []
-                for j, t in enumerate(terms):
-                    if j:
-                        parts.append(plus_box)
-                    parts.append(t)
-                osum = row(parts, "D")
-                if row([lhs_box, eq_box, osum], "D").w <= width:
-                    first_line = [lhs_box, eq_box, osum] + terms
-                else:
+                num, den = summed(num_boxes), summed(den_boxes)
+                frac = fraction(num, den, "D")
+                if row([lhs_box, eq_box, frac], "D").w > width:
                     room = width - lhs_box.w - REL_WIDTH
+                    if frac.w > room:  # as _Layout.stacked sets a fraction on rows
+                        inner = room - 0.24
+                        num_rows, num_s = on_rows(num_boxes, inner)
+                        den_rows, den_s = on_rows(den_boxes, inner)
+                        if num_rows is None or len(num_rows) < 2:
+                            num_rows = None
+                        if den_rows is None or len(den_rows) < 2:
+                            den_rows = None
+                        if num_rows or den_rows:
+                            frac = fraction(num_s, den_s, "D")
+                boxes = [lhs_box, frac]
 
-                    def stack(j, room, qid=qid, count=count, fracs=fracs, w_boxes=w_boxes):
-                        """The rows of term j's denominator at ``room``, and its box."""
-                        rest = terms[j].w - fracs[j].w
-                        inner = room - rest - 0.24
-                        key = (qid, count, inner)
-                        found = stacks.get(key)
-                        if found is None:
-                            rows_ = None if den.w <= inner else sum_rows(
-                                [exps[qid, k].w for k in range(count)], inner)
-                            if rows_ is None or len(rows_) < 2:
-                                found = stacks[key] = (None, None)
-                            else:
-                                # each row as m_OSum measures it: its exponentials
-                                # (already measured) with a + between them
-                                box = stacked_rows([row([b for k in r for b in (
-                                    (plus_t, exps[qid, k]) if k != r[0]
-                                    else (exps[qid, k],))], "T") for r in rows_], "T")
-                                found = stacks[key] = (rows_, box)
-                        rows_, box = found
-                        if rows_ is None:
-                            return None
-                        return rows_, row([fraction(exps[qid, j], box, "D"), w_boxes[j]], "D")
-
-                    if osum.w > room:
-                        def narrowed(j, room):
-                            found = stack(j, room) if terms[j].w > room else None
-                            return None if found is None else found[1].w
-
-                        groups, fits = pack_terms([t.w for t in terms], room,
-                                                  width - CONTINUED, narrowed)
-                        for j, r in fits.items():
-                            stacked[j], terms[j] = stack(j, r)
-                    boxes = [[terms[j] for j in g] for g in groups]
-                    boxes[0].insert(0, lhs_box)
-
-            out = [head, " ", rel]
+            out = [head, " ", rel, r"\frac{"]
             ap = out.append
-            for g, group in enumerate(groups):
-                if g:
-                    lines.append(("".join(out), boxes[g - 1]))
-                    out = ["&\\quad + "]
-                    ap = out.append
-                for j in group:
-                    if j != group[0]:
-                        ap(" + ")
-                    ap(num_open)  # the numerator exp(q_i . k_j / scale)
+            for part, rows_ in ((0, num_rows), (1, den_rows)):
+                if part:
+                    ap("}{")
+                starts = {r[0] for r in rows_[1:]} if rows_ else ()
+                if rows_:
+                    ap("\\begin{gathered}\\textstyle ")
+                for j in range(count):
+                    if j:
+                        ap(" \\\\ \\textstyle {}+ " if j in starts else " + ")
+                    ap(opening)  # exp(q_i . k_j / scale)
                     ap(heads[j])
                     tail = tails[j]
                     for t in products:
                         ap(rest[t])
                         ap(tail[t])
-                    rows_ = stacked.get(j)
-                    starts = {r[0] for r in rows_[1:]} if rows_ else ()
-                    opening = stack_open if rows_ else den_open
-                    for jj in range(count):  # the denominator, written out again
-                        if jj:
-                            opening = stack_next if jj in starts else den_next
-                        ap(opening)
-                        ap(heads[jj])
-                        tail = tails[jj]
-                        for t in products:
-                            ap(rest[t])
-                            ap(tail[t])
-                    ap(close + ("\\end{gathered}} " if rows_ else "} "))
-                    ap(w_texts[j])
-            lines.append(("".join(out), first_line if first_line is not None
-                          else boxes[len(groups) - 1]))
+                    ap(close)
+                    if not part:
+                        ap(" ")
+                        ap(w_texts[j])
+                if not count:
+                    ap("0")
+                if rows_:
+                    ap("\\end{gathered}")
+            ap("}")
+            lines.append(("".join(out), boxes))
         return lines
 
     def _leaf_texts(self, leaves) -> list[str]:

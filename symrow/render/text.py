@@ -320,20 +320,46 @@ def text_walls(node, width: int = TEXT_WIDTH) -> list:
 
 
 def _softmax_lines(node: N.SoftmaxExpansion, width: int) -> list[str]:
-    """One equation after another; a wide one puts each term on its own line."""
+    """One equation after another; a wide one sets the sums above and below its
+    fraction bar on rows, as many terms to a row as fit."""
     out: list[str] = []
     for chain in node.chains():
         whole = text(chain).split("\n")
         if max(map(len, whole)) <= width:
             out.extend(whole)
             continue
-        lhs, rhs = chain.items
+        lhs, frac = chain.items
         lead = _PRINTER._print(lhs)
-        pad = prettyForm(" " * lead.width())
-        for k, term in enumerate(rhs.terms):
-            out.extend(prettyForm(*stringPict.next(lead if k == 0 else pad, " = " if k == 0
-                                                   else " + ", _PRINTER._print(term)))
-                       .render(wrap_line=False).split("\n"))
+        room = max(width - lead.width() - 3, 1)
+        parts = [_sum_rows(part, room) for part in (frac.num, frac.den)]
+        out.extend(prettyForm(*stringPict.next(lead, " = ", prettyForm.__truediv__(*parts)))
+                   .render(wrap_line=False).split("\n"))
+    return out
+
+
+def _sum_rows(node: N.OSum, room: int) -> prettyForm:
+    """A sum as rows of terms at most ``room`` characters wide (a row after the
+    first starts with ``+``), centred one under the other."""
+    pictures = [_PRINTER._print(t) for t in node.terms]
+    rows: list = [[]]
+    used = 0
+    for pic in pictures:
+        w = pic.width() + (3 if rows[-1] or len(rows) > 1 else 0)
+        if rows[-1] and used + w > room:
+            rows.append([])
+            used, w = 0, pic.width() + 3
+        rows[-1].append(pic)
+        used += w
+    lines = []
+    for k, row_ in enumerate(rows):
+        pic = row_[0] if not k else prettyForm(*stringPict.next("+ ", row_[0]))
+        for term in row_[1:]:
+            pic = prettyForm(*stringPict.next(pic, " + ", term))
+        lines.append(pic)
+    if len(lines) == 1:
+        return lines[0]
+    out = prettyForm(*stringPict.stack(*lines))
+    out.baseline = out.height() // 2
     return out
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from . import vocab as V
 from .indices import IndexExpr, NotIndex, name_at, read_expr
 from .lexer import MATRIX_ENVS, Env, Group, Token
-from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
+from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, env_rows, is_token, plain
 
 __all__ = ["ConstructReader"]
 
@@ -359,18 +359,7 @@ class ConstructReader:
             raise TranslateError(f"the environment {env.name} is not supported here; "
                                  f"write matrices with bmatrix or pmatrix", env.pos,
                                  env.begin.end)
-        rows: list[list[list]] = [[[]]]
-        for node in env.children:
-            if isinstance(node, Token) and node.kind == "rowsep":
-                rows.append([[]])
-            elif is_token(node, "&"):
-                rows[-1].append([])
-            elif is_token(node, "\\hline"):
-                continue
-            else:
-                rows[-1][-1].append(node)
-        if rows and all(not cell for cell in rows[-1]) and len(rows) > 1:
-            rows.pop()       # a trailing \\ before \end
+        rows = env_rows(env)
         if self._pattern_matrix(env, rows, em, cur):
             return
         limit = self.ref.max_dim

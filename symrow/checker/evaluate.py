@@ -30,7 +30,8 @@ import sympy
 from . import parse as l2s
 from .indices import index_names, index_value
 from .translate import Atom, Unit
-from .values import MathError, exp_of, is_matrix, row_softmax, scalar_or_matrix, shape_text
+from .values import (MathError, assemble, exp_of, is_matrix, row_softmax, scalar_or_matrix,
+                     shape_text)
 
 __all__ = ["ReadError", "parse_unit", "Evaluator", "free_indices", "MathError"]
 
@@ -369,22 +370,8 @@ class Evaluator:
         return (sympy.Max if atom.kind == "max" else sympy.Min)(*values)
 
     def _matrix(self, atom: Atom, env: dict):
-        rows = []
-        for r, row in enumerate(atom.cells):
-            blocks = []
-            for cell in row:
-                value = self.value(cell, env)
-                blocks.append(value if is_matrix(value) else sympy.ImmutableMatrix([[value]]))
-            heights = {b.rows for b in blocks}
-            if len(heights) != 1:
-                raise MathError(f"row {r + 1} of an explicit matrix mixes blocks of "
-                                f"different heights")
-            rows.append(sympy.Matrix.hstack(*blocks))
-        widths = {r.cols for r in rows}
-        if len(widths) != 1:
-            raise MathError("the rows of an explicit matrix have different widths "
-                            f"({', '.join(str(w) for w in sorted(widths))})")
-        return scalar_or_matrix(sympy.Matrix.vstack(*rows))
+        return assemble([[self.value(cell, env) for cell in row] for row in atom.cells],
+                        "an explicit matrix")
 
     # -- nodes ------------------------------------------------------------------------
     def _ev(self, node, unit: Unit, env: dict):

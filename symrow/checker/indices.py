@@ -142,7 +142,7 @@ def read_expr(tokens: list, subscripts: bool = True):
         tok = toks[k]
         if isinstance(tok, Token) and tok.text in ("+", "-"):
             if expect and k > 0:
-                raise NotIndex(f"two signs in a row in an index", tok)
+                raise NotIndex("two signs in a row in an index", tok)
             sign = -1 if tok.text == "-" else 1
             expect = True
             k += 1

@@ -26,7 +26,7 @@ from __future__ import annotations
 from . import vocab as V
 from .indices import NotIndex, read_expr
 from .lexer import Env, Group, Token
-from .units import Atom, Cursor, Emitter, TranslateError, is_token
+from .units import Atom, Cursor, Emitter, TranslateError, env_rows, is_token
 
 __all__ = ["NotationReader", "CONDITION_RELATIONS"]
 
@@ -54,17 +54,7 @@ class NotationReader:
 
     # -- cases ---------------------------------------------------------------------------
     def _cases(self, env: Env, em: Emitter, cur: Cursor) -> None:
-        rows: list[list[list]] = [[[]]]
-        for node in env.children:
-            if isinstance(node, Token) and node.kind == "rowsep":
-                rows.append([[]])
-            elif is_token(node, "&"):
-                rows[-1].append([])
-            else:
-                rows[-1][-1].append(node)
-        if rows and len(rows) > 1 and all(not [n for n in cell if not is_token(n, *V.SPACING)]
-                                          for cell in rows[-1]):
-            rows.pop()
+        rows = env_rows(env)
         values, conditions = [], []
         for r, row in enumerate(rows, start=1):
             if len(row) > 2:

@@ -31,11 +31,9 @@ from __future__ import annotations
 
 import dataclasses
 
-import sympy
-
 from . import vocab as V
 from .indices import IndexExpr
-from .lexer import Group, Token
+from .lexer import Token
 from .units import Atom, Cursor, Emitter, TranslateError, is_token
 
 __all__ = ["PatternReader", "is_dots", "elided_value", "grid_value", "DOTS"]
@@ -438,7 +436,7 @@ def elided_value(ev, atom: Atom, env: dict):
 
 def grid_value(ev, atom: Atom, env: dict):
     """The value of a matrix with ⋯ ⋮ ⋱ at ``env``."""
-    from .values import MathError, is_matrix, scalar_or_matrix
+    from .values import assemble
     rspec, cspec = atom.items
     templates = atom.cells[0]
     grid = atom.cells[1:]
@@ -469,14 +467,6 @@ def grid_value(ev, atom: Atom, env: dict):
                 local[kr] = rk
             if kc is not None:
                 local[kc] = ck
-            value = ev.value(unit, local)
-            blocks.append(value if is_matrix(value) else sympy.ImmutableMatrix([[value]]))
-        heights = {b.rows for b in blocks}
-        if len(heights) != 1:
-            raise MathError(f"row {rk} of a matrix with dots mixes blocks of different "
-                            f"heights")
-        rows.append(sympy.Matrix.hstack(*blocks))
-    widths = {r.cols for r in rows}
-    if len(widths) != 1:
-        raise MathError("the rows of a matrix with dots have different widths")
-    return scalar_or_matrix(sympy.Matrix.vstack(*rows))
+            blocks.append(ev.value(unit, local))
+        rows.append(blocks)
+    return assemble(rows, "a matrix with dots")

@@ -23,7 +23,7 @@ import dataclasses
 from .lexer import Cursor, Group, Token
 
 __all__ = ["Atom", "Unit", "TranslateError", "Emitter", "Cursor", "PLACEHOLDERS",
-           "arg_nodes", "plain", "is_token"]
+           "arg_nodes", "plain", "is_token", "env_rows"]
 
 #: one-token placeholders the parser reads as plain symbols (no d, e, E, I)
 _LETTERS = "abcfghijklmnopqrstuvwxyzABCDFGHJKLMNOPQRSTUVWXYZ"
@@ -158,3 +158,22 @@ def plain(nodes: list) -> str:
 
 def is_token(node, *texts: str) -> bool:
     return isinstance(node, Token) and node.text in texts
+
+
+def env_rows(env) -> list:
+    """The cells of an environment's rows (``\\\\`` between rows, ``&`` between
+    cells), each a list of nodes; ``\\hline`` is dropped, and so is a last row
+    left empty by a trailing ``\\\\``."""
+    from . import vocab as V
+    rows: list[list[list]] = [[[]]]
+    for node in env.children:
+        if isinstance(node, Token) and node.kind == "rowsep":
+            rows.append([[]])
+        elif is_token(node, "&"):
+            rows[-1].append([])
+        elif not is_token(node, "\\hline"):
+            rows[-1][-1].append(node)
+    if len(rows) > 1 and all(not [n for n in cell if not is_token(n, *V.SPACING)]
+                             for cell in rows[-1]):
+        rows.pop()
+    return rows

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sympy
 
-__all__ = ["is_matrix", "scalar_or_matrix", "shape_text", "exp_of", "row_softmax",
+__all__ = ["is_matrix", "scalar_or_matrix", "assemble", "shape_text", "exp_of", "row_softmax",
            "MathError", "Undecided"]
 
 
@@ -37,6 +37,23 @@ def scalar_or_matrix(value):
             return value[0, 0]
         return sympy.ImmutableMatrix(value)
     return value
+
+
+def assemble(rows: list, what: str):
+    """A matrix from rows of values, each a number or a block (a matrix): the
+    blocks of a row must have one height, and the rows one width.  ``what``
+    names the matrix in an error ("an explicit matrix")."""
+    stacked = []
+    for r, row in enumerate(rows, start=1):
+        blocks = [v if is_matrix(v) else sympy.ImmutableMatrix([[v]]) for v in row]
+        if len({b.rows for b in blocks}) != 1:
+            raise MathError(f"row {r} of {what} mixes blocks of different heights")
+        stacked.append(sympy.Matrix.hstack(*blocks))
+    widths = {r.cols for r in stacked}
+    if len(widths) != 1:
+        raise MathError(f"the rows of {what} have different widths "
+                        f"({', '.join(str(w) for w in sorted(widths))})")
+    return scalar_or_matrix(sympy.Matrix.vstack(*stacked))
 
 
 def shape_text(value) -> str:

@@ -15,7 +15,7 @@ import sympy
 
 from ..errors import LimitError, OptionError, ShapeError, SizeError
 from ..limits import get_limits
-from ..seq import check_size, size_symbol
+from ..seq import check_size
 
 __all__ = ["Config", "configure", "OPTIONS", "SCALES"]
 

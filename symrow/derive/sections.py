@@ -23,7 +23,7 @@ from __future__ import annotations
 import sympy
 
 from .. import nodes as N
-from ..build import I, J, K, T, column, indices, items, row_bmat, table
+from ..build import I, J, K, T, column, indices, row_bmat, table
 from ..steps import Step
 from ..formula import expr as E
 from .plan import Node, Plan, call, scaled, scalar_node, visible_keys

@@ -22,6 +22,7 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
+from .measure import split_sign as _split_sign
 
 __all__ = ["SymrowLatexPrinter", "latex", "display_lines", "display", "vecseq_display",
            "vecseq_node", "LINE_WIDTH", "text_width"]
@@ -197,24 +198,23 @@ class SymrowLatexPrinter(LatexPrinter):
         rows = [" & ".join(self._cells(row)) for row in node.rows]
         return "\\begin{cases} " + r" \\ ".join(rows) + " \\end{cases}"
 
-    def _print_Frac(self, node: N.Frac) -> str:
+    def _fraction(self, num, den) -> str:
+        """``\\frac{num}{den}``, or ``\\dfrac`` in a matrix cell (the setting
+        ``cell_fraction``); num and den are callables that print them."""
         cmd = r"\dfrac" if self._cell and self._settings["cell_fraction"] == "display" \
             else r"\frac"
         saved, self._cell = self._cell, False
         try:
-            return r"%s{%s}{%s}" % (cmd, self._print(node.num), self._print(node.den))
+            return r"%s{%s}{%s}" % (cmd, num(), den())
         finally:
             self._cell = saved
 
+    def _print_Frac(self, node: N.Frac) -> str:
+        return self._fraction(lambda: self._print(node.num), lambda: self._print(node.den))
+
     def _print_Stacked(self, node) -> str:
         """A fraction with its sums on rows (see :class:`symrow.render.layout.Stacked`)."""
-        cmd = r"\dfrac" if self._cell and self._settings["cell_fraction"] == "display" \
-            else r"\frac"
-        saved, self._cell = self._cell, False
-        try:
-            return r"%s{%s}{%s}" % (cmd, self._rows(node.num), self._rows(node.den))
-        finally:
-            self._cell = saved
+        return self._fraction(lambda: self._rows(node.num), lambda: self._rows(node.den))
 
     def _rows(self, rows) -> str:
         if len(rows) == 1:
@@ -411,15 +411,6 @@ class SymrowLatexPrinter(LatexPrinter):
 
     def _print_NegativeInfinity(self, expr) -> str:
         return r"-\infty"
-
-
-def _split_sign(term):
-    """(is_negative, magnitude) of a sum's term, for ``a - b`` rather than ``a + -b``."""
-    if isinstance(term, N.Neg):
-        return True, term.item
-    if isinstance(term, sympy.Expr) and term.could_extract_minus_sign():
-        return True, -term
-    return False, term
 
 
 _PRINTERS: dict[tuple, SymrowLatexPrinter] = {}

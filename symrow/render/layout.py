@@ -37,7 +37,7 @@ from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
 from .latex import LINE_WIDTH, printer
-from .measure import _MED, _THICK, LINE_ROOM, Box, Measure, split_sign, tall_strut
+from .measure import _MED, _THICK, LINE_ROOM, Box, split_sign, tall_strut
 
 __all__ = ["display_lines", "display", "Stacked", "Abridged", "entry_pairs", "pack_terms",
            "strut", "walls", "math_width", "text_columns", "WIDTHS", "LINE_WIDTH", "REL_WIDTH",

@@ -71,12 +71,12 @@ PINNED = {
     ("match_general", "en"): (14, 18), ("match_general", "ja"): (13, 18),
     ("match_concrete", "en"): (11, 22), ("match_concrete", "ja"): (10, 22),
     ("attention_general", "en"): (16, 22), ("attention_general", "ja"): (16, 22),
-    ("attention_concrete", "en"): (20, 22), ("attention_concrete", "ja"): (20, 22),
-    ("attention_causal", "en"): (22, 32), ("attention_causal", "ja"): (22, 32),
-    ("attention_heads", "en"): (37, 63), ("attention_heads", "ja"): (37, 63),
-    ("handout", "en"): (64, 90), ("handout", "ja"): (63, 90),
+    ("attention_concrete", "en"): (17, 20), ("attention_concrete", "ja"): (17, 20),
+    ("attention_causal", "en"): (21, 31), ("attention_causal", "ja"): (20, 31),
+    ("attention_heads", "en"): (32, 58), ("attention_heads", "ja"): (32, 58),
+    ("handout", "en"): (63, 90), ("handout", "ja"): (62, 90),
     ("selection", "en"): (7, 10), ("selection", "ja"): (7, 10),
-    ("attention_wide", "en"): (26, 35),
+    ("attention_wide", "en"): (20, 28),
 }
 
 CASES = [(name, lang) for name in DECKS for lang in LANGS
@@ -148,7 +148,7 @@ def test_a_fraction_wider_than_a_frame_is_set_on_rows():
 
 def test_long_expansions_are_continued_not_shrunk():
     for lang, cont in (("en", "(cont.)"), ("ja", "（続き）")):
-        frames = beamer.plan(beamer.shown(deck_object("attention_concrete")), lang)
+        frames = beamer.plan(beamer.shown(deck_object("attention_heads")), lang)
         continued = [f for f in frames if f.title.endswith(cont)]
         assert len(continued) >= 4
         assert all(f.split and f.overlays == 1 for f in continued)

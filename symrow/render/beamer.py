@@ -78,6 +78,7 @@ MAX_STEPS = 3
 
 _DISPLAY_SKIP = 23.0  # pt above and below one align*, measured
 _PARSKIP = 4.0        # pt between paragraphs
+_TALL_SKIP = 2.5      # pt a line with a sub- and superscripted symbol may grow by
 #: running text per line, in Latin letters (a Japanese character counts two):
 #: at these, no sentence of the tested decks is estimated a line short
 _CHARS = {"en": 62, "ja": 56}
@@ -190,9 +191,17 @@ def _equations(lines: list) -> list:
     return out
 
 
+def _tall_items(step, lang: str) -> int:
+    """How many inline formulas of the sentence carry both a superscript and a
+    subscript (``q^{(1)}_i``): each can push its line apart from the one above."""
+    return sum(1 for kind, v in segments(step, lang)
+               if kind != "text" and "^" in (t := latex(v)) and "_" in t)
+
+
 def _block(step, lang: str) -> Block:
     sentence = _sentence(step, lang)
-    height = BASELINE * max(1, math.ceil(_plain_width(step, lang) / _CHARS[lang])) + _PARSKIP \
+    lines = max(1, math.ceil(_plain_width(step, lang) / _CHARS[lang]))
+    height = BASELINE * lines + _TALL_SKIP * min(lines, _tall_items(step, lang)) + _PARSKIP \
         if sentence else 0.0
     equations = _equations(display_lines(step.display, SLIDE_WIDTH, cell_fraction="text")) \
         if step.display is not None else []

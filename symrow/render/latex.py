@@ -24,6 +24,8 @@ from sympy.printing.precedence import PRECEDENCE
 from .. import nodes as N
 from .measure import split_sign as _split_sign
 
+_DIGITS = re.compile(r"[0-9]")
+
 __all__ = ["SymrowLatexPrinter", "latex", "display_lines", "display", "vecseq_display",
            "vecseq_node", "LINE_WIDTH", "text_width"]
 
@@ -273,8 +275,9 @@ class SymrowLatexPrinter(LatexPrinter):
         appears, so the work grows with the output.
 
         Each equation is laid out before it is written: the boxes of its
-        exponentials are measured once per query and key, those of its
-        numerator's terms once per query and run of weights; a fraction wider
+        exponentials are measured once per shape (digits aside), its
+        denominator once per query, its numerator's terms once per query and
+        weight; a fraction wider
         than its line has its numerator and denominator set on rows (as
         :class:`symrow.render.layout.Stacked`).  Then the text is written
         straight through.
@@ -298,6 +301,10 @@ class SymrowLatexPrinter(LatexPrinter):
             m = layout.m
             eq_box, plus_t = leaf_box("=", "D"), leaf_box("+", "T")
             exps: dict = {}      # (query, key) -> the box of exp(q . k / scale), text style
+            shapes: dict = {}    # (query, key) with digits as 0 -> the same box
+            dens: dict = {}      # (query, keys) -> the box of the denominator's sum
+            den_stacks: dict = {}  # (query, keys, room) -> the denominator on rows
+            key_shapes = [_DIGITS.sub("0", " ".join(key)) for key in keys]
             terms: dict = {}     # (query, key, weight) -> the box of exp(...) w, text style
             weight_boxes: dict = {}  # a weight -> its box, text style
 
@@ -327,8 +334,9 @@ class SymrowLatexPrinter(LatexPrinter):
                 # "\exp\left(\frac{q_{i1} " opens an exponential, " + q_{it} "
                 # continues its inner product
                 q = queries[id(query)] = (open_ + q[0] + " ",
-                                          list(map(" + {} ".format, q[1:])), range(len(q) - 1))
-            opening, rest, products = q
+                                          list(map(" + {} ".format, q[1:])), range(len(q) - 1),
+                                          _DIGITS.sub("0", " ".join(q)))
+            opening, rest, products, q_shape = q
             w_texts = weight_runs.get(id(weights))
             if w_texts is None:
                 w_texts = weight_runs[id(weights)] = self._leaf_texts(weights)
@@ -340,7 +348,15 @@ class SymrowLatexPrinter(LatexPrinter):
                 qid = id(query)
                 for j in range(count):
                     if (qid, j) not in exps:
-                        exps[qid, j] = m(N.Exp(node.exponent(query, node.keys[j])), "T")
+                        # exponentials that differ only in their digits have one box
+                        # (every digit is as wide and as tall as another), so it is
+                        # measured once per shape: q_{11} k_{21} as q_{00} k_{00}
+                        shape = (q_shape, key_shapes[j])
+                        box = shapes.get(shape)
+                        if box is None:
+                            box = shapes[shape] = m(
+                                N.Exp(node.exponent(query, node.keys[j])), "T")
+                        exps[qid, j] = box
                 num_boxes = []
                 for j in range(count):
                     box = terms.get((qid, j, weights[j]))
@@ -352,14 +368,20 @@ class SymrowLatexPrinter(LatexPrinter):
                     num_boxes.append(box)
                 den_boxes = [exps[qid, j] for j in range(count)]
                 lhs_box = m(lhs, "D")
-                num, den = summed(num_boxes), summed(den_boxes)
+                num = summed(num_boxes)
+                den = dens.get((qid, count))
+                if den is None:  # the denominator is the same for a query's entries
+                    den = dens[qid, count] = summed(den_boxes)
                 frac = fraction(num, den, "D")
                 if row([lhs_box, eq_box, frac], "D").w > width:
                     room = width - lhs_box.w - REL_WIDTH
                     if frac.w > room:  # as _Layout.stacked sets a fraction on rows
                         inner = room - 0.24
                         num_rows, num_s = on_rows(num_boxes, inner)
-                        den_rows, den_s = on_rows(den_boxes, inner)
+                        found = den_stacks.get((qid, count, inner))
+                        if found is None:
+                            found = den_stacks[qid, count, inner] = on_rows(den_boxes, inner)
+                        den_rows, den_s = found
                         if num_rows is None or len(num_rows) < 2:
                             num_rows = None
                         if den_rows is None or len(den_rows) < 2:

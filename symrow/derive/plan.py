@@ -301,10 +301,11 @@ class Plan:
         E_ = x.applyfunc(sympy.exp)
         rows, cols = x.shape
 
-        def count(i):
-            return cols if visible is None else visible(i + 1)
-        return sympy.Matrix(rows, cols, lambda i, j: E_[i, j] / sum(
-            E_[i, k] for k in range(count(i))) if j < count(i) else sympy.S.Zero)
+        counts = [cols if visible is None else visible(i + 1) for i in range(rows)]
+        # each row's denominator is built once, as one Add (not term by term)
+        dens = [sympy.Add(*[E_[i, k] for k in range(counts[i])]) for i in range(rows)]
+        return sympy.Matrix(rows, cols, lambda i, j: E_[i, j] / dens[i] if j < counts[i]
+                            else sympy.S.Zero)
 
     def _general(self, n: Node, get):
         MS = sympy.MatrixSymbol

@@ -263,11 +263,11 @@ class Plan:
         if r == "operand":
             return sympy.ImmutableMatrix(n.seq.matrix)
         if r == "combine":
-            return sympy.Matrix(get(n.inputs[0]) * get(n.inputs[1]))
+            return _product(get(n.inputs[0]), get(n.inputs[1]))
         if r == "match":
-            return sympy.Matrix(get(n.inputs[0]) * get(n.inputs[1]).T)
+            return _product(get(n.inputs[0]), get(n.inputs[1]).T)
         if r == "tcombine":
-            return sympy.Matrix(get(n.inputs[0]).T * get(n.inputs[1]))
+            return _product(get(n.inputs[0]).T, get(n.inputs[1]))
         if r == "transpose":
             return sympy.Matrix(get(n.inputs[0]).T)
         if r == "scale":
@@ -337,6 +337,18 @@ class Plan:
             return value.xreplace({s: sympy.Integer(v) for s, v in self.ties.items()
                                    if isinstance(v, int)})
         return value
+
+
+def _product(left, right) -> sympy.Matrix:
+    """The matrix product, each entry one ``Add`` of its products.
+
+    The same value as ``left * right``; SymPy's own product first asks of
+    every entry whether ``0 * entry`` is 0, which for entries such as
+    softmax weights means assumption queries that cost more than the
+    product itself."""
+    inner = left.shape[1]
+    return sympy.Matrix(left.shape[0], right.shape[1], lambda i, j: sympy.Add(
+        *[left[i, t] * right[t, j] for t in range(inner)]))
 
 
 def _symbols(seq: VecSeq) -> sympy.ImmutableMatrix:

@@ -311,6 +311,11 @@ def _uncover_line(line: str, slide: int) -> str:
     return " & ".join(out)
 
 
+#: before a display that no sentence leads into (a continued frame): amsmath
+#: starts it on an empty line of its own, one baseline high
+_NO_EMPTY_LINE = "\\vspace*{-\\baselineskip}\n"
+
+
 def _display(lines: list, env: str = "align*") -> str:
     return "\\begin{%s}\n%s\n\\end{%s}" % (env, " \\\\\n".join(lines), env)
 
@@ -334,7 +339,9 @@ def _frame(frame: Frame) -> str:
                     slide += 1
                 for line in eq:
                     lines.append(_uncover_line(line, slide) if reveal and slide > 1 else line)
-            part += ("\n" if part else "") + _display(lines)
+            # a display with no sentence before it would start a paragraph of its
+            # own: an empty line, which is taken back
+            part += "\n" + _display(lines) if part else _NO_EMPTY_LINE + _display(lines)
         parts.append(part)
         slide += 1
     return head + "\n\n".join(parts) + "\n\\end{frame}\n"

@@ -512,29 +512,24 @@ class Measure:
         box = leaf_box(rel, style)._replace(first="rel", last="rel")
         return row([self(node.lhs, style), box, self(node.rhs, style)], style)
 
-    def m_Chain(self, node: N.Chain, style: str) -> Box:
+    def _separated(self, items, separators: tuple, style: str) -> Box:
+        """The items on one line with the ``separators`` (TeX) between each two."""
+        between = [leaf_box(tex, style) for tex in separators]
         boxes = []
-        for k, item in enumerate(node.items):
+        for k, item in enumerate(items):
             if k:
-                boxes.append(leaf_box("=", style))
+                boxes += between
             boxes.append(self(item, style))
         return row(boxes, style)
+
+    def m_Chain(self, node: N.Chain, style: str) -> Box:
+        return self._separated(node.items, ("=",), style)
 
     def m_Group(self, node: N.Group, style: str) -> Box:
-        boxes = []
-        for k, item in enumerate(node.items):
-            if k:
-                boxes += [leaf_box(",", style), leaf_box(r"\qquad", style)]
-            boxes.append(self(item, style))
-        return row(boxes, style)
+        return self._separated(node.items, (",", r"\qquad"), style)
 
     def m_Items(self, node: N.Items, style: str) -> Box:
-        boxes = []
-        for k, item in enumerate(node.items):
-            if k:
-                boxes.append(leaf_box(",", style))
-            boxes.append(self(item, style))
-        return row(boxes, style)
+        return self._separated(node.items, (",",), style)
 
     # -- structures -------------------------------------------------------------------------
     def m_Frac(self, node: N.Frac, style: str) -> Box:

@@ -27,6 +27,7 @@ import math
 
 import sympy
 
+from ..derive.plan import matrix_product
 from . import parse as l2s
 from .indices import index_names, index_value
 from .translate import Atom, Unit
@@ -426,10 +427,7 @@ class Evaluator:
         if not is_matrix(x) or not is_matrix(y):
             return sympy.ImmutableMatrix((x * y) if is_matrix(x) else (y * x))
         if x.cols == y.rows:
-            # by hand: SymPy's general product is slower for small symbolic matrices
-            return scalar_or_matrix(sympy.ImmutableMatrix(
-                x.rows, y.cols, lambda i, j: sympy.Add(*[x[i, k] * y[k, j]
-                                                          for k in range(x.cols)])))
+            return scalar_or_matrix(matrix_product(x, y))
         if x.shape == y.shape and 1 in x.shape:
             # two row vectors (or two columns): their inner product
             return sympy.Add(*[a * b for a, b in zip(x, y)])

@@ -53,7 +53,7 @@ from ..formula.shapes import infer
 from ..seq import VecSeq
 from ..build import entry_of
 
-__all__ = ["Node", "Plan", "plan", "PRODUCTS", "FUNCTION_VALUES", "function_of"]
+__all__ = ["Node", "Plan", "plan", "PRODUCTS", "FUNCTION_VALUES", "function_of", "matrix_product"]
 
 #: readings that are matrix products, with the reading they report in ``.products``
 PRODUCTS = {"combine": "combine", "match": "match", "tcombine": "combine"}
@@ -263,11 +263,11 @@ class Plan:
         if r == "operand":
             return sympy.ImmutableMatrix(n.seq.matrix)
         if r == "combine":
-            return _product(get(n.inputs[0]), get(n.inputs[1]))
+            return matrix_product(get(n.inputs[0]), get(n.inputs[1]), sympy.Matrix)
         if r == "match":
-            return _product(get(n.inputs[0]), get(n.inputs[1]).T)
+            return matrix_product(get(n.inputs[0]), get(n.inputs[1]).T, sympy.Matrix)
         if r == "tcombine":
-            return _product(get(n.inputs[0]).T, get(n.inputs[1]))
+            return matrix_product(get(n.inputs[0]).T, get(n.inputs[1]), sympy.Matrix)
         if r == "transpose":
             return sympy.Matrix(get(n.inputs[0]).T)
         if r == "scale":
@@ -339,15 +339,16 @@ class Plan:
         return value
 
 
-def _product(left, right) -> sympy.Matrix:
+def matrix_product(left, right, cls=sympy.ImmutableMatrix):
     """The matrix product, each entry one ``Add`` of its products.
 
     The same value as ``left * right``; SymPy's own product first asks of
     every entry whether ``0 * entry`` is 0, which for entries such as
     softmax weights means assumption queries that cost more than the
-    product itself."""
+    product itself.  (The checker multiplies its small matrices with it too.)
+    ``cls``: the kind of matrix returned."""
     inner = left.shape[1]
-    return sympy.Matrix(left.shape[0], right.shape[1], lambda i, j: sympy.Add(
+    return cls(left.shape[0], right.shape[1], lambda i, j: sympy.Add(
         *[left[i, t] * right[t, j] for t in range(inner)]))
 
 

@@ -164,16 +164,22 @@ def _sentence(step, lang: str) -> str:
     return _narrated(step, lang, tex_escape)
 
 
-def _plain_width(step, lang: str) -> float:
-    """Estimated width of a sentence, in characters of running text."""
-    chars = 0.0
+def _sentence_height(step, lang: str) -> float:
+    """Estimated height of a sentence, in pt: its lines, from its width in
+    characters of running text, and a little more for each line that an
+    inline formula with both a superscript and a subscript (``q^{(1)}_i``)
+    can push apart from the one above."""
+    chars, tall = 0.0, 0
     for kind, v in segments(step, lang):
         if kind == "text":
             # a Japanese character is as wide as about two Latin letters
             chars += sum(2 if ord(ch) > 0x2E80 else 1 for ch in v) if lang == "ja" else len(v)
         else:
-            chars += text_width(latex(v)) * 2.2  # an em is about two letters wide
-    return chars
+            tex = latex(v)
+            chars += text_width(tex) * 2.2  # an em is about two letters wide
+            tall += "^" in tex and "_" in tex
+    lines = max(1, math.ceil(chars / _CHARS[lang]))
+    return BASELINE * lines + _TALL_SKIP * min(lines, tall) + _PARSKIP
 
 
 def _equations(lines: list) -> list:
@@ -191,18 +197,9 @@ def _equations(lines: list) -> list:
     return out
 
 
-def _tall_items(step, lang: str) -> int:
-    """How many inline formulas of the sentence carry both a superscript and a
-    subscript (``q^{(1)}_i``): each can push its line apart from the one above."""
-    return sum(1 for kind, v in segments(step, lang)
-               if kind != "text" and "^" in (t := latex(v)) and "_" in t)
-
-
 def _block(step, lang: str) -> Block:
     sentence = _sentence(step, lang)
-    lines = max(1, math.ceil(_plain_width(step, lang) / _CHARS[lang]))
-    height = BASELINE * lines + _TALL_SKIP * min(lines, _tall_items(step, lang)) + _PARSKIP \
-        if sentence else 0.0
+    height = _sentence_height(step, lang) if sentence else 0.0
     equations = _equations(display_lines(step.display, SLIDE_WIDTH, cell_fraction="text")) \
         if step.display is not None else []
     return Block(sentence, height, equations)

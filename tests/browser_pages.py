@@ -42,17 +42,18 @@ TESTS = Path(__file__).resolve().parent
 MODULES = TESTS / "node_modules"
 
 _DISPLAY = re.compile(r"^\$\$\n(.*?)\n\$\$$", re.S | re.M)
-_INLINE = re.compile(r"(?<![\\$])\$([^$\n]+)\$")
-_MD_ESCAPED = re.compile(r"\\([*_`\[\]<>|\\])")
+#: inline math, and the characters Markdown escapes (page_model.py reads them too)
+INLINE = re.compile(r"(?<![\\$])\$([^$\n]+)\$")
+MD_ESCAPED = re.compile(r"\\([*_`\[\]<>|\\])")
 
 
 def _inline_html(text: str, engine: str) -> str:
     out, k = [], 0
-    for m in _INLINE.finditer(text):
-        out.append(html.escape(_MD_ESCAPED.sub(r"\1", text[k:m.start()])))
+    for m in INLINE.finditer(text):
+        out.append(html.escape(MD_ESCAPED.sub(r"\1", text[k:m.start()])))
         out.append(_math(m.group(1), False, engine))
         k = m.end()
-    out.append(html.escape(_MD_ESCAPED.sub(r"\1", text[k:])))
+    out.append(html.escape(MD_ESCAPED.sub(r"\1", text[k:])))
     return "".join(out)
 
 
@@ -80,30 +81,37 @@ def keep_displays(text: str, keep: list) -> str:
     return "\n\n".join(out) + "\n"
 
 
-def markdown_html(text: str, engine: str) -> str:
-    """The HTML body of symrow's Markdown: headings, paragraphs and ``$$`` blocks."""
-    blocks = []
+def blocks(text: str) -> list:
+    """(kind, content) of each block of symrow's Markdown, in order: kind is
+    "display" (a ``$$`` block), "p" (a paragraph) or "h1" to "h6"."""
+    out = []
     for chunk in re.split(r"\n\s*\n", text.strip()):
         chunk = chunk.strip()
         m = _DISPLAY.fullmatch(chunk)
         if m:
-            blocks.append(_math(m.group(1), True, engine))
+            out.append(("display", m.group(1)))
             continue
         # a sentence followed by its display, with no blank line between
         d = re.search(r"^\$\$\n", chunk, re.M)
         if d and d.start() > 0:
-            blocks.append("<p>" + _inline_html(chunk[:d.start()].strip(), engine) + "</p>")
-            chunk = chunk[d.start():]
-            m = _DISPLAY.fullmatch(chunk)
-            blocks.append(_math(m.group(1), True, engine))
+            out.append(("p", chunk[:d.start()].strip()))
+            out.append(("display", _DISPLAY.fullmatch(chunk[d.start():]).group(1)))
             continue
         h = re.match(r"(#{1,6}) (.*)", chunk, re.S)
-        if h:
-            level = len(h.group(1))
-            blocks.append(f"<h{level}>" + _inline_html(h.group(2), engine) + f"</h{level}>")
+        out.append((f"h{len(h.group(1))}", h.group(2)) if h else ("p", chunk))
+    return out
+
+
+def markdown_html(text: str, engine: str) -> str:
+    """The HTML body of symrow's Markdown: headings, paragraphs and ``$$`` blocks."""
+    out = []
+    for kind, content in blocks(text):
+        if kind == "display":
+            out.append(_math(content, True, engine))
         else:
-            blocks.append("<p>" + _inline_html(chunk, engine) + "</p>")
-    return "\n".join(blocks)
+            tag = "p" if kind == "p" else kind
+            out.append(f"<{tag}>" + _inline_html(content, engine) + f"</{tag}>")
+    return "\n".join(out)
 
 
 _MEASURE = """

@@ -28,7 +28,7 @@ demo: $(VENV)/.installed
 	$(VENV)/bin/symrow
 
 test: $(VENV)/.installed-test
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 # KaTeX and MathJax for the renderer tests (.ci/run does this too).
 renderers:

@@ -24,6 +24,7 @@ from typing import Mapping
 
 import sympy
 
+from .. import nodes as N
 from ..errors import LimitError, OptionError
 from ..formula import expr as E
 from ..formula.read import from_sympy, read_latex
@@ -31,8 +32,8 @@ from ..formula.shapes import infer
 from ..limits import get_limits
 from ..steps import Derivation
 from . import sections as S
-from .article import article_steps, is_article
 from .plan import Plan, plan
+from .readings import Ctx
 
 __all__ = ["explain", "derive", "count_terms", "read", "general_sizes", "EXPLAIN_OPTIONS"]
 
@@ -64,21 +65,20 @@ def count_terms(p: Plan, *, shown_combine=True) -> int:
     """
     if not p.concrete:
         return 0
-    total = 0
-    for n in p.nodes:
-        if n.reading in ("combine", "match", "tcombine"):
-            a, b = n.inputs
-            inner = a.rows if n.reading == "tcombine" else a.cols
-            expands = S.expandable(n) is not None
-            if not (expands and not shown_combine):
-                total += n.rows * n.cols * inner
-            if expands:
-                mtch, _, V = S.expandable(n)
-                causal = S.causal_of(n)
-                d = mtch.inputs[0].cols
-                counts = [causal.last(i, n.inputs[0].cols) for i in range(1, n.rows + 1)]
-                total += V.cols * d * sum(c * (c + 1) for c in counts)
-    return total
+    return sum(n.terms(p, shown_combine) for n in p.nodes)
+
+
+def is_article(p: Plan) -> bool:
+    """A single product (combine or match) of two different operands, nothing else
+    (``XX^T`` matches a sequence with itself: no point maps to one row alone)."""
+    r = p.result
+    return r.reading in ("combine", "match") and all(
+        x.reading == "operand" for x in r.inputs) and len(p.nodes) == 3
+
+
+def article_steps(p: Plan) -> list:
+    """The whole derivation of a single product, as the reference article reads it."""
+    return p.result.steps(Ctx(p, article=True), "product")
 
 
 def check_terms(p: Plan, max_terms: int | None, *, shown_combine=True) -> None:
@@ -108,31 +108,33 @@ def general_sizes(formula: E.Formula, p: Plan, conventions: Mapping | None) -> d
 
 def generic_steps(p: Plan, style: str | None = None) -> list:
     """Formula, operands, definitions, one section per value, expansions, summary."""
-    ctx = S.Ctx(p, style)
+    ctx = Ctx(p, style)
     steps = S.formula_steps(ctx)
     steps += [ctx.heading("operands", part="operands")] + S.operand_steps(ctx)
     steps += S.plan_steps(ctx, part="operands")
     seen: dict[str, int] = {}
-    several = sum(1 for n in p.nodes if S.expandable(n)) > 1
+    several = sum(1 for n in p.nodes if n.expandable()) > 1
     for node in p.nodes:
-        if node.reading == "operand" or node.quiet:
+        if node.reading == "operand" or not ctx.shown(node):
             continue
         part = node.name or node.reading
         seen[part] = seen.get(part, 0) + 1
         if seen[part] > 1:
             part = f"{part}-{seen[part]}"
-        steps += S.SECTIONS[node.reading](node, ctx, part)
-        steps += S.expansion(node, ctx, part=f"expansion-{node.name}" if several
-                             else "expansion")
+        steps += node.steps(ctx, part)
+        steps += node.expansion(ctx, f"expansion-{node.name}" if several else "expansion")
     steps += S.summary(ctx)
     return steps
 
 
 def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | None = None,
            sizes: Mapping | None = None, rebuild=None, title: Mapping | None = None,
-           formula_text: str | None = None, statement=None) -> Derivation:
+           formula_text: str | None = None, statement=None, more_quantities=None,
+           more_definitions=None) -> Derivation:
     """The Derivation of a plan: its steps (the generic layout, or the article's for a
     single product, unless given), its values and definitions."""
+    if statement is None:
+        statement = N.Chain([p.result.seq, S.display_expr(p.formula.result, p)])
     if steps is None:
         steps = article_steps(p) if is_article(p) else generic_steps(p)
     if p.concrete:
@@ -142,7 +144,8 @@ def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | 
         quantities = p.values()
     return Derivation(kind, steps, operands=p.operands, quantities=quantities,
                       result=p.result.name, options=options, plan=p, sizes=sizes,
-                      rebuild=rebuild, title=title, formula=formula_text, statement=statement)
+                      rebuild=rebuild, title=title, formula=formula_text, statement=statement,
+                      more_quantities=more_quantities, more_definitions=more_definitions)
 
 
 def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = None,

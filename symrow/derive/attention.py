@@ -45,7 +45,8 @@ from .attention_config import Config, configure
 from .plan import plan
 from .readings import Ctx
 from .readings.base import entrywise, run, scaled, stack_of_seq
-from .presets import Option, Preset, register
+from .explain import check_terms, derive
+from .presets import Option, Preset
 
 __all__ = ["attention"]
 
@@ -148,7 +149,6 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
     formula, shapes, unnamed = _formula(cfg)
     p = plan(formula, shapes, causal=cfg.causal, scale=cfg.scale, max_dim=cfg.max_dim,
              unnamed=unnamed)
-    from .explain import check_terms, derive
     check_terms(p, max_terms, shown_combine=False)
     head_names = [_names(cfg, h) for h in range(1, cfg.heads + 1)]
     quiet = frozenset()
@@ -471,7 +471,7 @@ class _Layout:
         return steps
 
 
-def _build(*, general: bool = False, m=None, n=None, d=None, **options):
+def _build(preset=None, *, general: bool = False, m=None, n=None, d=None, **options):
     sizes = {}
     for key, default in (("m", 2), ("n", 2), ("d", 2)):
         given = {"m": m, "n": n, "d": d}[key]
@@ -479,7 +479,7 @@ def _build(*, general: bool = False, m=None, n=None, d=None, **options):
     return attention(sizes["m"], sizes["n"], sizes["d"], **options)
 
 
-PRESET = register(Preset(
+PRESET = Preset(
     name="attention",
     help="derive softmax(QK^T/sqrt(d))V: match, distribute (配分), combine",
     title={"en": "Attention: match, distribute, combine",
@@ -509,4 +509,4 @@ PRESET = register(Preset(
         Option("--scale", "scale", "keep sqrt(d) as in the formula (default), or substitute "
                                    "the number", kind="choice", default="symbolic",
                choices=("symbolic", "number")),
-    )))
+    ))

@@ -30,9 +30,12 @@ from ..formula import expr as E
 from ..formula.read import from_sympy, read_latex
 from ..formula.shapes import infer
 from ..limits import get_limits
+from ..seq import VecSeq
 from ..steps import Derivation
 from . import sections as S
+from ..render.latex import latex
 from .plan import Plan, plan
+from .presets import REGISTRY, conventions_for, style_for
 from .readings import Ctx
 
 __all__ = ["explain", "derive", "count_terms", "read", "general_sizes", "EXPLAIN_OPTIONS"]
@@ -187,7 +190,6 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
         raise OptionError(f"causal= must be True or False; got {causal!r}")
     parsed, sym_shapes = read(formula)
     given = {**sym_shapes, **dict(shapes or {})}
-    from .presets import conventions_for, style_for
     conv = conventions_for(parsed)
     p = plan(parsed, given or None, values=values, causal=causal, scale=scale,
              conventions=conv, max_dim=max_dim)
@@ -201,7 +203,6 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
         return explain(parsed, concrete, values=values, causal=causal, scale=scale,
                        max_dim=max_dim, max_terms=max_terms)
     options = {"causal": causal, "scale": scale}
-    from ..render.latex import latex
     tex = latex(S.display_expr(parsed.result, p))
     title = {"en": f"Reading ${tex}$ row by row", "ja": f"${tex}$ を行ごとに読む"}
     return derive(p, kind="explain", steps=steps, options=options, title=title,
@@ -233,12 +234,10 @@ def _shapes_rebuilder(p: Plan, rebuild):
 
 def derive_product(kind: str, formula: E.Formula, seqs: Mapping) -> Derivation:
     """``combine`` and ``match``: a single product of two given vector sequences."""
-    from .presets import REGISTRY, conventions_for
     conv = conventions_for(formula)
     p = plan(formula, seqs=seqs, conventions=conv)
 
     def rebuild(shapes: Mapping, **_) -> Derivation:  # no options to override
-        from ..seq import VecSeq
         return derive_product(kind, formula, {name: VecSeq(name, *shape)
                                               for name, shape in shapes.items()})
     return derive(p, kind=kind, options={"name": p.result.name},

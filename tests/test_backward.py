@@ -227,3 +227,20 @@ def test_backward_renders_in_katex_and_tex():
     harness.assert_renders([f for x in (d, g) for lang in ("en", "ja")
                             for f in harness.latex_math(x.to_latex(lang))])
     harness.compile_tex(g.to_document("ja"), "lualatex")
+
+
+# -- golden files: one general and one concrete backward derivation in each language --------
+
+GOLDEN = [
+    ("attention_general", r"\mathrm{softmax}\left(\frac{QK^T}{\sqrt{d}}\right)V", None, {}),
+    ("linear_concrete", "XW", {"X": (3, 2), "W": (2, 4)}, {}),
+    ("mlp_general_partial", r"H = \mathrm{ReLU}(XW_1 + b_1); Y = HW_2", None,
+     {"notation": "partial"}),
+]
+
+
+@pytest.mark.parametrize("key,tex,shapes,options", GOLDEN, ids=[g[0] for g in GOLDEN])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_golden(key, tex, shapes, options, lang):
+    d = symrow.backward(tex, shapes, general=shapes is None, **options)
+    harness.golden(f"backward_{key}_{lang}.tex", d.to_latex(lang))

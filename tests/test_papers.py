@@ -380,3 +380,9 @@ def test_the_whole_table_compiles_in_tex(derived, lang, engine):
     source = preamble(lang) + "\\begin{document}\n" + body + "\\end{document}\n"
     _pdf, log = harness.compile_tex(source, engine)
     assert "Missing character" not in log
+
+
+@pytest.mark.parametrize("key", ["kipf-gcn-layer", "vaswani-multihead", "d2l-gru-candidate"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_golden(key, lang, derived):
+    harness.golden(f"papers_{key}_{lang}.tex", derived[key].to_latex(lang))

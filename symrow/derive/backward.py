@@ -34,6 +34,7 @@ A value used more than once gets the sum of the gradients of its uses.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Mapping
 
 import sympy
@@ -370,7 +371,7 @@ def _steps(p: Plan, bp: Plan, order, aliases, origin, uses, vias, grad_names,
                 continue
             said.add(via.reading)
             steps.append(ctx.step("backward_rule", {"variant": via.reading},
-                                  _RULES.get(via.reading), part=part))
+                                  _rule_display(via.reading, notation), part=part))
             if via.reading == "softmax":
                 steps += _flash(p, bp, via, ctx, part)
         for bnode in by_group.get(group_of.get(name), []):
@@ -416,15 +417,36 @@ def _owner(p: Plan, node: Reading) -> Reading:
 
 
 def _rule(*pairs):
-    return N.Group([N.Chain([N.Label(a, b), N.Label(c, d)]) for a, b, c, d in pairs])
+    return [(a, b, c, d) for a, b, c, d in pairs]
+
+
+def _rule_display(reading: str, notation: str):
+    """A reading's rule on generic names (C the value, C̄ its gradient), in the notation of
+    the derivation: ``\\bar{A}`` or ``\\frac{\\partial L}{\\partial A}``."""
+    pairs = _RULES.get(reading)
+    if pairs is None:
+        return None
+
+    def tex(t):
+        if notation != "partial":
+            return t
+        return re.sub(r"\\bar\{([^{}]*(?:\{[^{}]*\})?[^{}]*)\}",
+                      r"\\frac{\\partial L}{\\partial \1}", t)
+
+    def text(t):
+        if notation != "partial":
+            return t
+        return re.sub(r"(\w)\u0304", r"∂L/∂\1", t)
+    return N.Group([N.Chain([N.Label(tex(a), text(b)), N.Label(tex(c), text(d))])
+                    for a, b, c, d in pairs])
 
 
 #: each reading's rule, on generic names: C is the value, C̄ its gradient
 _RULES = {
-    "combine": _rule((r"\bar{L}", "L̄", r"\bar{C} R^{T}", "C̄ Rᵀ"),
-                     (r"\bar{R}", "R̄", r"L^{T} \bar{C}", "Lᵀ C̄")),
-    "match": _rule((r"\bar{L}", "L̄", r"\bar{C} R", "C̄ R"),
-                   (r"\bar{R}", "R̄", r"\bar{C}^{T} L", "C̄ᵀ L")),
+    "combine": _rule((r"\bar{A}", "Ā", r"\bar{C} B^{T}", "C̄ Bᵀ"),
+                     (r"\bar{B}", "B̄", r"A^{T} \bar{C}", "Aᵀ C̄")),
+    "match": _rule((r"\bar{A}", "Ā", r"\bar{C} B", "C̄ B"),
+                   (r"\bar{B}", "B̄", r"\bar{C}^{T} A", "C̄ᵀ A")),
     "tcombine": _rule((r"\bar{A}", "Ā", r"B \bar{C}^{T}", "B C̄ᵀ"),
                       (r"\bar{B}", "B̄", r"A \bar{C}", "A C̄")),
     "transpose": _rule((r"\bar{X}", "X̄", r"\bar{C}^{T}", "C̄ᵀ")),
@@ -441,8 +463,8 @@ _RULES = {
     "bias": _rule((r"\bar{X}", "X̄", r"\bar{C}", "C̄"),
                   (r"\bar{\boldsymbol{b}}", "b̄", r"\sum_{i} \bar{\boldsymbol{c}}_{i}",
                    "Σᵢ c̄ᵢ")),
-    "hadamard": _rule((r"\bar{L}", "L̄", r"\bar{C} \odot R", "C̄ ⊙ R"),
-                      (r"\bar{R}", "R̄", r"\bar{C} \odot L", "C̄ ⊙ L")),
+    "hadamard": _rule((r"\bar{A}", "Ā", r"\bar{C} \odot B", "C̄ ⊙ B"),
+                      (r"\bar{B}", "B̄", r"\bar{C} \odot A", "C̄ ⊙ A")),
     "layernorm": _rule((r"\bar{\boldsymbol{x}}_{i}", "x̄ᵢ",
                         r"\frac{\bar{\boldsymbol{n}}_{i} - \operatorname{mean}"
                         r"(\bar{\boldsymbol{n}}_{i}) - \hat{\boldsymbol{x}}_{i} \operatorname"
@@ -458,6 +480,5 @@ _RULES = {
     "power": _rule((r"\bar{D}", "D̄", r"p \, D^{p-1} \odot \bar{C}", "p Dᵖ⁻¹ ⊙ C̄")),
     "degree": _rule((r"\bar{a}_{ij}", "āᵢⱼ", r"\bar{d}_{ii}", "d̄ᵢᵢ")),
     "diag": _rule((r"\bar{s}_{j}", "s̄ⱼ", r"\bar{d}_{jj}", "d̄ⱼⱼ")),
-    "concat": _rule((r"\bar{A}_{k}", "Āₖ", r"\text{the columns of } \bar{C} \text{ that } "
-                     r"A_{k} \text{ filled}", "the columns of C̄ that Aₖ filled")),
+    "concat": _rule((r"\bar{A}_{k}", "Āₖ", r"\bar{C}_{:,\,J_{k}}", "C̄[:, Jₖ]")),
 }

@@ -238,7 +238,8 @@ TEMPLATES: dict[str, str] = {
     "backward_rule.degree": ("Back through the degree matrix: every entry of row i counted "
                              "in d_ii:"),
     "backward_rule.diag": "Back through diag(s): each entry of s gets its diagonal entry:",
-    "backward_rule.concat": "Back through matrices side by side:",
+    "backward_rule.concat": ("Back through matrices side by side: each block gets the "
+                             "columns of the gradient that it filled (J_k below):"),
     "backward_flash": 'Since {Pbar} = {ObarVT} and {O} = {PV}, each row sum of {PbarP} is the inner product of a row of {Obar} with the same row of {O}, so it can be computed from the output alone (FlashAttention does so):',
     "backward_result": "So:",
     "heading.backward_gradients": "The gradients",

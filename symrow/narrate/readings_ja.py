@@ -196,7 +196,7 @@ TEMPLATES: dict[str, str] = {
     "backward_rule.power": "対角行列のべきを逆にたどると、",
     "backward_rule.degree": "次数行列を逆にたどると、d_ii に数えた第 i 行のどの成分にも届く。",
     "backward_rule.diag": "diag(s) を逆にたどると、s の各成分にその対角成分が届く。",
-    "backward_rule.concat": "横に並べた行列を逆にたどると、",
+    "backward_rule.concat": "横に並べた行列を逆にたどると、各ブロックには、それが占めていた勾配の列（下の J_k）が届く。",
     "backward_flash": '{Pbar} = {ObarVT} かつ {O} = {PV} なので、{PbarP} の各行の和は {Obar} の行と {O} の同じ行の内積に等しく、出力だけから計算できる（FlashAttention はこうする）。',
     "backward_result": "したがって、",
     "heading.backward_gradients": "勾配のまとめ",

@@ -437,7 +437,8 @@ def _rule_display(reading: str, notation: str):
         if notation != "partial":
             return t
         return re.sub(r"(\w)\u0304", r"∂L/∂\1", t)
-    return N.Group([N.Chain([N.Label(tex(a), text(b)), N.Label(tex(c), text(d))])
+    # a rule on generic names is not a claim about this formula's values: "gets", not "="
+    return N.Group([N.Rel(N.Label(tex(a), text(b)), "gets", N.Label(tex(c), text(d)))
                     for a, b, c, d in pairs])
 
 

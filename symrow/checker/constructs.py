@@ -69,10 +69,38 @@ class ConstructReader:
             cur.take()
             self._elementwise(cur, em, V.FUNCTION_WORDS[text.lower()], tok.pos, arg.end)
             return
+        if text.isalpha() and len(text) > 1 and self._heading(cur, em, text):
+            return
         raise TranslateError(f"{tok.text}{{{text or '...'}}} is not supported here; the "
                              f"functions symrow knows are softmax, \\exp, \\sqrt, and "
                              f"ReLU, \\sigma, \\tanh and \\phi entry by entry",
                              tok.pos, arg.end)
+
+    def _heading(self, cur: Cursor, em: Emitter, word: str) -> bool:
+        """``\\mathrm{Attention}(Q, K, V)``: a name for the derivation's result, when its
+        arguments are the derivation's operands; else refused as a heading."""
+        tok = cur.peek()
+        save = cur.i
+        cur.take()
+        cur.take()
+        got = self._bracket_arg(cur, word, tok.pos, tok.end)
+        if got is None:
+            cur.i = save
+            return False
+        inner, a, b = got
+        args = "".join(plain([n]) for n in inner if not is_token(n, *V.SPACING))
+        names = [n for n in args.split(",") if n]
+        operands = [q.name for q in self.ref.quantities.values() if q.level == 0 and
+                    q.symbols.free_symbols]
+        result = getattr(self.ref, "result", None)
+        if result in self.ref.quantities and names and set(names) == set(operands):
+            em.atom(Atom("whole", result), tok.pos, b)
+            self._postfix(cur, em, simple=False)
+            return True
+        shown = " ".join(self.src.text[tok.pos:b].split())
+        raise TranslateError(f"a function-style heading: {shown} is not this derivation's "
+                             f"result ({result}, of {', '.join(operands)}); not checked",
+                             tok.pos, b)
 
     def _elementwise(self, cur: Cursor, em: Emitter, func: str, pos: int, end: int) -> None:
         """``\\operatorname{ReLU}(X)``, ``\\tanh(x)``, ``\\phi(q_{11})``: a function

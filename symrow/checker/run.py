@@ -194,16 +194,34 @@ class _Context:
         self.cache = cache
 
 
-class _Run:
-    def __init__(self, tex: str, targets: list[Target], parser: str = "auto"):
+class _PageSource:
+    """The prepared page (:mod:`.document`) as a :class:`~.lexer.Source`: it is read
+    from its prepared text, and shows the text as written."""
+
+    def __new__(cls, page):
         from .lexer import Source
+
+        class PageSource(Source):
+            def near(self, pos: int, end: int | None = None) -> str:
+                shown = Source(page.original)
+                return shown.near(pos, end)
+        src = PageSource(page.text)
+        src.original = page.original
+        return src
+
+
+class _Run:
+    def __init__(self, tex: str, targets: list[Target], parser: str = "auto", page=None):
+        from .document import prepare
         self.parser = parser
-        self.src = Source(tex)
+        self.page = page if page is not None else prepare(tex)
+        self.src = _PageSource(self.page)
         self.targets = targets
         self.cache: dict = {}
         self.contexts: dict = {}
-        self.section_of = _section_map(tex, targets)
+        self.section_of = _section_map(self.page.text, targets)
         self.steps: list[StepReport] = []
+        self.notes: list[str] = []
 
     # -- plumbing -----------------------------------------------------------------------
     def contexts_for(self, target: Target) -> list[_Context]:
@@ -220,7 +238,7 @@ class _Run:
                 "near": self.src.near(pos, end)}
 
     def text_of(self, member) -> str:
-        return self.src.text[member.pos:member.end].strip()
+        return self.src.original[member.pos:member.end].strip()
 
     def unit(self, ctx: _Context, member):
         """The member translated and parsed for one reference, or an error tuple."""
@@ -247,9 +265,8 @@ class _Run:
 
     # -- the walk -----------------------------------------------------------------------------
     def run(self) -> list[StepReport]:
-        from .lexer import build_tree, tokenize
         from .structure import split
-        tree = build_tree(tokenize(self.src.text), self.src)
+        tree = self.read_tree()
         chains = split(tree, self.src)
         if not chains:
             raise ParseError("there is no claim to check: write steps such as C = AB, one "
@@ -267,6 +284,10 @@ class _Run:
                 continue
             if chain.note_only:
                 continue
+            remark = self.notation(chain, target)
+            if remark is not None:
+                self.notes.append(remark)
+                continue
             claims.append(chain)
         k = 0
         while k < len(claims):
@@ -276,6 +297,37 @@ class _Run:
             self.check_group(group, notes)
             k += len(group)
         return self.steps
+
+    def read_tree(self):
+        """The page as a tree.  In Markdown, a paragraph whose braces or environments do
+        not balance is listed as not read, and the rest of the page is read."""
+        from .lexer import build_tree, tokenize
+        first = None
+        for _ in range(50):
+            try:
+                return build_tree(tokenize(self.src.text), self.src)
+            except ParseError as err:
+                if first is None:
+                    first = err
+                if not self.page.markdown:
+                    raise
+                pos = self._offset(err.line, err.column)
+                text = self.page.text
+                start = text.rfind("\n\n", 0, pos)
+                start = 0 if start == -1 else start + 2
+                end = text.find("\n\n", pos)
+                end = len(text) if end == -1 else end
+                if start == 0 and end == len(text) or not text[start:end].strip():
+                    raise first from None
+                self.page.unread.append((pos, pos + 1, f"{err.reason}: this paragraph was not read"))
+                self.page.text = "".join(ch if ch == "\n" else " " for ch in text[start:end]
+                                         ).join((text[:start], text[end:]))
+                self.src = _PageSource(self.page)
+        raise first
+
+    def _offset(self, line: int, column: int) -> int:
+        starts = [0] + [k + 1 for k, ch in enumerate(self.page.text) if ch == "\n"]
+        return starts[max(0, min(line, len(starts)) - 1)] + max(column, 1) - 1
 
     def check_group(self, group: list, notes: dict) -> None:
         """A chain and the chains that may continue it (an ambiguous layout)."""
@@ -323,6 +375,8 @@ class _Run:
         from .indices import NotIndex, index_names, read_expr
         if chain.problem is not None or not chain.relations:
             return None
+        if len(chain.relations) == 1 and chain.relations[0].kind == "in":
+            return self.range_note(chain, target)
         if any(r.kind not in ("le", "lt", "ge", "gt", "eq", "ne") for r in chain.relations):
             return None
         items = []
@@ -333,6 +387,8 @@ class _Run:
                 return None
         sizes = target.instances()[0][1].sizes
         names = {n for item in items for n in index_names(item)}
+        if any(not n[0].islower() for n in names):
+            return None          # capitals name matrices: Q = K = V is a claim
         if not names or names <= set(sizes):
             return None          # only sizes and numbers: a claim such as d = 2
         if chain.listed or (len(items) == 2 and chain.relations[0].kind == "eq"
@@ -340,18 +396,89 @@ class _Run:
             return []
         return [(r.kind, items[k], items[k + 1]) for k, r in enumerate(chain.relations)]
 
+    def range_note(self, chain, target: Target):
+        """``i \\in \\{1, 2\\}``, ``j \\in \\{1, \\dots, n\\}``, ``i \\in [m]``,
+        ``k \\in \\mathbb{N}``: the range an index runs over (its conditions), or
+        None when the left side is not an index (``A \\in \\mathbb{R}^{m \\times n}``
+        is a claim)."""
+        from .indices import NotIndex, read_expr
+        from .units import is_token
+        left, right = chain.members
+        try:
+            name = read_expr(left.nodes, subscripts=False)
+        except NotIndex:
+            return None
+        if not isinstance(name, str) or not name[0].islower():
+            return None
+        sizes = target.instances()[0][1].sizes
+        if name in sizes:
+            return None
+        nodes = right.nodes
+        if len(nodes) >= 2 and is_token(nodes[0], "\\{", "[", "\\lbrace") and \
+                is_token(nodes[-1], "\\}", "]", "\\rbrace"):
+            inner = nodes[1:-1]
+            parts: list = [[]]
+            for node in inner:
+                if is_token(node, ","):
+                    parts.append([])
+                else:
+                    parts[-1].append(node)
+            dots = ("\\dots", "\\ldots", "\\cdots")
+            items = [p for p in parts if p and not (len(p) == 1 and is_token(p[0], *dots))]
+            try:
+                values = [read_expr(p, subscripts=False) for p in items]
+            except NotIndex:
+                return []
+            if is_token(nodes[0], "[") and len(values) == 1:
+                values = [1, values[0]]            # [n] = {1, ..., n}
+            if len(values) >= 2:
+                listed = [v for v in values if isinstance(v, int)]
+                if len(listed) == len(values) and listed != list(range(listed[0],
+                                                                        listed[-1] + 1)):
+                    return []                      # a set with gaps: no range to restrict
+                return [("ge", name, values[0]), ("le", name, values[-1])]
+        return []
+
+    def notation(self, chain, target: Target) -> str | None:
+        """A line that introduces notation rather than claiming something: a gradient's
+        name (``\\bar{Z} = \\partial L / \\partial Z``), or a function-style heading
+        (``\\mathrm{Attention}(Q, K, V) = ...``) that is not this derivation's.  The
+        note to make, or None."""
+        from .lexer import walk_tokens
+        if chain.problem is not None or len(chain.members) != 2 or \
+                chain.relations[0].kind != "eq":
+            return None
+        words = {t.text for m in chain.members for t in walk_tokens(m.nodes)}
+        line = self.src.line_col(chain.pos)[0]
+        if words & {"\\partial", "\\nabla"}:
+            return (f"line {line}: a notation for a gradient "
+                    f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
+                    f"checked here")
+        ctx = self.contexts_for(target)[0]
+        unit = self.unit(ctx, chain.members[0])
+        if isinstance(unit, tuple) and unit[0].startswith("a function-style heading"):
+            return f"line {line}: {unit[0]}"
+        return None
+
     # -- one chain -----------------------------------------------------------------------
     def check_chain(self, chain, conditions: list) -> list[StepReport]:
         if chain.problem is not None:
             message, pos, end = chain.problem
             line, column = self.src.line_col(pos)
-            return [StepReport(0, line, column, self.src.text[pos:end], "", "unreadable",
+            return [StepReport(0, line, column, self.src.original[pos:end], "", "unreadable",
                                message, error=self.error(message, pos, end))]
         target = self.section_of(chain.pos)
         out = []
+        defining = self.definition_chain(chain, target)
         for k, rel in enumerate(chain.relations):
             lm, rm = chain.members[k], chain.members[k + 1]
-            outcome = self.check_step(target, rel, lm, rm, conditions)
+            # Q = K = [numbers]: each name is given the values on the far right
+            self.defining = defining
+            try:
+                outcome = self.check_step(target, rel, lm,
+                                          chain.members[-1] if defining else rm, conditions)
+            finally:
+                self.defining = False
             line, column = self.src.line_col(rel.pos)
             err = None
             if outcome.error is not None:
@@ -363,6 +490,40 @@ class _Run:
                 relation=rel.kind, sizes=outcome.sizes,
                 section=target.section, symbol=rel.token.text))
         return out
+
+    def definition_chain(self, chain, target: Target) -> bool:
+        """``Q = K = [numbers]``, ``Q = K = I`` or ``Q = K = V``: operand names, then
+        what they all are."""
+        if len(chain.members) < 3 or any(r.kind != "eq" for r in chain.relations):
+            return False
+        ctx = self.contexts_for(target)[0]
+        for member in chain.members[:-1]:
+            if self.operand_atom(ctx, member) is None:
+                return False
+        last = self.unit(ctx, chain.members[-1])
+        if isinstance(last, tuple):
+            return False
+        if self.operand_atom(ctx, chain.members[-1]) is not None:
+            return True
+        from .values import Unsized, is_matrix
+        try:
+            value = ctx.evaluator.value(last, {})
+        except Exception:  # noqa: BLE001 - not a definition; the steps say why
+            return False
+        if isinstance(value, Unsized):
+            return True
+        return is_matrix(value) and not value.free_symbols
+
+    def operand_atom(self, ctx, member):
+        """The operand a member names, alone (``Q``, ``\\mathbf{K}``), or None."""
+        unit = self.unit(ctx, member)
+        if isinstance(unit, tuple) or len(unit.atoms) != 1:
+            return None
+        (key, atom), = unit.atoms.items()
+        if atom.kind != "whole" or unit.text.strip() != key:
+            return None
+        q = ctx.ref.quantities.get(atom.name)
+        return atom if q is not None and q.level == 0 else None
 
     def check_step(self, target: Target, rel, lm, rm, conditions) -> Outcome:
         result = None
@@ -471,6 +632,20 @@ class _Run:
             return R.mapping(left, right, ref, self.text_of(lm), self.text_of(rm))
         raise R.unchecked(rel.kind)
 
+    def assume(self, ctx, lu, left, right, defined: list) -> bool:
+        """``Q = K = V`` (all operands, no numbers): take them equal for what follows."""
+        ref = ctx.ref
+        mine, theirs = _operand_of(ref, left), _operand_of(ref, right)
+        if mine is None or theirs is None or (mine.rows, mine.cols) != (theirs.rows, theirs.cols):
+            return False
+        if mine.name == theirs.name:
+            return False
+        for s, r in zip(mine.symbols, theirs.symbols):
+            ref.values[s] = ref.values.get(r, r)
+        defined.append(self.src.original[lu.pos:lu.end].strip())
+        self.assumed = True
+        return True
+
     def define(self, ctx, lu, left, right, env, defined: list) -> bool:
         """``A = [numbers]``: give the operand A these values (True), unless it has some."""
         from .values import Undecided, is_matrix
@@ -479,12 +654,18 @@ class _Run:
             return False
         if len(lu.atoms) != 1:
             return False
+        if getattr(self, "defining", False) and self.assume(ctx, lu, left, right, defined):
+            return True
         (atom,) = lu.atoms.values()
         if atom.kind not in ("whole", "row", "entry"):
             return False
         q = ref.quantities.get(atom.name)
         if q is None or q.level != 0:
             return False
+        from .values import Unsized
+        if isinstance(right, Unsized):
+            right = right.fill(q.rows, q.cols) if atom.kind == "whole" else \
+                right.fill(*((1, q.cols) if atom.kind == "row" else (1, 1)))
         lefts = list(left) if is_matrix(left) else [left]
         rights = list(right) if is_matrix(right) else [right]
         if any(getattr(r, "free_symbols", True) for r in rights):
@@ -509,6 +690,17 @@ class _Run:
         return True
 
 
+def _operand_of(ref, value):
+    """The operand whose entry symbols ``value`` is (a matrix), or None."""
+    from .values import is_matrix
+    if not is_matrix(value):
+        return None
+    for q in ref.quantities.values():
+        if q.level == 0 and q.symbols.shape == value.shape and q.symbols == value:
+            return q
+    return None
+
+
 def _join(first, second):
     """``first`` with ``second`` read as its continuation (juxtaposed)."""
     from .structure import Chain, Member
@@ -526,6 +718,13 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
     run = _Run(tex, targets, parser)
     steps = run.run()
     numbered = [dataclasses.replace(s, index=k) for k, s in enumerate(steps, start=1)]
+    unread = []
+    for pos, end, reason in sorted(run.page.unread):
+        line, column = run.src.line_col(pos)
+        unread.append({"line": line, "column": column, "near": run.src.near(pos, end),
+                       "reason": reason})
+    notes = [f"line {run.src.line_col(pos)[0]}: {message}"
+             for pos, message in sorted(run.page.notes)] + run.notes
     if len(targets) == 1:
         against = targets[0].describe()
         numbered = [dataclasses.replace(s, section=None) for s in numbered]
@@ -533,4 +732,4 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
         against = "the handout: " + "; ".join(
             f"{t.section} {t.derivation.kind}{' (general)' if t.general else ''}"
             for t in targets)
-    return Report(against, numbered)
+    return Report(against, numbered, notes=tuple(notes), unread=tuple(unread))

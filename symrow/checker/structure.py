@@ -49,8 +49,11 @@ __all__ = ["Member", "Relation", "Chain", "split", "RELATIONS"]
 #: commands that start a stretch of prose: a separator between equations
 _TEXT_CMDS = {"\\text", "\\textrm", "\\textit", "\\textbf", "\\textnormal", "\\mbox",
               "\\intertext", "\\shortintertext", "\\textup", "\\textsf"}
-_DROP_WITH_ARG = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom",
+_DROP_WITH_ARG = {"\\label", "\\tag", "\\vspace", "\\phantom", "\\hphantom",
                   "\\vphantom"}
+#: wide spaces: between two equations they separate them (``X = A \\hspace{2pc} W = B``)
+_WIDE = {"\\quad", "\\qquad", "\\hspace", "\\hspace*", "\\hskip", "\\enspace",
+         "\\hfill", "\\hfil"}
 _DROP = {"\\nonumber", "\\notag", "\\displaystyle", "\\textstyle", "\\noindent",
          "\\allowbreak", "\\relax", "\\medskip", "\\smallskip", "\\bigskip"}
 _BREAK = {"\\newline"}
@@ -249,12 +252,22 @@ def _items(nodes: list, marked: bool) -> list:
                 if text in (",", ";", "."):
                     items.append(("sep", node))
                     continue
-                if text in ("\\quad", "\\qquad"):
+                if text in _WIDE:
+                    if text == "\\hspace":
+                        if k < len(flat) and isinstance(flat[k][1], Token) and \
+                                flat[k][1].text == "*":
+                            k += 1
+                        if k < len(flat) and isinstance(flat[k][1], Group):
+                            k += 1
+                    elif text == "\\hskip":
+                        while k < len(flat) and isinstance(flat[k][1], Token) and \
+                                flat[k][1].kind in ("num", "letter"):
+                            k += 1
                     items.append(("space", node))
                     continue
                 if text in _TEXT_CMDS or text in _CONNECTIVES:
                     if text in _TEXT_CMDS and k < len(flat) and isinstance(flat[k][1], Group):
-                        if _softmax_text(flat[k][1]):
+                        if _softmax_text(flat[k][1]) or _called(flat, k + 1):
                             items.append(("node", node))
                             continue
                         k += 1
@@ -262,6 +275,14 @@ def _items(nodes: list, marked: bool) -> list:
                     continue
         items.append(("node", node))
     return items
+
+
+def _called(flat: list, k: int) -> bool:
+    """Does a bracket follow at ``flat[k]`` (``\\text{Attention}(Q, K, V)``)?"""
+    if k >= len(flat) or flat[k][0] != "node":
+        return False
+    node = flat[k][1]
+    return isinstance(node, Token) and node.text in ("(", "\\left")
 
 
 def _is_binop(node) -> bool:
@@ -299,9 +320,13 @@ def _segments(items: list, marked: bool) -> list:
         elif _STRENGTH[kind] > _STRENGTH[before]:
             before = kind
 
-    for kind, node in items:
+    for n, (kind, node) in enumerate(items):
         if kind == "space":
-            if any(k == "node" for k, _ in current):
+            # a wide space between two equations separates them; next to a relation
+            # (``a \\quad = \\quad b``) it is only space
+            after = next((k for k, _ in items[n + 1:] if k != "space"), None)
+            if any(k == "node" for k, _ in current) and current[-1][0] != "rel" and \
+                    after != "rel":
                 cut("sep")
             continue
         if kind == "soft":
@@ -452,6 +477,10 @@ def _finish(d: dict, src: Source) -> list:
 def _finish_one(d: dict) -> list:
     parts, rels = d["parts"], d["rels"]
     out: list = []
+    if rels and not any(parts):
+        return out          # a relation alone, as a word: ``$\\to$`` in a title
+    if len(rels) == 1 and rels[0].kind == "map" and not all(parts):
+        return out          # an arrow with one side: ``$QK^\\top \\to$ softmax``
     members: list = []
     mine: list = []
     joinable = d["joinable"]

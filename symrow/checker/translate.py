@@ -215,6 +215,8 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             cur.take()
             em.put("\\infty", tok.pos, tok.end)
             return
+        if text == "\\mathbb" and self._special_vector(cur, em):
+            return
         if text in V.FONT:
             self._font(cur, em)
             return

@@ -445,9 +445,28 @@ def _compare_values(left, right, ref, diff: EntryDiff) -> EntryDiff | None:
     return out
 
 
+def sized(left, right):
+    """``I``, ``0`` or ``1`` without a size (:class:`~.values.Unsized`) given the size of
+    the other side."""
+    from .values import Unsized, shape_of
+    lu, ru = isinstance(left, Unsized), isinstance(right, Unsized)
+    if lu and ru:
+        if (left.kind, left.scale) == (right.kind, right.scale) or {left.kind, right.kind} \
+                == {"0"}:
+            return sympy.S.Zero, sympy.S.Zero
+        raise MathError("cannot tell the sizes of I, 0 or 1 on both sides: write one, as "
+                        "in I_n")
+    if lu:
+        left = left.fill(*shape_of(right))
+    elif ru:
+        right = right.fill(*shape_of(left))
+    return left, right
+
+
 def compare(left, right, ref) -> Difference | None:
     """None when the step holds; else a :class:`Difference`."""
     left, right = scalar_or_matrix(left), scalar_or_matrix(right)
+    left, right = sized(left, right)
     # "= 0" next to a matrix means the zero matrix
     if is_matrix(left) and not is_matrix(right) and right == 0:
         right = sympy.zeros(*left.shape)

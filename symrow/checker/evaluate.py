@@ -268,6 +268,8 @@ class Evaluator:
         self.ref = ref
         self._memo: dict = {}
         self._names: dict = {}
+        #: set when a sum adds no terms (see :func:`empty_sums`)
+        self.empty = False
 
     def value(self, unit: Unit, env: dict):
         """The value of a unit with the indices in ``env``.
@@ -556,6 +558,7 @@ class Evaluator:
         terms = [self._sum(body, limits[:-1], unit, {**env, name: k})
                  for k in range(low, high + 1)]
         if not terms:
+            self.empty = True
             return sympy.S.Zero
         return self._add(terms)
 
@@ -583,3 +586,54 @@ def _mul_unsized(x, y):
     if not u.row:
         raise MathError("a column of ones before a matrix: write 1^T (a row of ones)")
     return scalar_or_matrix(matrix_product(sympy.ones(1, other.rows), other) * u.scale)
+
+
+def empty_sums(ev: Evaluator, unit: Unit, env: dict) -> bool:
+    """Does a sum in ``unit`` add no terms at ``env`` (``\\sum_{j=1}^{i-1}`` at i = 1)?"""
+    ev.empty = False
+    try:
+        ev._ev(unit.tree, unit, env)   # not remembered: the flag must be raised afresh
+    except MathError:
+        return False
+    return ev.empty
+
+
+def unused_bounds(ev: Evaluator, unit: Unit, env: dict) -> list:
+    """``[(name, count)]``: sums whose body does not use their index (``\\sum_{j'}
+    e^{s_{ij}}``), with the number of copies they add at ``env``."""
+    out = []
+    units = [unit]
+    while units:
+        u = units.pop()
+        for node in sympy.preorder_traversal(u.tree):
+            if isinstance(node, sympy.Sum) and len(node.args) == 2:
+                body, (var, lo, hi) = node.args
+                atom = _atom(var, u)
+                if atom is None or atom.kind != "bound":
+                    continue
+                used = set()
+                for sym in body.free_symbols:
+                    inner = u.atoms.get(sym.name)
+                    if inner is None:
+                        continue
+                    if inner.kind in ("entry", "row", "index", "size"):
+                        used.update(index_names(inner) if False else
+                                    [n for item in inner.items for n in index_names(item)]
+                                    + ([inner.name] if inner.kind in ("index", "size") else []))
+                    for cell in sub_units(inner):
+                        used |= unit_names(cell)
+                if atom.name in used:
+                    continue
+                try:
+                    low = ev._int(lo, u, env, "lower bound")
+                    hi_atom = _atom(hi, u)
+                    if hi_atom is not None and hi_atom.kind == "auto":
+                        continue
+                    high = ev._int(hi, u, env, "upper bound")
+                except MathError:
+                    continue
+                if high - low + 1 > 1:
+                    out.append((atom.name, high - low + 1))
+        for atom in u.atoms.values():
+            units.extend(sub_units(atom))
+    return out

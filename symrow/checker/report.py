@@ -165,11 +165,17 @@ def _detail_lines(detail: dict, prefix: str = "") -> list[str]:
             lines.append(prefix + "extra term" + ("s" if len(detail["extra"]) > 1 else "")
                          + ": " + ", ".join(detail["extra"]))
         for c in detail.get("coefficients", ()):
-            if c["term"] == "1":
-                lines.append(prefix + f"constant term {c['got']}, expected {c['expected']}")
+            if c["term"] == "1" and not detail.get("missing") and not detail.get("extra") \
+                    and len(detail.get("coefficients", ())) == 1:
+                lines.append(prefix + f"the value is {c['got']}, expected {c['expected']}")
+            elif c["term"] == "1":
+                lines.append(prefix + f"the number added on its own is {c['got']}, expected "
+                                      f"{c['expected']}")
             else:
                 lines.append(prefix + f"coefficient of {c['term']}: {c['got']}, expected "
                                       f"{c['expected']}")
+    for hint in detail.get("hints", ()):
+        lines.append(prefix + "hint: " + hint)
     counter = detail.get("counterexample")
     if counter:
         values = list(counter["values"].items())

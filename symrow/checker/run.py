@@ -179,6 +179,7 @@ class Outcome:
     others: tuple = ()
     error: tuple | None = None      # (message, pos, end) for an unreadable step
     sizes: dict | None = None
+    pending: "Outcome | None" = None   # the verdict if the page turns out to give no numbers
 
 
 class _Context:
@@ -222,6 +223,10 @@ class _Run:
         self.section_of = _section_map(self.page.text, targets)
         self.steps: list[StepReport] = []
         self.notes: list[str] = []
+        #: unchecked steps (by id) and their verdict if the page gives no numbers
+        self.pending: dict = {}
+        #: whether the page (or values=) gives an operand numbers
+        self.numbers = any(t.values for t in targets)
 
     # -- plumbing -----------------------------------------------------------------------
     def contexts_for(self, target: Target) -> list[_Context]:
@@ -483,12 +488,17 @@ class _Run:
             err = None
             if outcome.error is not None:
                 err = self.error(*outcome.error)
-            out.append(StepReport(
-                0, line, column, self.text_of(lm), self.text_of(rm), outcome.status,
-                outcome.message, entry=outcome.entry, indices=outcome.indices,
-                detail=outcome.detail, others=tuple(outcome.others), error=err,
-                relation=rel.kind, sizes=outcome.sizes,
-                section=target.section, symbol=rel.token.text))
+            def report(o: Outcome) -> StepReport:
+                return StepReport(
+                    0, line, column, self.text_of(lm), self.text_of(rm), o.status,
+                    o.message, entry=o.entry, indices=o.indices,
+                    detail=o.detail, others=tuple(o.others), error=err,
+                    relation=rel.kind, sizes=o.sizes,
+                    section=target.section, symbol=rel.token.text)
+            out.append(report(outcome))
+            if outcome.pending is not None:
+                outcome.pending.sizes = outcome.sizes
+                self.pending[id(out[-1])] = report(outcome.pending)
         return out
 
     def definition_chain(self, chain, target: Target) -> bool:
@@ -529,7 +539,8 @@ class _Run:
         result = None
         for ctx in self.contexts_for(target):
             outcome = self.judge(ctx, rel, lm, rm, conditions)
-            if outcome.status == "wrong" and ctx.sizes is not None:
+            if (outcome.status == "wrong" or outcome.pending is not None) and \
+                    ctx.sizes is not None:
                 outcome.sizes = dict(ctx.sizes)
             if outcome.status != "holds":
                 return outcome
@@ -539,7 +550,7 @@ class _Run:
     # -- one step, one reference --------------------------------------------------------------
     def judge(self, ctx: _Context, rel, lm, rm, conditions) -> Outcome:
         from .evaluate import MathError, step_ranges
-        from .values import Undecided
+        from .values import NeedsValues, Undecided
         lu = self.unit(ctx, lm)
         ru = None if rel.kind == "in" else self.unit(ctx, rm)
         for u in (lu, ru):
@@ -563,6 +574,7 @@ class _Run:
             shape = space_shape(rm.nodes, ref.sizes)
         checked = 0
         defined = []
+        pending = None
         for values in itertools.product(*ranges):
             env = dict(zip(names, values))
             if not self.admits(conditions, env, ref):
@@ -570,6 +582,12 @@ class _Run:
             checked += 1
             try:
                 result = self.claim(ctx, rel, lu, ru, lm, rm, env, shape, defined)
+            except NeedsValues as err:
+                # a number against symbols: false as an identity, unless the page gives
+                # numbers somewhere (decided at the end); a definite finding elsewhere wins
+                if pending is None:
+                    pending = (err, env)
+                continue
             except Undecided as err:
                 return Outcome("unchecked", str(err), indices=env or None)
             except MathError as err:
@@ -583,10 +601,18 @@ class _Run:
                            f"report it)")
                 return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
             if result is not None:
+                detail = result.detail.to_dict() if result.detail else None
+                found = self.hints(ctx, lu, ru, env, result.entry)
+                if found:
+                    detail = {**(detail or {"missing": [], "extra": [], "coefficients": []}),
+                              "hints": found}
                 return Outcome("wrong", result.message, entry=result.entry,
-                               indices=env or None,
-                               detail=result.detail.to_dict() if result.detail else None,
+                               indices=env or None, detail=detail,
                                others=tuple(result.others))
+        if pending is not None:
+            err, env = pending
+            return Outcome("unchecked", str(err), indices=env or None,
+                           pending=self.identity_wrong(ctx, lu, ru, env, err.difference))
         if defined:
             return Outcome("defines", "gives " + ", ".join(defined) + " "
                            + ("its values" if len(defined) == 1 else "their values")
@@ -595,6 +621,67 @@ class _Run:
             return Outcome("unchecked", "not checked: no index values satisfy the note "
                                         "after this claim")
         return Outcome("holds")
+
+    def sum_hints(self, ctx, lu, ru, env: dict) -> list[str]:
+        """Sums that add nothing, or copies of one term: said in plain words."""
+        from .evaluate import empty_sums, unused_bounds
+        if ru is None:
+            return []
+        ev = ctx.evaluator
+        where = ", ".join(f"{k} = {v}" for k, v in env.items())
+        out = []
+        for side, unit in (("left", lu), ("right", ru)):
+            if empty_sums(ev, unit, env):
+                out.append((f"for {where} " if where else "") + f"the sum on the {side} is "
+                           f"empty: it adds no terms, so it is 0")
+            for name, count in unused_bounds(ev, unit, env):
+                out.append(f"the sum over {name} on the {side} does not use {name}: it adds "
+                           f"{count} copies of the same term")
+        return out
+
+    def hints(self, ctx, lu, ru, env: dict, entry) -> list[str]:
+        """Plain-word hints for a wrong step (:mod:`.hints`, and sums)."""
+        from .hints import hints
+        from .values import is_matrix
+        out = self.sum_hints(ctx, lu, ru, env)
+        last = getattr(self, "_last", None)
+        if last is None:
+            return out
+        left, right = last
+        if entry is not None:
+            i, j = entry
+            left = left[i - 1, j - 1] if is_matrix(left) else left
+            right = right[i - 1, j - 1] if is_matrix(right) else right
+        if is_matrix(left) or is_matrix(right):
+            return out
+        try:
+            out += hints(left, right, ctx.ref)
+        except Exception:  # noqa: BLE001 - a hint must never cost the verdict
+            pass
+        return out
+
+    def identity_wrong(self, ctx, lu, ru, env: dict, difference) -> Outcome:
+        """The verdict on a number claimed equal to symbols when the page gives no numbers:
+        the claim is an identity in the entries, and it is false."""
+        from .values import is_matrix
+        ev = ctx.evaluator
+        reasons = self.sum_hints(ctx, lu, ru, env)
+        numbers = []
+        for side, unit in (("left", lu), ("right", ru)):
+            value = ev.value(unit, env)
+            if not is_matrix(value) and not getattr(value, "free_symbols", True):
+                numbers.append(f"the {side} side is the number {value}")
+        head = (", ".join(numbers) or "one side is a number") + (
+            ", the other is not that number for every value of the entries (no numbers are "
+            "given on this page, so the step claims an identity)")
+        message = "; ".join(reasons[:1] + [head])
+        if difference is not None and difference.entry is not None:
+            message = f"entry {difference.entry}: " + message
+        detail = difference.detail.to_dict() if difference is not None and \
+            difference.detail is not None else None
+        return Outcome("wrong", message,
+                       entry=difference.entry if difference is not None else None,
+                       indices=env or None, detail=detail)
 
     @staticmethod
     def admits(conditions, env, ref) -> bool:
@@ -617,9 +704,11 @@ class _Run:
         ev = ctx.evaluator
         ref = ctx.ref
         left = ev.value(lu, env)
+        self._last = None
         if rel.kind == "in":
             return R.membership(left, shape, self.text_of(rm))
         right = ev.value(ru, env)
+        self._last = (left, right)
         if rel.kind == "eq":
             if self.define(ctx, lu, left, right, env, defined):
                 return None
@@ -685,6 +774,7 @@ class _Run:
                 return False
         for s, r in zip(lefts, rights):
             ref.values[s] = r
+        self.numbers = True
         name = self.src.text[lu.pos:lu.end].strip()
         defined.append(name)
         return True
@@ -717,6 +807,10 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
     reading formulas with ``parser`` (see :func:`symrow.checker.parse.parse`)."""
     run = _Run(tex, targets, parser)
     steps = run.run()
+    if not run.numbers:
+        # no numbers anywhere on the page: a number claimed equal to symbols is an
+        # identity in the entries, and a false one
+        steps = [run.pending.get(id(s), s) for s in steps]
     numbered = [dataclasses.replace(s, index=k) for k, s in enumerate(steps, start=1)]
     unread = []
     for pos, end, reason in sorted(run.page.unread):

@@ -16,7 +16,7 @@ import sympy
 
 __all__ = ["is_matrix", "scalar_or_matrix", "assemble", "shape_text", "exp_of", "row_softmax",
            "Unsized", "shape_of",
-           "MathError", "Undecided"]
+           "MathError", "Undecided", "NeedsValues"]
 
 
 class MathError(Exception):
@@ -25,6 +25,19 @@ class MathError(Exception):
 
 class Undecided(MathError):
     """The two sides could not be compared (they cannot be evaluated anywhere)."""
+
+
+class NeedsValues(Undecided):
+    """One side is a number and the other depends on operands without values.
+
+    ``difference`` (a :class:`~.verify.Difference`) says how the two sides differ
+    as identities: when the page gives no numbers anywhere, the claim is an
+    identity, and this is why it is false.
+    """
+
+    def __init__(self, message: str, difference=None):
+        super().__init__(message)
+        self.difference = difference
 
 
 def is_matrix(value) -> bool:

@@ -382,6 +382,32 @@ class ConstructReader:
             em.put(str(abs(item.const)), pos, end)
 
     # -- explicit matrices ----------------------------------------------------------
+    @staticmethod
+    def _columns_told_apart(env: Env, rows: list) -> None:
+        """A row typed with spaces between its entries (``1 \\ 2``, ``1 \\quad 2``, or
+        two numbers side by side) has columns no one can tell apart: unreadable, never
+        a product."""
+        gaps = ("\\ ", "\\quad", "\\qquad", "\\hspace", "\\enspace", "\\;", "\\:")
+        operators = set(V.MUL) | set(V.DIV) | {"+", "-", "=", ","}
+        for row in rows:
+            for cell in row:
+                nodes = [n for n in cell if not is_token(n, "\\,", "\\!")]
+                for k in range(1, len(nodes) - 1):
+                    if is_token(nodes[k], *gaps) and len(row) == 1 and not (
+                            is_token(nodes[k - 1], *operators) or
+                            is_token(nodes[k + 1], *operators)):
+                        raise TranslateError(
+                            "the columns of this matrix cannot be told apart: the entries "
+                            "of a row are separated by spaces, not by '&'; write & between "
+                            "them", nodes[k].pos, nodes[k].end)
+                for a, b in zip(nodes, nodes[1:]):
+                    if isinstance(a, Token) and isinstance(b, Token) and a.kind == "num" \
+                            and b.kind == "num":
+                        raise TranslateError(
+                            "the columns of this matrix cannot be told apart: two numbers "
+                            "stand side by side; write & between the entries of a row",
+                            b.pos, b.end)
+
     def _matrix(self, env: Env, em: Emitter, cur: Cursor) -> None:
         if env.name not in MATRIX_ENVS:
             raise TranslateError(f"the environment {env.name} is not supported here; "
@@ -394,6 +420,7 @@ class ConstructReader:
         if len(rows) > limit or max(len(r) for r in rows) > limit:
             raise TranslateError(f"this matrix is larger than {limit} x {limit}", env.pos,
                                  env.begin.end)
+        self._columns_told_apart(env, rows)
         width = len(rows[0])
         units = []
         for r, row in enumerate(rows):

@@ -264,8 +264,10 @@ def index_range(name: str, uses: dict) -> int:
 class Evaluator:
     """Evaluate parsed units against a reference."""
 
-    def __init__(self, ref):
+    def __init__(self, ref, column: bool = False):
         self.ref = ref
+        #: read a vector (``\\boldsymbol{q}_i``) as a column, not a row
+        self.column = column
         self._memo: dict = {}
         self._names: dict = {}
         #: set when a sum adds no terms (see :func:`empty_sums`)
@@ -308,6 +310,8 @@ class Evaluator:
                     raise MathError(f"{q.name} is {q.rows} x {q.cols}, so it has no {what} "
                                     f"{value} (check the bounds of the sum)")
             if kind == "row":
+                if self.column:       # the page writes its vectors as columns
+                    return sympy.ImmutableMatrix(q.row(idx[0] - 1).T)
                 return q.row(idx[0] - 1)
             return q.entry(idx[0] - 1, idx[1] - 1)
         if kind == "size":

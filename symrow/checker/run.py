@@ -227,6 +227,9 @@ class _Run:
         self.pending: dict = {}
         #: whether the page (or values=) gives an operand numbers
         self.numbers = any(t.values for t in targets)
+        #: the vector convention, as the report states it; vectors read as columns?
+        self.convention: str | None = None
+        self.column = False
 
     # -- plumbing -----------------------------------------------------------------------
     def contexts_for(self, target: Target) -> list[_Context]:
@@ -234,6 +237,9 @@ class _Run:
         if got is None:
             got = [_Context(ref, sizes, self.src, self.cache)
                    for sizes, ref in target.instances()]
+            if self.column:
+                for ctx in got:
+                    ctx.evaluator = _evaluator(ctx.ref, True)
             self.contexts[id(target)] = got
         return got
 
@@ -294,6 +300,7 @@ class _Run:
                 self.notes.append(remark)
                 continue
             claims.append(chain)
+        self.choose_convention(claims)
         k = 0
         while k < len(claims):
             group = [claims[k]]
@@ -372,6 +379,52 @@ class _Run:
 
     def error_at(self, r: StepReport) -> dict:
         return {"line": r.line, "column": r.column, "near": r.left[:30]}
+
+    # -- the vector convention ---------------------------------------------------------------
+    def choose_convention(self, claims: list) -> None:
+        """Rows (symrow's reading) or columns: as the page states it in words, else as the
+        first claim with vectors that only one reading makes sense of."""
+        import re
+        prose = self.page.text
+        said = {name for name, pattern in _CONVENTION_WORDS if re.search(pattern, prose)}
+        if len(said) == 1:
+            (name,) = said
+            self.set_convention(name == "column",
+                                f"{name} vectors (as the text states)")
+            return
+        used = False
+        for chain in claims:
+            if chain.problem is not None:
+                continue
+            target = self.section_of(chain.pos)
+            ctx = self.contexts_for(target)[0]
+            for k, rel in enumerate(chain.relations):
+                if rel.kind not in ("eq", "approx"):
+                    continue
+                lu, ru = self.unit(ctx, chain.members[k]), self.unit(ctx, chain.members[k + 1])
+                if isinstance(lu, tuple) or isinstance(ru, tuple):
+                    continue
+                if not (_has_vector(lu) or _has_vector(ru)):
+                    continue
+                used = True
+                rows = _sensible(ctx.ref, lu, ru, column=False)
+                cols = _sensible(ctx.ref, lu, ru, column=True)
+                if rows != cols:
+                    line = self.src.line_col(rel.pos)[0]
+                    which = "row" if rows else "column"
+                    self.set_convention(cols, f"{which} vectors (inferred from line {line}, "
+                                              f"which only makes sense with {which} vectors)")
+                    return
+        if used:
+            self.convention = "row vectors (symrow's reading; nothing on the page says "\
+                              "otherwise)"
+
+    def set_convention(self, column: bool, text: str) -> None:
+        self.convention = text
+        self.column = column
+        for contexts in self.contexts.values():
+            for ctx in contexts:
+                ctx.evaluator = _evaluator(ctx.ref, column)
 
     # -- notes -------------------------------------------------------------------------------
     def as_note(self, chain, target: Target):
@@ -780,6 +833,43 @@ class _Run:
         return True
 
 
+#: words that state the convention (English and Japanese)
+_CONVENTION_WORDS = (("column", r"(?i)column[- ]vectors?|列ベクトル|縦ベクトル"),
+                     ("row", r"(?i)row[- ]vectors?|行ベクトル|横ベクトル"))
+
+
+def _evaluator(ref, column: bool):
+    from .evaluate import Evaluator
+    return Evaluator(ref, column=column)
+
+
+def _has_vector(unit) -> bool:
+    from .evaluate import sub_units
+    for atom in unit.atoms.values():
+        if atom.kind == "row":
+            return True
+        if any(_has_vector(cell) for cell in sub_units(atom)):
+            return True
+    return False
+
+
+def _sensible(ref, lu, ru, column: bool) -> bool:
+    """Do both sides evaluate, to values of one shape, with vectors read this way?"""
+    from .evaluate import step_ranges
+    from .values import MathError, Unsized, shape_of
+    try:
+        env = {name: 1 for name in step_ranges(lu, ru, ref)}
+        ev = _evaluator(ref.with_own_values(dict(ref.values)), column)
+        left, right = ev.value(lu, env), ev.value(ru, env)
+    except MathError:
+        return False
+    except Exception:  # noqa: BLE001 - the walk reports it
+        return False
+    if isinstance(left, Unsized) or isinstance(right, Unsized):
+        return True
+    return shape_of(left) == shape_of(right)
+
+
 def _operand_of(ref, value):
     """The operand whose entry symbols ``value`` is (a matrix), or None."""
     from .values import is_matrix
@@ -826,4 +916,5 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
         against = "the handout: " + "; ".join(
             f"{t.section} {t.derivation.kind}{' (general)' if t.general else ''}"
             for t in targets)
-    return Report(against, numbered, notes=tuple(notes), unread=tuple(unread))
+    return Report(against, numbered, notes=tuple(notes), unread=tuple(unread),
+                  convention=run.convention)

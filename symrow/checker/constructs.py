@@ -69,23 +69,26 @@ class ConstructReader:
             cur.take()
             self._elementwise(cur, em, V.FUNCTION_WORDS[text.lower()], tok.pos, arg.end)
             return
-        if text.isalpha() and len(text) > 1 and self._heading(cur, em, text):
-            return
+        if text.isalpha() and len(text) > 1:
+            save = cur.i
+            cur.take()
+            cur.take()
+            if self._heading(cur, em, text, tok.pos):
+                return
+            cur.i = save
         raise TranslateError(f"{tok.text}{{{text or '...'}}} is not supported here; the "
                              f"functions symrow knows are softmax, \\exp, \\sqrt, and "
                              f"ReLU, \\sigma, \\tanh and \\phi entry by entry",
                              tok.pos, arg.end)
 
-    def _heading(self, cur: Cursor, em: Emitter, word: str) -> bool:
-        """``\\mathrm{Attention}(Q, K, V)``: a name for the derivation's result, when its
-        arguments are the derivation's operands; else refused as a heading."""
-        tok = cur.peek()
-        save = cur.i
-        cur.take()
-        cur.take()
-        got = self._bracket_arg(cur, word, tok.pos, tok.end)
+    def _heading(self, cur: Cursor, em: Emitter, word: str, pos: int) -> bool:
+        """``\\mathrm{Attention}(Q, K, V)`` (the cursor after the word): a name for the
+        derivation's result, when its arguments are the derivation's operands; else
+        refused as a heading.  False when no bracket follows."""
+        if not is_token(cur.peek(), "(", "\\left"):
+            return False
+        got = self._bracket_arg(cur, word, pos, pos)
         if got is None:
-            cur.i = save
             return False
         inner, a, b = got
         args = "".join(plain([n]) for n in inner if not is_token(n, *V.SPACING))
@@ -94,13 +97,13 @@ class ConstructReader:
                     q.symbols.free_symbols]
         result = getattr(self.ref, "result", None)
         if result in self.ref.quantities and names and set(names) == set(operands):
-            em.atom(Atom("whole", result), tok.pos, b)
+            em.atom(Atom("whole", result), pos, b)
             self._postfix(cur, em, simple=False)
             return True
-        shown = " ".join(self.src.text[tok.pos:b].split())
+        shown = " ".join(self.src.text[pos:b].split())
         raise TranslateError(f"a function-style heading: {shown} is not this derivation's "
                              f"result ({result}, of {', '.join(operands)}); not checked",
-                             tok.pos, b)
+                             pos, b)
 
     def _elementwise(self, cur: Cursor, em: Emitter, func: str, pos: int, end: int) -> None:
         """``\\operatorname{ReLU}(X)``, ``\\tanh(x)``, ``\\phi(q_{11})``: a function

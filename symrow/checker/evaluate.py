@@ -476,8 +476,8 @@ class Evaluator:
         if is_matrix(b):
             if e == 1:
                 return b
-            raise MathError(f"a power of a {shape_text(b)}; only transposes (^T) are "
-                            f"supported on matrices")
+            raise MathError(f"a power of a {shape_text(b)} (^{e}); a matrix takes only "
+                            f"transposes here, written ^T, ^\\top or ^\\mathsf{{T}}")
         if b is sympy.S.Exp1:
             return exp_of(e)
         if e.is_Number:

@@ -100,6 +100,10 @@ def _swap_hint(left, right, ref) -> str | None:
             return (f"the indices of {q.name} are swapped: with {q.letter}_{{ji}} written "
                     f"for {q.letter}_{{ij}} the step would hold")
         target, i, j = found
+        if target.name == q.name:
+            return (f"the two sides are each other's transpose: the right side gives "
+                    f"{q.letter}_{{ji}} where {q.letter}_{{ij}} belongs ({q.name}^T for "
+                    f"{q.name})")
         role = _role(ref, target, i, j, q)
         if role == "softmax":
             return (f"the softmax is taken over the wrong axis: row i of {target.name} is a "

@@ -78,6 +78,29 @@ class NameReader:
             letter = "\\%s{%s}" % (V.ACCENTS[tok.text], letter)
         return letter, tok.text in V.BOLD, inner_sub, tok.pos, arg.end
 
+    def _word_heading(self, cur: Cursor, em: Emitter) -> bool:
+        """``Attention(Q, K, V)`` typed as plain letters (a capital, then three or more
+        letters, then a bracket)."""
+        first = cur.peek()
+        if not first.text.isupper():
+            return False
+        word = [first]
+        while True:
+            node = cur.peek(len(word))
+            if not (isinstance(node, Token) and node.kind == "letter" and
+                    node.pos == word[-1].end):
+                break
+            word.append(node)
+        if len(word) < 4 or not is_token(cur.peek(len(word)), "(", "\\left"):
+            return False
+        save = cur.i
+        for _ in word:
+            cur.take()
+        if self._heading(cur, em, "".join(t.text for t in word), first.pos):
+            return True
+        cur.i = save
+        return False
+
     def _softmax_letters(self, cur: Cursor, em: Emitter) -> bool:
         """``softmax(...)`` typed as plain letters."""
         word = []

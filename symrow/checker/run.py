@@ -666,6 +666,10 @@ class _Run:
             err, env = pending
             return Outcome("unchecked", str(err), indices=env or None,
                            pending=self.identity_wrong(ctx, lu, ru, env, err.difference))
+        if defined and isinstance(defined[0], tuple):
+            _, name, other = defined[0]
+            return Outcome("defines", f"takes {name} equal to {other} for what follows "
+                                      f"(an assumption, not a claim)")
         if defined:
             return Outcome("defines", "gives " + ", ".join(defined) + " "
                            + ("its values" if len(defined) == 1 else "their values")
@@ -784,8 +788,7 @@ class _Run:
             return False
         for s, r in zip(mine.symbols, theirs.symbols):
             ref.values[s] = ref.values.get(r, r)
-        defined.append(self.src.original[lu.pos:lu.end].strip())
-        self.assumed = True
+        defined.append(("assumed", self.src.original[lu.pos:lu.end].strip(), theirs.name))
         return True
 
     def define(self, ctx, lu, left, right, env, defined: list) -> bool:

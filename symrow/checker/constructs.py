@@ -412,6 +412,10 @@ class ConstructReader:
                             b.pos, b.end)
 
     def _matrix(self, env: Env, em: Emitter, cur: Cursor) -> None:
+        if env.name == "array" and env.children and isinstance(env.children[0], Group):
+            # \left[ \begin{array}{cc} ... \end{array} \right]: its column spec goes
+            import dataclasses
+            env = dataclasses.replace(env, name="matrix", children=env.children[1:])
         if env.name not in MATRIX_ENVS:
             raise TranslateError(f"the environment {env.name} is not supported here; "
                                  f"write matrices with bmatrix or pmatrix", env.pos,

@@ -8,7 +8,8 @@ and says so when one of them accounts for the whole difference:
   other way round: the indices of one operand are swapped;
 * a **softmax over the wrong axis**: each row of P is a distribution over
   j, and this one sums down a column;
-* a **missing** (or an extra) **1/√d** inside the softmax.
+* a **missing** (or an extra) **1/√d** inside the softmax, or a score
+  scaled where the derivation's S = QK^T is not.
 
 A hint is only given when undoing the mistake makes the step hold.
 
@@ -145,13 +146,31 @@ def _scale_hint(left, right, ref) -> str | None:
     return None
 
 
+def _factor_hint(left, right, ref) -> str | None:
+    """A score scaled by 1/√d where the derivation's S is not (or the other way round)."""
+    d = ref.sizes.get("d")
+    if not d or d == 1 or any(isinstance(x, sympy.exp) for x in left.atoms(sympy.exp)):
+        return None
+    root = sympy.sqrt(d)
+    found = _owner_entry(ref, left, right)
+    name = found[0].name if found else "this"
+    if _holds(left, right * root, ref) or _holds(left / root, right, ref):
+        return (f"the right side carries a 1/\sqrt{{d}} that {name} does not have here: "
+                f"this derivation's S = QK^T is unscaled, and the 1/\sqrt{{d}} is applied "
+                f"inside the softmax, P = softmax(S/\sqrt{{d}})")
+    if _holds(left, right / root, ref) or _holds(left * root, right, ref):
+        return (f"the 1/\sqrt{{d}} is missing on the right (here \sqrt{{d}} = "
+                f"\sqrt{{{d}}})")
+    return None
+
+
 def hints(left, right, ref) -> list[str]:
     """Hints for a wrong entry whose two sides are ``left`` and ``right`` (scalars)."""
     out = []
     if getattr(left, "free_symbols", None) is None or \
             getattr(right, "free_symbols", None) is None:
         return out
-    for make in (_swap_hint, _scale_hint):
+    for make in (_swap_hint, _scale_hint, _factor_hint):
         try:
             hint = make(left, right, ref)
         except (MathError, TypeError, ValueError, ZeroDivisionError):

@@ -380,8 +380,11 @@ def split(nodes: list, src: Source) -> list:
     segments = _segments(_items(nodes, marked), marked)
     drafts: list[dict] = []
     draft: dict | None = None
+    resume: dict | None = None       # the chain a bracketed remark interrupted
     for seg in segments:
         parts, rels = _parts(seg)
+        if seg.before == "edge":
+            resume = None
         if draft is not None and not draft["parts"][-1] and seg.before != "edge":
             # the chain above ended with a relation: this segment supplies its right side
             draft["parts"][-1].extend(parts[0])
@@ -389,6 +392,9 @@ def split(nodes: list, src: Source) -> list:
             draft["rels"].extend(rels)
             continue
         if not parts[0] and rels:
+            if draft is None and resume is not None and seg.before in ("row", "soft"):
+                # a remark in brackets ended the line: ``... \\quad (d = 2) \\ &= ...``
+                draft = resume
             if draft is None:
                 drafts.append({"parts": [[]] + parts[1:], "rels": rels, "joinable": False,
                                "display": seg.display, "listed": False,
@@ -421,6 +427,7 @@ def split(nodes: list, src: Source) -> list:
                 drafts.append({"parts": note[0], "rels": note[1], "joinable": False,
                                "display": seg.display, "listed": False, "before": "sep",
                                "note_only": True})
+                resume = draft
             elif draft is not None and seg.before == "sep" and drafts[-1] is draft:
                 draft["listed"] = True
             draft = None

@@ -21,6 +21,7 @@ from .seq import VecSeq, vecseq
 from .steps import Derivation, Step
 from .derive.products import combine, match
 from .derive.explain import explain
+from .derive import catalog as _catalog  # noqa: F401  (registers the built-in presets)
 from .derive.presets import REGISTRY as presets
 from .derive.attention import attention
 from .formula.read import apply, softmax

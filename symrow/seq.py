@@ -48,6 +48,7 @@ import sympy
 
 from .errors import LimitError, ShapeError, SizeError, UnsafeNameError
 from .limits import get_limits
+from .nodes import RowVec
 from .printable import Printable
 from .scripts import ACCENTS, SUB, SUP, script
 
@@ -302,7 +303,6 @@ class VecSeq(Printable):
 
     def vector(self, i):
         """The row vector ``i`` as a display node: prints as ``\\boldsymbol{a}_{i}``."""
-        from .nodes import RowVec
         if isinstance(i, str):
             i = sympy.Symbol(i)
         return RowVec(self, i)

@@ -24,15 +24,19 @@ from typing import Mapping
 
 import sympy
 
+from .. import nodes as N
 from ..errors import LimitError, OptionError
 from ..formula import expr as E
 from ..formula.read import from_sympy, read_latex
 from ..formula.shapes import infer
 from ..limits import get_limits
+from ..seq import VecSeq
 from ..steps import Derivation
 from . import sections as S
-from .article import article_steps, is_article
+from ..render.latex import latex
 from .plan import Plan, plan
+from .presets import REGISTRY, conventions_for, style_for
+from .readings import Ctx
 
 __all__ = ["explain", "derive", "count_terms", "read", "general_sizes", "EXPLAIN_OPTIONS"]
 
@@ -64,21 +68,20 @@ def count_terms(p: Plan, *, shown_combine=True) -> int:
     """
     if not p.concrete:
         return 0
-    total = 0
-    for n in p.nodes:
-        if n.reading in ("combine", "match", "tcombine"):
-            a, b = n.inputs
-            inner = a.rows if n.reading == "tcombine" else a.cols
-            expands = S.expandable(n) is not None
-            if not (expands and not shown_combine):
-                total += n.rows * n.cols * inner
-            if expands:
-                mtch, _, V = S.expandable(n)
-                causal = S.causal_of(n)
-                d = mtch.inputs[0].cols
-                counts = [causal.last(i, n.inputs[0].cols) for i in range(1, n.rows + 1)]
-                total += V.cols * d * sum(c * (c + 1) for c in counts)
-    return total
+    return sum(n.terms(p, shown_combine) for n in p.nodes)
+
+
+def is_article(p: Plan) -> bool:
+    """A single product (combine or match) of two different operands, nothing else
+    (``XX^T`` matches a sequence with itself: no point maps to one row alone)."""
+    r = p.result
+    return r.reading in ("combine", "match") and all(
+        x.reading == "operand" for x in r.inputs) and len(p.nodes) == 3
+
+
+def article_steps(p: Plan) -> list:
+    """The whole derivation of a single product, as the reference article reads it."""
+    return p.result.steps(Ctx(p, article=True), "product")
 
 
 def check_terms(p: Plan, max_terms: int | None, *, shown_combine=True) -> None:
@@ -108,31 +111,33 @@ def general_sizes(formula: E.Formula, p: Plan, conventions: Mapping | None) -> d
 
 def generic_steps(p: Plan, style: str | None = None) -> list:
     """Formula, operands, definitions, one section per value, expansions, summary."""
-    ctx = S.Ctx(p, style)
+    ctx = Ctx(p, style)
     steps = S.formula_steps(ctx)
     steps += [ctx.heading("operands", part="operands")] + S.operand_steps(ctx)
     steps += S.plan_steps(ctx, part="operands")
     seen: dict[str, int] = {}
-    several = sum(1 for n in p.nodes if S.expandable(n)) > 1
+    several = sum(1 for n in p.nodes if n.expandable()) > 1
     for node in p.nodes:
-        if node.reading == "operand" or node.quiet:
+        if node.reading == "operand" or not ctx.shown(node):
             continue
         part = node.name or node.reading
         seen[part] = seen.get(part, 0) + 1
         if seen[part] > 1:
             part = f"{part}-{seen[part]}"
-        steps += S.SECTIONS[node.reading](node, ctx, part)
-        steps += S.expansion(node, ctx, part=f"expansion-{node.name}" if several
-                             else "expansion")
+        steps += node.steps(ctx, part)
+        steps += node.expansion(ctx, f"expansion-{node.name}" if several else "expansion")
     steps += S.summary(ctx)
     return steps
 
 
 def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | None = None,
            sizes: Mapping | None = None, rebuild=None, title: Mapping | None = None,
-           formula_text: str | None = None, statement=None) -> Derivation:
+           formula_text: str | None = None, statement=None, more_quantities=None,
+           more_definitions=None) -> Derivation:
     """The Derivation of a plan: its steps (the generic layout, or the article's for a
     single product, unless given), its values and definitions."""
+    if statement is None:
+        statement = N.Chain([p.result.seq, S.display_expr(p.formula.result, p)])
     if steps is None:
         steps = article_steps(p) if is_article(p) else generic_steps(p)
     if p.concrete:
@@ -142,7 +147,8 @@ def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | 
         quantities = p.values()
     return Derivation(kind, steps, operands=p.operands, quantities=quantities,
                       result=p.result.name, options=options, plan=p, sizes=sizes,
-                      rebuild=rebuild, title=title, formula=formula_text, statement=statement)
+                      rebuild=rebuild, title=title, formula=formula_text, statement=statement,
+                      more_quantities=more_quantities, more_definitions=more_definitions)
 
 
 def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = None,
@@ -184,7 +190,6 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
         raise OptionError(f"causal= must be True or False; got {causal!r}")
     parsed, sym_shapes = read(formula)
     given = {**sym_shapes, **dict(shapes or {})}
-    from .presets import conventions_for, style_for
     conv = conventions_for(parsed)
     p = plan(parsed, given or None, values=values, causal=causal, scale=scale,
              conventions=conv, max_dim=max_dim)
@@ -198,7 +203,6 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
         return explain(parsed, concrete, values=values, causal=causal, scale=scale,
                        max_dim=max_dim, max_terms=max_terms)
     options = {"causal": causal, "scale": scale}
-    from ..render.latex import latex
     tex = latex(S.display_expr(parsed.result, p))
     title = {"en": f"Reading ${tex}$ row by row", "ja": f"${tex}$ を行ごとに読む"}
     return derive(p, kind="explain", steps=steps, options=options, title=title,
@@ -230,12 +234,10 @@ def _shapes_rebuilder(p: Plan, rebuild):
 
 def derive_product(kind: str, formula: E.Formula, seqs: Mapping) -> Derivation:
     """``combine`` and ``match``: a single product of two given vector sequences."""
-    from .presets import REGISTRY, conventions_for
     conv = conventions_for(formula)
     p = plan(formula, seqs=seqs, conventions=conv)
 
     def rebuild(shapes: Mapping, **_) -> Derivation:  # no options to override
-        from ..seq import VecSeq
         return derive_product(kind, formula, {name: VecSeq(name, *shape)
                                               for name, shape in shapes.items()})
     return derive(p, kind=kind, options={"name": p.result.name},

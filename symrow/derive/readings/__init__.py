@@ -1,0 +1,34 @@
+"""One class per reading: everything about one kind of value lives in its class.
+
+======================= =========================================================
+class                   what it reads
+======================= =========================================================
+:class:`Operand`        a matrix given by name, read as a vector sequence
+:class:`Combine`        ``L R``: the points of R combined, weighted by l_i (結合)
+:class:`Match`          ``L R^T``: l_i matched against every point of R (照合)
+:class:`TCombine`       ``A^T B``: a combine over the data points, Σ_i a_i^T b_i
+:class:`Transpose`      ``(AB)^T`` and other transposed results
+:class:`Scale`          ``X / √d``, ``2X``, ``X / n``
+:class:`Mask`           ``X + M`` inside a softmax: an additive (causal) mask
+:class:`Softmax`        row-wise softmax: each row becomes a distribution (配分)
+:class:`Apply`          an element-wise function: exp, ReLU, σ, tanh, φ
+:class:`Sum`            terms of one shape, added or subtracted
+:class:`Concat`         matrices side by side (multi-head attention)
+======================= =========================================================
+
+The planner (:mod:`symrow.derive.plan`) only picks classes; see
+:class:`~symrow.derive.readings.base.Reading` for what each one owns.
+
+>>> from symrow.derive.readings import READINGS
+>>> sorted(READINGS)[:4]
+['apply', 'combine', 'concat', 'mask']
+"""
+
+from .base import READINGS, Ctx, Reading, register
+from .entrywise import Apply, Scale, Sum
+from .products import Combine, Match, TCombine
+from .rowwise import Mask, Softmax
+from .structure import Concat, Operand, Transpose
+
+__all__ = ["READINGS", "Reading", "Ctx", "register", "Operand", "Combine", "Match",
+           "TCombine", "Transpose", "Scale", "Mask", "Softmax", "Apply", "Sum", "Concat"]

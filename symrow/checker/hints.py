@@ -155,12 +155,12 @@ def _factor_hint(left, right, ref) -> str | None:
     found = _owner_entry(ref, left, right)
     name = found[0].name if found else "this"
     if _holds(left, right * root, ref) or _holds(left / root, right, ref):
-        return (f"the right side carries a 1/\sqrt{{d}} that {name} does not have here: "
-                f"this derivation's S = QK^T is unscaled, and the 1/\sqrt{{d}} is applied "
-                f"inside the softmax, P = softmax(S/\sqrt{{d}})")
+        return (f"the right side carries a 1/\\sqrt{{d}} that {name} does not have here: "
+                f"this derivation's S = QK^T is unscaled, and the 1/\\sqrt{{d}} is applied "
+                f"inside the softmax, P = softmax(S/\\sqrt{{d}})")
     if _holds(left, right / root, ref) or _holds(left * root, right, ref):
-        return (f"the 1/\sqrt{{d}} is missing on the right (here \sqrt{{d}} = "
-                f"\sqrt{{{d}}})")
+        return (f"the 1/\\sqrt{{d}} is missing on the right (here \\sqrt{{d}} = "
+                f"\\sqrt{{{d}}})")
     return None
 
 

@@ -87,6 +87,28 @@ _IFFALSE = re.compile(r"\\iffalse(?![A-Za-z]).*?\\fi(?![A-Za-z])", re.DOTALL)
 _COMMENT_ENV = re.compile(r"\\begin\s*\{comment\}.*?\\end\s*\{comment\}", re.DOTALL)
 
 
+def _unbrace(text: str, chars: list, pos: int) -> None:
+    """The braces of an overlay's argument go when it holds equations (``\\onslide<3->{O
+    &= PV}`` inside an ``align``): a group would hide its ``=`` and ``&``."""
+    while pos < len(text) and text[pos] in " \t":
+        pos += 1
+    if pos >= len(text) or text[pos] != "{":
+        return
+    depth = 0
+    for k in range(pos, len(text)):
+        if text[k] == "\\":
+            continue
+        if text[k] == "{" and text[k - 1] != "\\":
+            depth += 1
+        elif text[k] == "}" and text[k - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                inner = text[pos + 1:k]
+                if re.search(r"[=&<>]|\\(?:le|ge|approx|to)(?![A-Za-z])|\\\\", inner):
+                    chars[pos] = chars[k] = " "
+                return
+
+
 def _latex_pass(text: str, chars: list) -> None:
     for pattern in (_IFFALSE, _COMMENT_ENV):
         for m in pattern.finditer(text):
@@ -95,6 +117,7 @@ def _latex_pass(text: str, chars: list) -> None:
         if m.group(1) in ("only", "uncover", "visible", "invisible", "onslide", "alert",
                           "structure", "action", "temporal"):
             _blank(chars, m.start(), m.end())
+            _unbrace(text, chars, m.end())
         elif m.group(2):
             _blank(chars, m.start(2), m.end(2))   # \item<2->, \textbf<3>{...}
     for m in _OVERLAY_SPEC.finditer(text):

@@ -180,6 +180,7 @@ class Outcome:
     error: tuple | None = None      # (message, pos, end) for an unreadable step
     sizes: dict | None = None
     pending: "Outcome | None" = None   # the verdict if the page turns out to give no numbers
+    vacuous: bool = False              # no assignment satisfied the notes
 
 
 class _Context:
@@ -225,6 +226,8 @@ class _Run:
         self.notes: list[str] = []
         #: unchecked steps (by id) and their verdict if the page gives no numbers
         self.pending: dict = {}
+        #: conditions on sizes that hold over a stretch of the page: (start, end, conditions)
+        self.scoped: list = []
         #: whether the page (or values=) gives an operand numbers
         self.numbers = any(t.values for t in targets)
         #: the vector convention, as the report states it; vectors read as columns?
@@ -288,6 +291,8 @@ class _Run:
         notes: dict = {}
         for chain in chains:
             target = self.section_of(chain.pos)
+            if self.specializes(chain, target):
+                continue
             note = self.as_note(chain, target)
             if note is not None:
                 if claims and chain.before == "sep" and note:
@@ -454,6 +459,34 @@ class _Run:
             return []
         return [(r.kind, items[k], items[k + 1]) for k, r in enumerate(chain.relations)]
 
+    def specializes(self, chain, target: Target) -> bool:
+        """``\\ell = 3 のとき``, ``for $n = 4$``: against general sizes, a size set to a number
+        is not a claim but a case; the claims after it in its paragraph are checked at the
+        size choices where it holds."""
+        from .indices import NotIndex, read_expr
+        if not target.general or chain.problem is not None or len(chain.members) != 2 or \
+                chain.relations[0].kind != "eq":
+            return False
+        try:
+            a, b = (read_expr(m.nodes, subscripts=False) for m in chain.members)
+        except NotIndex:
+            return False
+        from .general import size_names
+        sizes = set(size_names(target.derivation))
+        if isinstance(a, int) and isinstance(b, str):
+            a, b = b, a
+        if not (isinstance(a, str) and a in sizes and isinstance(b, int)):
+            return False
+        text = self.page.text
+        end = text.find("\n\n", chain.end)
+        end = len(text) if end == -1 else end
+        self.scoped.append((chain.end, end, [("eq", a, b)]))
+        shown = "\\ell" if a == "ell" else a
+        line = self.src.line_col(chain.pos)[0]
+        self.notes.append(f"line {line}: {shown} = {b} is a case, not a claim: what follows "
+                          f"in its paragraph is checked where {shown} = {b}")
+        return True
+
     def range_note(self, chain, target: Target):
         """``i \\in \\{1, 2\\}``, ``j \\in \\{1, \\dots, n\\}``, ``i \\in [m]``,
         ``k \\in \\mathbb{N}``: the range an index runs over (its conditions), or
@@ -520,6 +553,8 @@ class _Run:
 
     # -- one chain -----------------------------------------------------------------------
     def check_chain(self, chain, conditions: list) -> list[StepReport]:
+        conditions = conditions + [c for start, end, conds in self.scoped
+                                   if start <= chain.pos < end for c in conds]
         if chain.problem is not None:
             message, pos, end = chain.problem
             line, column = self.src.line_col(pos)
@@ -590,15 +625,19 @@ class _Run:
 
     def check_step(self, target: Target, rel, lm, rm, conditions) -> Outcome:
         result = None
+        vacuous = None
         for ctx in self.contexts_for(target):
             outcome = self.judge(ctx, rel, lm, rm, conditions)
+            if outcome.vacuous and ctx.sizes is not None:
+                vacuous = outcome      # no index values (or sizes) here: the next choice
+                continue
             if (outcome.status == "wrong" or outcome.pending is not None) and \
                     ctx.sizes is not None:
                 outcome.sizes = dict(ctx.sizes)
             if outcome.status != "holds":
                 return outcome
             result = outcome
-        return result
+        return result if result is not None else vacuous
 
     # -- one step, one reference --------------------------------------------------------------
     def judge(self, ctx: _Context, rel, lm, rm, conditions) -> Outcome:
@@ -675,8 +714,8 @@ class _Run:
                            + ("its values" if len(defined) == 1 else "their values")
                            + " for what follows")
         if not checked:
-            return Outcome("unchecked", "not checked: no index values satisfy the note "
-                                        "after this claim")
+            return Outcome("unchecked", "not checked: no index values (or sizes) satisfy "
+                                        "the note that restricts this claim", vacuous=True)
         return Outcome("holds")
 
     def sum_hints(self, ctx, lu, ru, env: dict) -> list[str]:

@@ -463,6 +463,32 @@ $\sum_{j=1}^{2} p_{ij} = 1$, and $p_{ij} > 0$.
 \[ c_{ij} = \sum_{k=1}^{n} a_{ik} b_{kj} \]
 """, "wrong", line=2),
 
+    Page("general-case-in-prose-ja", "combgen", r"""# 行列積
+
+$c_{ij} = \sum_{k=1}^{\ell} a_{ik} b_{kj}$ です。
+
+> 注: $\ell = 3$ のとき $c_{ij} = a_{i1}b_{1j} + a_{i2}b_{2j} + a_{i3}b_{3j}$。
+""", "holds"),
+    Page("general-case-in-prose-wrong", "combgen", r"""For $\ell = 3$ this reads
+$c_{ij} = a_{i1}b_{1j} + a_{i2}b_{2j}$.
+""", "wrong", line=2),
+    Page("beamer-onslide-in-align", "att222", r"""\begin{frame}[t]{Step by step}
+\begin{align*}
+S &= QK^{\top} \tag{match} \\[4pt]
+\intertext{then each row becomes a distribution}
+P &= \operatorname{softmax}\bigl(S/\sqrt{d}\bigr) \\
+\onslide<3->{O &= PV} \notag
+\end{align*}
+\end{frame}
+""", "holds"),
+    Page("beamer-onslide-in-align-wrong", "att222", r"""\begin{frame}[t]{Step by step}
+\begin{align*}
+S &= QK^{\top} \\
+\onslide<2->{O &= VP}
+\end{align*}
+\end{frame}
+""", "wrong", line=4),
+
     # == more pages as people write them =====================================================
     Page("qiita-softmax-dk", "att222", r"""# Scaled Dot-Product Attention
 

@@ -252,10 +252,17 @@ class ConstructReader:
             node = cur.peek()
             if node is None:
                 raise TranslateError("\\exp needs an argument", cmd.pos, cmd.end)
-            # \exp x: the next factor alone
+            # \exp x: the next factor alone, when nothing multiplies or divides it (in
+            # \exp s/\sqrt{d} no one can tell how far the argument reaches)
             sub_start = cur.i
             self._primary(cur, Emitter())
             got = cur.nodes[sub_start:cur.i], node.pos, cur.nodes[cur.i - 1].end
+            nxt = cur.peek()
+            if nxt is not None and not is_token(nxt, "+", "-", "=", ",", *V.SPACING) and \
+                    not (isinstance(nxt, Token) and nxt.kind == "rowsep"):
+                raise TranslateError("\\exp without brackets, and something follows its "
+                                     "argument: it is unclear how far the argument reaches; "
+                                     "write \\exp(...) or e^{...}", cmd.pos, nxt.end)
         inner, a, b = got
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError("\\exp of nothing", a, b)

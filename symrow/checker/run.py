@@ -252,7 +252,8 @@ class _Run:
                 "near": self.src.near(pos, end)}
 
     def text_of(self, member) -> str:
-        return self.src.original[member.pos:member.end].strip()
+        text = self.src.original[member.pos:member.end].strip()
+        return _LEADING_SPACE.sub("", text)
 
     def unit(self, ctx: _Context, member):
         """The member translated and parsed for one reference, or an error tuple."""
@@ -874,6 +875,9 @@ class _Run:
         defined.append(name)
         return True
 
+
+#: spacing a member's text may start with (``,\\ s_{12} = 0``): not shown
+_LEADING_SPACE = re.compile(r"^(?:\\[,;:! ]\s*|\\q?quad\s*)+")
 
 #: words that state the convention (English and Japanese)
 _CONVENTION_WORDS = (("column", r"(?i)column[- ]vectors?|列ベクトル|縦ベクトル"),

@@ -268,6 +268,10 @@ def _markdown_pass(text: str, chars: list, page: Page) -> None:
     if not re.search(r"``[^`\n]+''", text):      # LaTeX's ``quotes'' are not code
         _inline_code("".join(chars), chars, skip)
     _dollars(chars, page)
+    # blogs that run Markdown before MathJax escape the subscript: a\_{ij}
+    masked = "".join(chars)
+    for m in re.finditer(r"\\_(?=[{\w])", masked):
+        chars[m.start()] = " "
 
 
 def prepare(text: str, markdown: bool | None = None) -> Page:

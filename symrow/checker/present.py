@@ -231,7 +231,7 @@ def to_latex(report) -> str:
     extra = ([f"convention: {report.convention}"] if report.convention else []) + [
         f"not read: line {u['line']}, column {u['column']}: {u['reason']}"
         for u in report.unread]
-    lines += [_tex_text(text) + "\par" for text in extra] + ([""] if extra else [])
+    lines += [_tex_text(text) + "\\par" for text in extra] + ([""] if extra else [])
     for step in report.steps:
         lines += _tex_step(step) + [""]
     return "\n".join(lines).rstrip() + "\n"

@@ -303,7 +303,8 @@ class _Run:
                 continue
             remark = self.notation(chain, target)
             if remark is not None:
-                self.notes.append(remark)
+                if remark:
+                    self.notes.append(remark)
                 continue
             claims.append(chain)
         self.choose_convention(claims)
@@ -537,15 +538,24 @@ class _Run:
         (``\\mathrm{Attention}(Q, K, V) = ...``) that is not this derivation's.  The
         note to make, or None."""
         from .lexer import walk_tokens
-        if chain.problem is not None or len(chain.members) != 2 or \
-                chain.relations[0].kind != "eq":
+        if chain.problem is not None:
             return None
         words = {t.text for m in chain.members for t in walk_tokens(m.nodes)}
         line = self.src.line_col(chain.pos)[0]
         if words & {"\\partial", "\\nabla"}:
-            return (f"line {line}: a notation for a gradient "
-                    f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
-                    f"checked here")
+            if len(chain.members) == 2 and chain.relations[0].kind == "eq" and \
+                    any(_is_gradient(m.nodes) for m in chain.members) and \
+                    any(_is_short_name(m.nodes) for m in chain.members):
+                return (f"line {line}: a notation for a gradient "
+                        f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
+                        f"checked here")
+            # a claim about gradients: the derivation has none to compare with
+            self.page.unread.append((chain.pos, chain.end,
+                                     "a claim about gradients, which this derivation does "
+                                     "not derive: not read"))
+            return ""
+        if len(chain.members) != 2 or chain.relations[0].kind != "eq":
+            return None
         ctx = self.contexts_for(target)[0]
         unit = self.unit(ctx, chain.members[0])
         if isinstance(unit, tuple) and unit[0].startswith("a function-style heading"):
@@ -874,6 +884,41 @@ class _Run:
         name = self.src.text[lu.pos:lu.end].strip()
         defined.append(name)
         return True
+
+
+def _is_gradient(nodes: list) -> bool:
+    """``\\partial L / \\partial Z``, ``\\frac{\\partial L}{\\partial Z}``, ``\\nabla_Z L``:
+    a gradient and nothing else (no sums, products or matrices around it)."""
+    from .lexer import Env, Group, Token, walk_tokens
+    tokens = list(walk_tokens(nodes))
+    if any(isinstance(n, Env) for n in nodes) or len(tokens) > 24:
+        return False
+    texts = [t.text for t in tokens]
+    if "\\nabla" in texts:
+        return not any(t in texts for t in ("+", "-", "\\cdot", "\\sum"))
+    if texts.count("\\partial") != 2 or any(t in texts for t in ("+", "-", "\\sum")):
+        return False
+    return texts[0] in ("\\partial", "\\frac", "\\dfrac", "\\tfrac")
+
+
+def _is_short_name(nodes: list) -> bool:
+    """A name alone: ``\\bar{Z}``, ``\\delta_i``, ``G^{(l)}``, ``dS``."""
+    from .lexer import Group, Token
+    k = 0
+    if not nodes or not isinstance(nodes[0], Token) or nodes[0].kind not in ("letter", "cmd"):
+        return False
+    k = 1
+    if nodes[0].kind == "cmd" and k < len(nodes) and isinstance(nodes[k], Group):
+        k += 1                                     # \bar{Z}, \mathbf{g}
+    while k < len(nodes):
+        node = nodes[k]
+        if isinstance(node, Token) and node.text == "'":
+            k += 1
+        elif isinstance(node, Token) and node.text in ("_", "^") and k + 1 < len(nodes):
+            k += 2
+        else:
+            return False
+    return True
 
 
 #: spacing a member's text may start with (``,\\ s_{12} = 0``): not shown

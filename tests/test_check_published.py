@@ -78,10 +78,13 @@ UNREAD = [
     "\n\n$$\nO = PV\n",
     # a paragraph whose braces do not balance
     "\n\nFinally $$o_{11} = p_{11 v_{11}$$\n\nThat is all.\n",
+    # a claim about gradients, which the derivation does not derive
+    "\n\n$$\\frac{\\partial L}{\\partial V} = P^\\top \\bar{O}$$\n",
 ]
 
 
-@pytest.mark.parametrize("extra", UNREAD, ids=["lone-dollar", "open-display", "braces"])
+@pytest.mark.parametrize("extra", UNREAD, ids=["lone-dollar", "open-display", "braces",
+                                               "gradient-claim"])
 def test_math_that_is_not_read_never_holds(extra):
     markdown = [p for p in HOLDS if p.id.split("-")[0] in ("zenn", "qiita", "layout",
                                                             "notation")]

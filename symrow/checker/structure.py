@@ -4,11 +4,15 @@ The structure is read here, not by the parser.  Math delimiters and the
 layout environments (``align*``, ``aligned``, ``equation``, ...) are
 dropped, ``&`` is ignored, and the text is cut into *segments* at row
 breaks (``\\\\``), the edges of math (``$``, ``\\[``, an environment),
-commas, ``\\text{...}`` and ``\\quad``.  A line break is only white space:
-it never ends an equation.  Then:
+commas, ``\\text{...}`` and wide spaces between two expressions
+(``\\quad``, ``\\qquad``, ``\\hspace{2pc}``: definitions side by side; a
+wide space next to a relation is only space).  A line break is only white
+space: it never ends an equation.  Then:
 
 * a segment that starts with a relation (``&= ...``) continues the chain
   above it; one that starts with ``+`` or ``-`` continues its last side;
+* a relation with nothing on either side (``$\\to$`` in a title), or an
+  arrow with one side (``$QK^\\top \\to$ softmax``), is a word, not a claim;
 * a segment with no relation at all makes no claim and is not a step,
   unless it continues the line above it (a display broken before a factor:
   ``a_{11}`` on one line and ``b_{11}`` on the next);

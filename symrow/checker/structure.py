@@ -245,6 +245,14 @@ def _items(nodes: list, marked: bool) -> list:
                     if k < len(flat) and isinstance(flat[k][1], Group):
                         k += 1
                     continue
+                if text in ("\\stackrel", "\\overset", "\\underset") and k + 1 < len(flat) \
+                        and isinstance(flat[k][1], Group) and isinstance(flat[k + 1][1], Group):
+                    inner = [n for n in flat[k + 1][1].children if isinstance(n, Token)]
+                    if len(inner) == 1 and inner[0].text in RELATIONS:
+                        # S \stackrel{\text{def}}{=} QK^T: the relation, annotated
+                        items.append(("rel", Relation(RELATIONS[inner[0].text], inner[0])))
+                        k += 2
+                        continue
                 if text == ":" and k < len(flat) and isinstance(flat[k][1], Token) \
                         and flat[k][1].text == "=":
                     items.append(("rel", Relation("eq", flat[k][1])))

@@ -220,6 +220,9 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             return
         if text == "\\mathbb" and self._special_vector(cur, em):
             return
+        if text in ("\\underbrace", "\\overbrace", "\\boxed", "\\underset", "\\overset"):
+            self._decorated(cur, em)
+            return
         if text in V.FONT:
             self._font(cur, em)
             return
@@ -251,6 +254,25 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if tok.kind == "cmd":
             raise TranslateError(f"{text} is not supported here", tok.pos, tok.end)
         raise TranslateError(f"unexpected {text!r}", tok.pos, tok.end)
+
+    def _decorated(self, cur: Cursor, em: Emitter) -> None:
+        """``\\underbrace{QK^\\top}_{\\text{match}}``, ``\\boxed{x}``,
+        ``\\overset{\\text{note}}{x}``: the expression, without its annotation."""
+        cmd = cur.take()
+        if cmd.text in ("\\underset", "\\overset"):
+            note = cur.take()
+            if not isinstance(note, Group):
+                raise TranslateError(f"{cmd.text} needs {{note}}{{expression}}", cmd.pos,
+                                     cmd.end)
+        arg = cur.take()
+        if not isinstance(arg, Group) or not arg.children:
+            raise TranslateError(f"{cmd.text} needs its expression in braces", cmd.pos, cmd.end)
+        if cmd.text in ("\\underbrace", "\\overbrace") and is_token(cur.peek(), "_", "^"):
+            script = cur.take()
+            if cur.take() is None:
+                raise TranslateError(f"'{script.text}' needs something after it", script.pos,
+                                     script.end)
+        self._grouped(arg.children, arg.pos, arg.end, em, cur)
 
     # -- brackets -----------------------------------------------------------------
     def _until_close(self, cur: Cursor, opener: Token, close_text: str):

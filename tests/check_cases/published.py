@@ -412,6 +412,14 @@ Take $Q = I$. Then $S = QK^\top = K^\top$.
 The diagonal scores are one: $s_{11} = 1$.
 """, "wrong", line=2),
 
+    Page("notation-annotated-steps", "att222", r"""
+$$S \stackrel{\text{def}}{=} \underbrace{QK^\top}_{\text{照合}}, \qquad
+O = \underbrace{\operatorname{softmax}(S/\sqrt{d})}_{P}\,V = \boxed{PV}$$
+""", "holds"),
+    Page("notation-annotated-wrong", "att222", r"""
+$$O \overset{\text{(3)}}{=} \underbrace{\operatorname{softmax}(S/\sqrt{d})}_{\text{配分}}\,V^\top$$
+""", "wrong", line=2),
+
     # == column-vector convention ============================================================
     Page("column-stated-ja", "att222", r"""# 列ベクトルで書く
 

@@ -345,6 +345,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the M added inside a softmax is the causal mask")
     p.add_argument("--scale", choices=("symbolic", "number"), default="symbolic",
                    help="keep sqrt(d) as written (default), or substitute its number")
+    p.add_argument("--diagonal", action="append", default=[], metavar="NAME",
+                   help="an operand that is a diagonal matrix (D^{-1/2} is read only for "
+                        "those); may be repeated")
+    p.add_argument("--heads", type=_positive, default=None, metavar="H",
+                   help="how many heads \\mathrm{Concat}(\\mathrm{head}_1, \\dots, "
+                        "\\mathrm{head}_h) has (default: from the shapes)")
     _add_general(p)
     _add_output(p)
     _add_layout(p)
@@ -467,7 +473,8 @@ def _explain(args):
             raise OptionError(f"--values gives {name} twice")
         values[name] = rows
     return explain(args.formula, shapes or None, values=values or None, causal=args.causal,
-                   scale=args.scale)
+                   scale=args.scale, diagonal=getattr(args, "diagonal", None) or (),
+                   heads=getattr(args, "heads", None))
 
 
 def build_derivation(kind: str, args):
@@ -570,6 +577,8 @@ def _run_derivation(args) -> int:
     fmt = resolve_format(args)
     layout = _layout_of(args)
     derivation = build_derivation(args.kind, args)
+    for line in derivation.warnings():
+        print(f"symrow: note: {line}", file=sys.stderr)
     if args.list_parts:
         emit(list_parts(derivation, args.lang), None)
         return 0

@@ -83,8 +83,9 @@ class Derivation(Printable):
     def __init__(self, kind: str, steps, *, operands: Mapping, quantities, result: str,
                  options: Mapping | None = None, plan=None, sizes: Mapping | None = None,
                  rebuild=None, title: Mapping | None = None, formula: str | None = None,
-                 statement=None, more_quantities=None, more_definitions=None):
+                 statement=None, more_quantities=None, more_definitions=None, notes=()):
         self.kind = kind
+        self.notes = tuple(notes)
         self.steps = tuple(steps)
         self.operands = MappingProxyType(dict(operands))
         self._more_quantities = more_quantities
@@ -109,6 +110,23 @@ class Derivation(Printable):
                 values.update(self._more_quantities(values))
             self._quantities = MappingProxyType(values)
         return self._quantities
+
+    def warnings(self) -> list[str]:
+        """One line each for what was read in a way the user may not have meant: a
+        symbol read as a scalar between matrices, a degree matrix assumed."""
+        out = []
+        for kind, params in self.notes:
+            if kind == "scalar":
+                sym = params["symbol"]
+                name = sympy_latex_name(sym)
+                out.append(f"{name} is read as a scalar that multiplies every entry; to read "
+                           f"it as a vector, give it a shape (shapes={{'{name}': (3, 1)}}, or "
+                           f"--shape '{name}=3x1')")
+            elif kind == "degree_assumed":
+                out.append(f"{params['D']} is raised to a power but not defined, so it is "
+                           f"read as the degree matrix of {params['A']}; declare it with "
+                           f"--diagonal '{params['D']}' to read it as a diagonal operand")
+        return out
 
     @property
     def result(self):
@@ -203,6 +221,16 @@ class Derivation(Printable):
     def __repr__(self) -> str:
         ops = ", ".join(f"{name} {seq.rows}x{seq.cols}" for name, seq in self.operands.items())
         return f"<Derivation {self.kind}: {ops}; {len(self.steps)} steps>"
+
+
+def sympy_latex_name(sym) -> str:
+    """A scalar's name as the user typed it: ``beta`` -> ``\\beta``."""
+    name = str(sym)
+    base = name.split("_")[0]
+    greek = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+             "kappa", "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon",
+             "phi", "chi", "psi", "omega"}
+    return "\\" + name if base in greek else name
 
 
 def _part_matches(part: str, name: str) -> bool:

@@ -93,5 +93,11 @@ FUNCTION_VALUES: dict[str, Callable] = {"exp": sympy.exp, "relu": _relu, "sigma"
 
 
 def function_of(name: str) -> Callable:
-    """The SymPy function of one entry that ``name`` (``relu``, ``phi``, ...) stands for."""
+    """The SymPy function of one entry that ``name`` (``relu``, ``phi``, ...) stands for;
+    ``relu'`` is its derivative (ReLU's is the step function, an undefined φ's is φ′)."""
+    if name.endswith("'"):
+        f = function_of(name[:-1])
+        x = sympy.Dummy("x")
+        derivative = sympy.diff(f(x), x)
+        return lambda arg: derivative.xreplace({x: arg})
     return FUNCTION_VALUES.get(name) or sympy.Function(name)

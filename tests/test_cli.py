@@ -404,7 +404,8 @@ def test_explain_values_and_md_format():
 
 
 @pytest.mark.parametrize("args,fragments", [
-    (("explain", r"A \odot B"), ("not supported yet", "Hadamard", "column 3")),
+    (("explain", r"A \otimes B"), ("not supported yet", "Kronecker", "column 3")),
+    (("explain", r"\operatorname{softmx}(X)"), ("did you mean softmax?", "column 1")),
     (("explain", "XW", "--shape", "X=2x3", "--shape", "W=2x2"),
      ("the product XW", "X is 2 x 3", "W is 2 x 2")),
     (("explain", "(AB"), ("line 1, column 1",)),

@@ -48,12 +48,15 @@ from typing import Mapping
 
 import sympy
 
-from ..errors import OptionError, ShapeError, UnsafeNameError
+from ..errors import NotSupportedError, OptionError, ShapeError, UnsafeNameError
 from ..formula import expr as E
-from ..formula.shapes import infer
+from ..formula.shapes import canonical_key, infer
+from ..reader.lexer import Source
+from ..reader.notation import NameError_, parse_name
 from ..seq import VecSeq
-from .readings import (Apply, Combine, Concat, Mask, Match, Operand, Reading, Scale, Softmax,
-                       Sum, TCombine, Transpose)
+from .readings import (READINGS, Apply, Bias, ColScale, Combine, Concat, DiagonalOperand,
+                       DiagPower, Hadamard, Identity, Mask, Match, Operand, Reading, RowScale,
+                       Scale, Softmax, Sum, TCombine, Transpose, is_diagonal)
 
 __all__ = ["Plan", "plan"]
 
@@ -73,6 +76,7 @@ class Plan:
     concrete: bool
     scale_mode: str
     ties: Mapping
+    notes: tuple = ()
 
     @property
     def operands(self) -> dict:
@@ -149,7 +153,8 @@ def _symbols(seq: VecSeq) -> sympy.ImmutableMatrix:
 class _Draft:
     """A reading before it is named: its class, inputs (drafts), size and parameters."""
 
-    __slots__ = ("cls", "inputs", "rows", "cols", "expr", "params", "seq", "index")
+    __slots__ = ("cls", "inputs", "rows", "cols", "expr", "params", "seq", "index", "family",
+                 "group")
 
     def __init__(self, cls, inputs, rows, cols, expr, **params):
         self.cls = cls
@@ -159,6 +164,8 @@ class _Draft:
         self.params = params
         self.seq: VecSeq | None = None
         self.index = -1
+        self.family: int | None = None
+        self.group = None
 
     @property
     def reading(self) -> str:
@@ -176,7 +183,15 @@ class _Draft:
 
 class _Planner:
     def __init__(self, formula: E.Formula, shapes: Mapping, *, values: Mapping,
-                 causal: bool, names: Mapping, max_dim, seqs: Mapping, unnamed: set):
+                 causal: bool, names: Mapping, max_dim, seqs: Mapping, unnamed: set,
+                 diagonal=frozenset(), labels=None):
+        self.diagonal = set(diagonal)
+        self.labels = dict(labels or {})
+        self.groups = dict(formula.groups)
+        self.group = None
+        self.fonts = dict(formula.fonts)
+        self.families = dict(formula.families)
+        self.family: int | None = None
         self.seqs = seqs
         self.unnamed = unnamed
         self.formula = formula
@@ -194,8 +209,44 @@ class _Planner:
 
     def add(self, node: _Draft) -> _Draft:
         node.index = len(self.nodes)
+        node.family = self.family
+        node.group = self.group
         self.nodes.append(node)
         return node
+
+    def draft(self, cls, inputs, rows, cols, expr, **params) -> _Draft:
+        """A new reading of class ``cls`` (what a reading's ``from_call`` makes)."""
+        return self.add(_Draft(cls, inputs, rows, cols, expr, **params))
+
+    def unsupported(self, what: str, expr: E.Expr, hint: str = "") -> NotSupportedError:
+        message = f"{what} is not supported yet{hint}"
+        if self.formula.source is not None and expr.pos is not None:
+            src = Source(self.formula.source)
+            line, col = src.line_col(expr.pos)
+            return NotSupportedError(message, line=line, column=col,
+                                     near=src.near(expr.pos, expr.pos + 1))
+        return NotSupportedError(message)
+
+    def identity(self, size, expr) -> _Draft:
+        key = ("identity", size)
+        node = self.by_expr.get(key)
+        if node is None:
+            node = self.add(_Draft(Identity, (), size, size, expr))
+            node.seq = VecSeq("I", size, size, max_dim=self.max_dim)
+            self.by_expr[key] = node
+        return node
+
+    def _pair(self, left: E.Expr, right: E.Expr, product: bool):
+        """The drafts of two sides; an identity takes its size from the other side."""
+        if isinstance(left, E.Identity) and isinstance(right, E.Identity):
+            raise OptionError("I times I: the size of the identity cannot be told")
+        if isinstance(left, E.Identity):
+            b = self.get(right)
+            return self.identity(b.rows, left), b
+        a = self.get(left)
+        if isinstance(right, E.Identity):
+            return a, self.identity(a.cols if product else a.rows, right)
+        return a, self.get(right)
 
     def consumers(self, node: _Draft) -> list[_Draft]:
         return [n for n in self.nodes if any(i is node for i in n.inputs)]
@@ -208,7 +259,11 @@ class _Planner:
             node = self.by_expr.get(key)
             if node is None:
                 rows, cols = self.shapes[expr.name]
-                node = self.add(_Draft(Operand, (), rows, cols, expr))
+                cls = DiagonalOperand if expr.name in self.diagonal else Operand
+                if cls is DiagonalOperand and rows != cols:
+                    raise ShapeError(f"{expr.name} is declared diagonal, so it must be "
+                                     f"square; it is {rows} x {cols}")
+                node = self.add(_Draft(cls, (), rows, cols, expr))
                 node.seq = self._operand_seq(expr.name, rows, cols)
                 self.by_expr[key] = node
             return node
@@ -228,13 +283,18 @@ class _Planner:
                 shift = cols - rows
                 given = sympy.Matrix(rows, cols, lambda i, j: 0 if j + 1 <= i + 1 + shift
                                      else sympy.S.NegativeInfinity)
+        font = self.fonts.get(name)
+        if given is None and name in self.diagonal and isinstance(rows, int):
+            plain = VecSeq(name, rows, cols, max_dim=self.max_dim, font=font)
+            given = sympy.Matrix(rows, cols, lambda i, j: plain.symbol(i + 1, j + 1)
+                                 if i == j else 0)
         if given is not None:
             matrix = sympy.Matrix(given)
             if matrix.shape != (rows, cols):
                 raise ShapeError(f"the values of {name} are {matrix.rows} x {matrix.cols}, "
                                  f"but the formula needs {rows} x {cols}")
-            return VecSeq(name, rows, cols, values=matrix, max_dim=self.max_dim)
-        return VecSeq(name, rows, cols, max_dim=self.max_dim)
+            return VecSeq(name, rows, cols, values=matrix, max_dim=self.max_dim, font=font)
+        return VecSeq(name, rows, cols, max_dim=self.max_dim, font=font)
 
     def _build(self, expr: E.Expr, in_softmax: bool) -> _Draft:
         if isinstance(expr, E.Transpose):
@@ -244,6 +304,16 @@ class _Planner:
             return self.add(_Draft(Transpose, (inner,), inner.cols, inner.rows, expr))
         if isinstance(expr, E.Product):
             left, right = expr.left, expr.right
+            if isinstance(left, E.Identity) or isinstance(right, E.Identity):
+                a, b = self._pair(left, right, product=True)
+                return self.add(_Draft(RowScale, (a, b), a.rows, b.cols, expr))
+            if not isinstance(left, E.Transpose) and is_diagonal(self.get(left)):
+                a, b = self.get(left), self.get(right)
+                return self.add(_Draft(RowScale, (a, b), a.rows, b.cols, expr))
+            if not isinstance(left, E.Transpose) and not isinstance(right, E.Transpose) and \
+                    is_diagonal(self.get(right)):
+                a, b = self.get(left), self.get(right)
+                return self.add(_Draft(ColScale, (a, b), a.rows, b.cols, expr))
             if isinstance(right, E.Transpose):
                 a, b = self.get(left), self.get(right.arg)
                 return self.add(_Draft(Match, (a, b), a.rows, b.rows, expr))
@@ -252,6 +322,30 @@ class _Planner:
                 return self.add(_Draft(TCombine, (a, b), a.cols, b.cols, expr))
             a, b = self.get(left), self.get(right)
             return self.add(_Draft(Combine, (a, b), a.rows, b.cols, expr))
+        if isinstance(expr, E.Power):
+            x = self.get(expr.arg)
+            if not is_diagonal(x):
+                what = E.text(expr.arg)
+                hint = (f": {what} is not known to be diagonal (if it is, declare it with "
+                        f"diagonal=[{what!r}] or --diagonal '{what}', or define it, as in "
+                        f"D_{{ii}} = \\sum_j A_{{ij}})")
+                if expr.exponent == -1:
+                    raise self.unsupported(f"the inverse of {what}", expr, hint)
+                raise self.unsupported(f"a power of {what} ({what}^{{{expr.exponent}}})",
+                                       expr, hint)
+            return self.add(_Draft(DiagPower, (x,), x.rows, x.cols, expr,
+                                   exponent=expr.exponent))
+        if isinstance(expr, E.Hadamard):
+            a, b = self._pair(expr.left, expr.right, product=False)
+            return self.add(_Draft(Hadamard, (a, b), a.rows, a.cols, expr))
+        if isinstance(expr, E.Call):
+            cls = READINGS.get(expr.func)
+            if cls is None:
+                raise self.unsupported(f"the function {expr.func}", expr)
+            return cls.from_call(self, expr)
+        if isinstance(expr, E.Identity):
+            raise OptionError("the size of the identity I cannot be told here; write it "
+                              "beside a matrix, as in A + I, or give its size")
         if isinstance(expr, E.Scaled):
             x = self.get(expr.arg)
             return self.add(_Draft(Scale, (x,), x.rows, x.cols, expr, num=expr.num,
@@ -262,7 +356,16 @@ class _Planner:
                     and self.mask_name not in self.defined:
                 x, m = self.get(expr.terms[0]), self.get(expr.terms[1])
                 return self.add(_Draft(Mask, (x, m), x.rows, x.cols, expr, causal=self.causal))
-            terms = [self.get(t) for t in expr.terms]
+            known = [self.get(t) for t in expr.terms if not isinstance(t, E.Identity)]
+            if not known:
+                raise OptionError("a sum of identities: the size of I cannot be told")
+            terms = [self.identity(known[0].rows, t) if isinstance(t, E.Identity) else
+                     self.get(t) for t in expr.terms]
+            is_row = tuple(t.rows == 1 and any(o.rows != 1 for o in terms) for t in terms)
+            main = next(t for t, row in zip(terms, is_row) if not row)
+            if any(is_row):
+                return self.add(_Draft(Bias, terms, main.rows, main.cols, expr,
+                                       signs=tuple(expr.signs), is_row=is_row))
             return self.add(_Draft(Sum, terms, terms[0].rows, terms[0].cols, expr,
                                    signs=tuple(expr.signs)))
         if isinstance(expr, E.Softmax):
@@ -284,7 +387,10 @@ class _Planner:
             if isinstance(expr, E.Name) and name:
                 raise OptionError(f"{name} = {expr.name} only renames {expr.name}; a "
                                   f"definition must compute something")
+            self.family = self.families.get(name)
+            self.group = self.groups.get(name)
             node = self.get(expr)
+            self.family = self.group = None
             if name:
                 if node.reading == "operand" or id(node) in self.def_of:
                     raise OptionError(f"{name} only renames "
@@ -305,7 +411,14 @@ class _Planner:
         return node.cls.always_named and node.expr not in self.unnamed
 
     def _preferred(self, node: _Draft) -> list[str]:
-        """Names this node would like, best first."""
+        """Names this node would like, best first; in the k-th member of a family
+        (``\\mathrm{head}_k``) the letters carry its index, ``S^(k)``."""
+        plain = self._preferred_plain(node)
+        if node.family is None:
+            return plain
+        return [f"{name}^({node.family})" for name in plain if len(name) == 1] + plain
+
+    def _preferred_plain(self, node: _Draft) -> list[str]:
         out = []
         if node is self.result:
             out += [self.formula.written] if self.formula.written else []
@@ -337,7 +450,8 @@ class _Planner:
                     if user:
                         raise UnsafeNameError(f"{name} is both an operand and a defined name")
                     continue
-                seq = VecSeq(name, node.rows, node.cols, max_dim=self.max_dim)
+                seq = VecSeq(name, node.rows, node.cols, max_dim=self.max_dim,
+                             font=self.fonts.get(name), parts=self.labels.get(name))
                 if seq.key in taken_keys:
                     if user:
                         clash = next(n.seq.name for n in self.nodes if n.seq is not None
@@ -362,16 +476,48 @@ class _Planner:
             if d.cls is Scale:
                 params["shown"] = shown_scale(d.params["num"], d.params["den"])
             node = d.cls([made[id(i)] for i in d.inputs], d.rows, d.cols, d.expr, seq=d.seq,
-                         index=d.index, **params)
+                         index=d.index, family=d.family, group=d.group, **params)
             made[id(d)] = node
             out.append(node)
         return out, made[id(self.result)]
 
 
+def _assume_degrees(formula: E.Formula, diagonal: set, values: Mapping) -> tuple:
+    """``\\tilde{D}^{-1/2}`` with no definition of D̃, in a formula that has Ã: D̃ is read
+    as the degree matrix of Ã (and the derivation says so)."""
+    defined = {name for name, _ in formula.definitions if name}
+    names = {e.name for _n, expr in formula.definitions for e in E.walk(expr)
+             if isinstance(e, E.Name)}
+    added, notes = [], []
+    for _n, expr in formula.definitions:
+        for e in E.walk(expr):
+            if not (isinstance(e, E.Power) and isinstance(e.arg, E.Name)):
+                continue
+            name = e.arg.name
+            if name in defined or name in diagonal or name in values or \
+                    any(name == d for d, _ in added):
+                continue
+            try:
+                parts = parse_name(name)
+            except NameError_:
+                continue
+            if parts.head != "D":
+                continue
+            adjacency = dataclasses.replace(parts, head="A").canonical
+            if adjacency in names and adjacency not in defined:
+                added.append((name, E.Call("degree", (E.Name(adjacency),), pos=e.pos)))
+                notes.append(("degree_assumed", {"D": name, "A": adjacency}))
+    if not added:
+        return formula, ()
+    return dataclasses.replace(formula, definitions=tuple(added) + formula.definitions), \
+        tuple(notes)
+
+
 def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping | None = None,
          causal: bool = False, scale: str = "symbolic", names: Mapping | None = None,
          conventions: Mapping | None = None, max_dim: int | None = None,
-         seqs: Mapping | None = None, unnamed: set | None = None) -> Plan:
+         seqs: Mapping | None = None, unnamed: set | None = None,
+         diagonal=(), labels: Mapping | None = None) -> Plan:
     """Plan a formula: infer the shapes, build the readings, name them.
 
     ``values`` gives operands numbers (name -> Matrix); ``causal`` makes the
@@ -380,13 +526,19 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
     ``"softmax"``, ...) to preferred names; ``conventions`` are a preset's
     general size names (see :func:`symrow.formula.shapes.infer`); ``seqs``
     gives ready vector sequences for operands (their names, sizes and values);
-    ``unnamed`` lists sub-expressions to leave unnamed (not shown on their own).
+    ``unnamed`` lists sub-expressions to leave unnamed (not shown on their own);
+    ``diagonal`` names operands that are diagonal matrices; ``labels`` gives the
+    name parts of defined names (a gradient written ∂L/∂X).
     """
     seqs = dict(seqs or {})
     shapes = dict(shapes or {})
     for name, seq in seqs.items():
         shapes.setdefault(name, seq.shape)
-    values = dict(values or {})
+    values = {canonical_key(k): v for k, v in dict(values or {}).items()}
+    if isinstance(diagonal, str):
+        diagonal = [diagonal]
+    diagonal = {canonical_key(d) for d in diagonal}
+    formula, notes = _assume_degrees(formula, diagonal, values)
     given = dict(shapes or {})
     for name, matrix in values.items():
         given.setdefault(name, sympy.Matrix(matrix).shape)
@@ -400,8 +552,13 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
         if not shp.concrete:
             raise OptionError("scale='number' substitutes the number for sqrt(d), so it "
                               "needs concrete sizes; with general sizes sqrt(d) stays symbolic")
+    unknown = sorted(diagonal - set(shp.operands))
+    if unknown:
+        raise OptionError(f"diagonal= names {', '.join(unknown)}, which the formula does not "
+                          f"use as an operand; it uses {', '.join(shp.operands)}")
     pl = _Planner(formula, shp.operands, values=values, causal=causal, names=names or {},
-                  max_dim=max_dim, seqs=seqs, unnamed=unnamed or set())
+                  max_dim=max_dim, seqs=seqs, unnamed=unnamed or set(), diagonal=diagonal,
+                  labels=labels)
     pl.run()
     if causal:
         mask = next((n for n in pl.nodes if n.reading == "mask"), None)
@@ -426,4 +583,20 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
                                           f"not a size of the formula")
     shell = Plan((), None, formula, shp.concrete, scale, ties)
     nodes, result = pl.readings(lambda num, den: (shell.scalar(num), shell.scalar(den)))
-    return Plan(tuple(nodes), result, formula, shp.concrete, scale, ties)
+    notes = notes + tuple(_scalar_notes(nodes, ties))
+    return Plan(tuple(nodes), result, formula, shp.concrete, scale, ties, notes)
+
+
+def _scalar_notes(nodes, ties: Mapping) -> list:
+    """Symbols read as scalars between matrices that are not sizes (β in X^T X β)."""
+    out, seen = [], set()
+    for n in nodes:
+        if n.reading != "scale":
+            continue
+        for sym in sorted(sympy.sympify(n.num).free_symbols |
+                          sympy.sympify(n.den).free_symbols, key=str):
+            if sym in ties or sym in seen:
+                continue
+            seen.add(sym)
+            out.append(("scalar", {"symbol": sym}))
+    return out

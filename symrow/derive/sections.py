@@ -23,12 +23,14 @@ from __future__ import annotations
 import sympy
 
 from .. import nodes as N
-from ..build import I
+from ..build import I, J
 from ..steps import Step
 from ..formula import expr as E
 from .plan import Plan
 from .readings import Ctx, Reading
+from ..reader import notation
 from .readings.base import call, scaled, stack_of_seq
+from .readings.diagonal import ONE
 
 __all__ = ["Ctx", "formula_steps", "operand_steps", "plan_steps", "summary", "spine",
            "display_expr", "stack_of_seq"]
@@ -50,9 +52,9 @@ def display_expr(expr: E.Expr, plan: Plan):
         if isinstance(e, E.Product):
             left = show(e.left)
             right = show(e.right)
-            if isinstance(e.right, (E.Product, E.Sum)):
+            if isinstance(e.right, (E.Product, E.Sum, E.Hadamard)):
                 right = N.Paren(right)
-            if isinstance(e.left, E.Sum):
+            if isinstance(e.left, (E.Sum, E.Hadamard)):
                 left = N.Paren(left)
             if isinstance(e.right, E.Scaled) and not isinstance(right, N.Frac):
                 right = N.Paren(right)
@@ -69,6 +71,26 @@ def display_expr(expr: E.Expr, plan: Plan):
             return call(e.func, show(e.arg))
         if isinstance(e, E.Concat):
             return N.Bmat([[show(p) for p in e.parts]])
+        if isinstance(e, E.Power):
+            inner = show(e.arg)
+            return N.Power(N.Paren(inner) if not isinstance(e.arg, E.Name) else inner,
+                           e.exponent)
+        if isinstance(e, E.Hadamard):
+            def side(x):
+                shown = show(x)
+                return N.Paren(shown) if isinstance(x, (E.Sum, E.Scaled, E.Hadamard)) \
+                    else shown
+            return N.Hadamard([side(e.left), side(e.right)])
+        if isinstance(e, E.Call):
+            fn = notation.lookup_function(e.func)
+            args = [show(a) for a in e.args]
+            if e.func == "degree":
+                return N.Call("diag", [N.OMul([args[0], ONE])])
+            if fn is not None:
+                return N.Call(fn.text, args, tex=fn.tex, text=fn.text)
+            return N.Call(e.func, args)
+        if isinstance(e, E.Identity):
+            return plan.named["I"].seq if "I" in plan.named else N.Label("I", "I")
         raise TypeError(type(e).__name__)
     return show(expr)
 
@@ -87,8 +109,17 @@ def formula_steps(ctx: Ctx, *, part: str = "formula") -> list[Step]:
 
 
 def operand_steps(ctx: Ctx, *, part: str = "operands") -> list[Step]:
+    """Each operand as a vector sequence (those used only by the other members of a
+    family, such as the second head's matrices, are said with that family)."""
     steps = []
-    for name, seq in ctx.plan.operands.items():
+    plan = ctx.plan
+    for node in plan.nodes:
+        if node.reading != "operand":
+            continue
+        users = plan.consumers(node)
+        if users and not any(ctx.shown(u) for u in users):
+            continue
+        seq = node.seq
         steps.append(ctx.step("operand", {"X": seq, "m": seq.rows, "ell": seq.cols,
                                           "x_i": seq.vector(I),
                                           "variant": "values" if ctx.concrete and
@@ -107,9 +138,56 @@ def _definition_display(node: Reading):
     return N.Chain([node.seq, show(node, True)])
 
 
+def note_steps(ctx: Ctx, notes, *, part: str) -> list[Step]:
+    """What the reader and the planner say about how they read the text: a symbol read as
+    a scalar, a degree matrix assumed, the builtin Attention, the number of heads."""
+    plan = ctx.plan
+    named = plan.named
+    out = []
+    for kind, params in notes:
+        if kind == "scalar":
+            out.append(ctx.step("note_scalar", {"x": params["symbol"]}, part=part))
+        elif kind == "degree_assumed" and params["D"] in named and params["A"] in named:
+            D, A = named[params["D"]], named[params["A"]]
+            d_ii = N.Chain([D.seq.symbol(I, I), N.SumOver(A.entry_symbol(I, J), J, 1,
+                                                          A.cols)])
+            out.append(ctx.step("note_degree", {"D": D.seq, "A": A.seq}, d_ii, part=part))
+        elif kind == "attention":
+            q, k, v = (N.Label(x, x) for x in "QKV")
+            d_k = N.Label("d_{k}", "dₖ")
+            out.append(ctx.step("note_attention", {}, N.Chain([
+                N.Call("Attention", [q, k, v], tex=r"\operatorname{Attention}",
+                       text="Attention"),
+                N.OMul([N.Call("softmax", [N.Frac(N.OMul([q, N.Transpose(k)]), N.Sqrt(d_k))]),
+                        v])]), part=part))
+        elif kind == "blocks":
+            out.append(ctx.step("note_blocks", {"count": params["count"]}, part=part))
+        elif kind == "function_result":
+            word = params["word"]
+            out.append(ctx.step("note_function", {"F": N.Label(
+                r"\operatorname{%s}" % word, word)}, part=part))
+    return out
+
+
+def family_steps(ctx: Ctx, k: int) -> list[Step]:
+    """The members of a family after the first, said once: they are read like the first."""
+    plan = ctx.plan
+    if k != 2:
+        return []
+    members = [n for n in plan.nodes if n.family is not None and n.family > 1 and n.named
+               and n.reading not in ("operand", "identity")]
+    instances = [n.seq for n in members if n.name in dict(plan.formula.families)]
+    if not instances:
+        return []
+    return [ctx.step("family", {"others": N.Items(instances)},
+                     N.Group([_definition_display(n) for n in members]),
+                     part=f"{instances[0].name}")]
+
+
 def plan_steps(ctx: Ctx, *, part: str = "plan") -> list[Step]:
     plan = ctx.plan
-    derived = [n for n in plan.nodes if n.named and n.reading != "operand" and ctx.shown(n)]
+    derived = [n for n in plan.nodes if n.named and n.reading not in ("operand", "identity")
+               and ctx.shown(n)]
     if len(derived) < 2:
         return []
     return [ctx.step("plan", {"count": len(derived), "C": plan.result.seq},
@@ -133,7 +211,7 @@ def spine(node: Reading, plan: Plan | None = None) -> list[Reading]:
             uses[id(i)] = uses.get(id(i), 0) + 1
     out = [node]
     while node.inputs and node.pointwise:
-        nxt = node.inputs[0]
+        nxt = node.spine_input()
         if uses.get(id(nxt), 1) > 1:
             break
         node = nxt

@@ -24,7 +24,8 @@ from ..steps import LANGS, Step
 from . import (attention_en, attention_ja, en, handout_en, handout_ja, ja, readings_en,
                readings_ja)
 
-__all__ = ["segments", "template", "check_lang", "article", "glued"]
+__all__ = ["segments", "template", "check_lang", "article", "glued", "register_templates",
+           "unregister_templates"]
 
 # one module per language and topic; keys must not clash (a test checks)
 SOURCES = {"en": (en, readings_en, attention_en, handout_en),
@@ -32,6 +33,24 @@ SOURCES = {"en": (en, readings_en, attention_en, handout_en),
 _TABLES = {lang: {k: v for mod in mods for k, v in mod.TEMPLATES.items()}
            for lang, mods in SOURCES.items()}
 _FORMATTER = string.Formatter()
+
+
+def register_templates(lang: str, templates: dict) -> None:
+    """Add the sentences of a new reading (or preset) in ``lang``: keys are step kinds
+    (``"rmsnorm"``, ``"heading.rmsnorm"``, with ``.variant`` or ``.style`` suffixes).  A key
+    that exists already is refused, so that no reading changes another's words."""
+    table = _TABLES[check_lang(lang)]
+    clash = sorted(set(templates) & set(table))
+    if clash:
+        raise OptionError(f"{lang} narration for {', '.join(clash)} exists already")
+    table.update(templates)
+
+
+def unregister_templates(lang: str, keys) -> None:
+    """Remove sentences added with :func:`register_templates`."""
+    table = _TABLES[check_lang(lang)]
+    for key in keys:
+        table.pop(key, None)
 
 
 def check_lang(lang: Any) -> str:

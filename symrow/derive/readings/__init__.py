@@ -14,21 +14,35 @@ class                   what it reads
 :class:`Apply`          an element-wise function: exp, ReLU, σ, tanh, φ
 :class:`Sum`            terms of one shape, added or subtracted
 :class:`Concat`         matrices side by side (multi-head attention)
+:class:`Bias`           ``XW + b``: a row added to every row; every point moves by b
+:class:`Hadamard`       ``A ⊙ B``: entry by entry; point i gates point i
+:class:`LayerNorm`      each point centred and scaled on its own, then γ and β
+:class:`RowScale`       ``D X``, D diagonal: each point scaled by its own number
+:class:`ColScale`       ``X D``, D diagonal: each coordinate scaled
+:class:`DiagPower`      ``D^{-1/2}``: a power of a diagonal matrix
+:class:`Degree`         the degree matrix, d_ii = Σ_j a_ij
+:class:`Diag`           ``diag(s)``: a row on the diagonal
+:class:`Identity`       the identity matrix I
 ======================= =========================================================
 
 The planner (:mod:`symrow.derive.plan`) only picks classes; see
 :class:`~symrow.derive.readings.base.Reading` for what each one owns.
 
 >>> from symrow.derive.readings import READINGS
->>> sorted(READINGS)[:4]
-['apply', 'combine', 'concat', 'mask']
+>>> sorted(READINGS)[:6]
+['apply', 'bias', 'colscale', 'combine', 'concat', 'degree']
 """
 
 from .base import READINGS, Ctx, Reading, register
+from .diagonal import (ColScale, Degree, Diag, DiagonalOperand, DiagPower, Identity, RowScale,
+                       is_diagonal)
 from .entrywise import Apply, Scale, Sum
+from .layers import Bias, Hadamard, LayerNorm
 from .products import Combine, Match, TCombine
 from .rowwise import Mask, Softmax
 from .structure import Concat, Operand, Transpose
 
 __all__ = ["READINGS", "Reading", "Ctx", "register", "Operand", "Combine", "Match",
-           "TCombine", "Transpose", "Scale", "Mask", "Softmax", "Apply", "Sum", "Concat"]
+           "TCombine", "Transpose", "Scale", "Mask", "Softmax", "Apply", "Sum", "Concat",
+           "Bias", "Hadamard", "LayerNorm", "RowScale", "ColScale", "DiagPower", "Degree",
+           "Diag", "Identity", "DiagonalOperand", "is_diagonal"]

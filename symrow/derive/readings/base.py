@@ -51,6 +51,8 @@ READINGS: dict[str, type] = {}
 
 def register(cls: type) -> type:
     """Add a reading class to :data:`READINGS` (a class decorator)."""
+    if not cls.reading:
+        raise TypeError(f"{cls.__name__} needs a reading name")
     READINGS[cls.reading] = cls
     return cls
 
@@ -73,11 +75,13 @@ class Reading:
     #: row i of it is made from row i of its first input (see :func:`sections.spine`)
     pointwise: ClassVar[bool] = True
 
-    __slots__ = ("inputs", "rows", "cols", "seq", "expr", "index")
+    __slots__ = ("inputs", "rows", "cols", "seq", "expr", "index", "family", "group")
 
     def __init__(self, inputs, rows, cols, expr=None, *, seq: VecSeq | None = None,
-                 index: int = -1, **params):
+                 index: int = -1, family: int | None = None, group=None, **params):
         set_ = object.__setattr__
+        set_(self, "family", family)
+        set_(self, "group", group)
         set_(self, "inputs", tuple(inputs))
         set_(self, "rows", rows)
         set_(self, "cols", cols)
@@ -105,7 +109,7 @@ class Reading:
 
     @property
     def concrete(self) -> bool:
-        return isinstance(self.rows, int)
+        return isinstance(self.rows, int) and isinstance(self.cols, int)
 
     def label(self) -> str:
         """The node as plain text: its name, or what it computes."""
@@ -164,6 +168,10 @@ class Reading:
         """Row i in the rows of its inputs (``c_i = a_i B``), or None."""
         return None
 
+    def spine_input(self):
+        """The input whose row i row i of this one is made from (when ``pointwise``)."""
+        return self.inputs[0]
+
     def steps(self, ctx: "Ctx", part: str) -> list[Step]:
         """The steps that read it, for the narrators."""
         return []
@@ -179,6 +187,14 @@ class Reading:
         return [(self.product, self.inputs[0].label(), self.inputs[1].label())]
 
     @classmethod
+    def from_call(cls, planner, expr):
+        """The draft for ``expr``, a :class:`symrow.formula.expr.Call` of this reading
+        (``LayerNorm(X)``): by default its inputs are the arguments and its shape is the
+        first one's."""
+        inputs = [planner.get(a) for a in expr.args]
+        return planner.draft(cls, inputs, inputs[0].rows, inputs[0].cols, expr)
+
+    @classmethod
     def preferred_names(cls, node, plan) -> list[str]:
         """Names a node of this reading would like, best first (``plan``: the planner)."""
         return []
@@ -191,9 +207,18 @@ class Reading:
         """Its full expansion in the entries of the operands, if it has one."""
         return []
 
-    def backward(self, upstream, ctx):
-        """The vector-Jacobian products of this reading (see :mod:`symrow.derive.backward`)."""
-        raise NotSupportedError(f"the backward pass of a {self.reading} reading is not "
+    def as_expr(self, args):
+        """Its formula (:mod:`symrow.formula.expr`) with ``args`` for its inputs: how the
+        backward pass refers to a value that has no name."""
+        raise NotSupportedError(f"the backward pass through a {self.reading} reading is not "
+                                f"supported yet")
+
+    def backward(self, g, bw):
+        """The vector-Jacobian products of this reading: ``[(input index, its share of the
+        gradient), ...]`` given ``g``, the gradient of this value (formula nodes), and
+        ``bw``, whose ``ref(node)`` is the formula of any value of the forward pass.
+        See :mod:`symrow.derive.backward`."""
+        raise NotSupportedError(f"the backward pass through a {self.reading} reading is not "
                                 f"supported yet")
 
 
@@ -255,8 +280,14 @@ def call(func: str, item):
     """``func(item)`` as a display: ``\\exp``, ``\\operatorname{ReLU}``, ``\\phi``."""
     if func == "exp":
         return N.Exp(item)
-    tex, txt = E.FUNCTIONS.get(func, (None, None))
-    if tex is None:
+    prime = func.endswith("'")
+    base = func.rstrip("'")
+    tex, txt = E.FUNCTIONS.get(base, (r"\operatorname{%s}" % base, base))
+    if prime:   # the derivative, f'
+        tex, txt = ("{%s}'" % tex if tex.startswith("\\operatorname") else tex + "'"), \
+            txt + "′"
+        return N.Call(func, [item], tex=tex, text=txt)
+    if base not in E.FUNCTIONS:
         return N.Call(func, [item])
     return N.Call(func, [item], tex=tex, text=txt)
 

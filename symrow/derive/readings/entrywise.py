@@ -86,6 +86,14 @@ class Scale(Reading):
                 row_bmat(self.cols, lambda c: scaled(inner.entry_symbol(I, c), *self.shown))])
         return steps + [ctx.step("scale", {**params, "variant": kind}, display, part=part)]
 
+    def as_expr(self, args):
+        return E.Scaled(args[0], self.num, self.den)
+
+    def backward(self, g, bw):
+        """C = c X: X̄ = c C̄."""
+        return [(0, E.Scaled(g, self.num, self.den))]
+
+
 
 @register
 class Apply(Reading):
@@ -128,6 +136,14 @@ class Apply(Reading):
                                   row_bmat(inner.cols, lambda c: call(
                                       self.func, inner.entry_symbol(I, c)))]),
                          part=part + ".row")]
+
+    def as_expr(self, args):
+        return E.Apply(self.func, args[0])
+
+    def backward(self, g, bw):
+        """C = f(X) entry by entry: X̄ = C̄ ∘ f'(X)."""
+        return [(0, E.Hadamard(g, E.Apply(self.func + "'", bw.ref(self.inputs[0]))))]
+
 
 
 @register
@@ -178,3 +194,10 @@ class Sum(Reading):
                                   N.Chain(head + [whole, table(self.rows, self.cols, entry)]),
                                   part=part + ".entries"))
         return steps
+
+    def as_expr(self, args):
+        return E.Sum(tuple(args), tuple(self.signs))
+
+    def backward(self, g, bw):
+        """C = ±X ± Y ...: each term gets ±C̄."""
+        return [(k, g if s > 0 else E.Scaled(g, -1)) for k, s in enumerate(self.signs)]

@@ -22,6 +22,7 @@ from ...build import (I, J, K, T, column, entry_of, indices, items, nested_rows,
                       row_bmat_of, stack, table)
 from ...seq import VecSeq
 from ...steps import Step
+from ...formula import expr as E
 from ...values import matrix_product
 from .base import (JP, L, Ctx, Reading, entrywise, register, run, scalar_node, stack_of,
                    variant)
@@ -65,6 +66,9 @@ class Combine(Reading):
             seq = right.seq
             if seq.sub and len(seq.sub) == 1 and seq.sub.isalpha() and seq.sub.isupper():
                 out.append(seq.sub + (f"^({seq.head})" if seq.head else ""))
+            sup = seq.parts.sup or ""
+            if len(sup) == 1 and sup.isalpha() and sup.isupper():  # X W_i^Q: Q
+                out.append(sup)
         return out
 
     # -- what it writes ----------------------------------------------------------------
@@ -262,6 +266,17 @@ class Combine(Reading):
                   ctx.step("expand_entries", params, entries, part=part)]
         return steps
 
+    # -- the backward pass ---------------------------------------------------------------
+    def as_expr(self, args):
+        return E.Product(*args)
+
+    def backward(self, g, bw):
+        """C = L R: L̄ = C̄ Rᵀ (a match), R̄ = Lᵀ C̄ (a combine over the points)."""
+        L, R = self.inputs
+        return [(0, E.Product(g, E.Transpose(bw.ref(R)))),
+                (1, E.Product(E.Transpose(bw.ref(L)), g))]
+
+
 
 @register
 class Match(Reading):
@@ -390,6 +405,15 @@ class Match(Reading):
                  part="product.summary"),
         ]
 
+    def as_expr(self, args):
+        return E.Product(args[0], E.Transpose(args[1]))
+
+    def backward(self, g, bw):
+        """C = L Rᵀ: L̄ = C̄ R (a combine), R̄ = C̄ᵀ L (a combine over the points)."""
+        L, R = self.inputs
+        return [(0, E.Product(g, bw.ref(R))), (1, E.Product(E.Transpose(g), bw.ref(L)))]
+
+
 
 @register
 class TCombine(Reading):
@@ -450,6 +474,15 @@ class TCombine(Reading):
         steps.append(ctx.step("tcombine_entry", {"C": C, "variant": variant(ctx)}, display,
                               part=part + ".entries"))
         return steps
+
+    def as_expr(self, args):
+        return E.Product(E.Transpose(args[0]), args[1])
+
+    def backward(self, g, bw):
+        """C = Aᵀ B: Ā = B C̄ᵀ (a match), B̄ = A C̄ (a combine)."""
+        A, B = self.inputs
+        return [(0, E.Product(bw.ref(B), E.Transpose(g))), (1, E.Product(bw.ref(A), g))]
+
 
 
 def intro_steps(A: VecSeq, B: VecSeq, C: VecSeq, product: str) -> list[Step]:

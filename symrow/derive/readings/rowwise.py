@@ -12,6 +12,7 @@ import sympy
 
 from ... import nodes as N
 from ...build import row_bmat, table
+from ...formula import expr as E
 from ...values import row_softmax
 from .base import (JP, NEG_INF, ZERO, Ctx, I, J, Reading, register, variant)
 
@@ -146,6 +147,14 @@ class Mask(Reading):
             ctx.step("mask_result", {"M": Mw, "X": x.whole()}, masked, part=part),
         ]
 
+    def as_expr(self, args):
+        return E.Sum(tuple(args), (1, 1))
+
+    def backward(self, g, bw):
+        """C = X + M: X̄ = C̄; the mask itself is not differentiated."""
+        return [(0, g)]
+
+
 
 @register
 class Softmax(Reading):
@@ -240,3 +249,10 @@ class Softmax(Reading):
             out.append(N.Chain([N.OSum([P.symbol(r, k) for k in range(1, count + 1)]),
                                 N.Frac(exps, exps), sympy.S.One]))
         return out
+
+    def as_expr(self, args):
+        return E.Softmax(args[0])
+
+    def backward(self, g, bw):
+        """P = softmax(X) by rows: X̄ = P ∘ (P̄ − rowsum(P̄ ∘ P))."""
+        return [(0, E.Call("softmax_vjp", (bw.ref(self), g)))]

@@ -14,6 +14,7 @@ import sympy
 
 from ... import nodes as N
 from ...build import row_bmat, table
+from ...formula import expr as E
 from ...steps import Step
 from .base import Ctx, I, J, Reading, register, variant
 
@@ -34,6 +35,10 @@ class Operand(Reading):
 
     def general(self, get, plan):
         return sympy.MatrixSymbol(self.seq.name, self.rows, self.cols)
+
+    def as_expr(self, args):
+        return E.Name(self.name)
+
 
 
 @register
@@ -67,6 +72,14 @@ class Transpose(Reading):
                 ctx.step("transpose", {"C": C, "XT": XT, "X": inner.whole(),
                                        "c_i": C.vector(I), "variant": variant(ctx)},
                          display, part=part)]
+
+    def as_expr(self, args):
+        return E.Transpose(args[0])
+
+    def backward(self, g, bw):
+        """C = Xᵀ: X̄ = C̄ᵀ."""
+        return [(0, E.Transpose(g))]
+
 
 
 @register
@@ -108,3 +121,15 @@ class Concat(Reading):
                 return t.entry(r, c)
             c -= t.cols
         raise IndexError(c)
+
+    def as_expr(self, args):
+        return E.Concat(tuple(args))
+
+    def backward(self, g, bw):
+        """C = [A_1 ... A_k]: each block's gradient is its columns of C̄."""
+        out, start = [], 0
+        for k, t in enumerate(self.inputs):
+            out.append((k, E.Call("block", (g,), params=(("start", start),
+                                                          ("width", t.cols)))))
+            start = start + t.cols
+        return out

@@ -419,7 +419,8 @@ class ConstructReader:
                             b.pos, b.end)
 
     def _matrix(self, env: Env, em: Emitter, cur: Cursor) -> None:
-        if env.name == "array" and env.children and isinstance(env.children[0], Group):
+        if env.name == "array" and not env.args and env.children and \
+                isinstance(env.children[0], Group):
             # \left[ \begin{array}{cc} ... \end{array} \right]: its column spec goes
             import dataclasses
             env = dataclasses.replace(env, name="matrix", children=env.children[1:])

@@ -343,6 +343,16 @@ def check_class(paths, build: Callable[[], object], *, jobs: int | None = None,
 
 
 def _parallel(files, names, build, options, jobs, worker, bar) -> dict:
+    import warnings
+    with warnings.catch_warnings():
+        # Python >= 3.12 warns that forking a process with threads may deadlock; the
+        # command forks before any check runs, when only a host's own threads (a test
+        # runner's) exist, and the workers use none of their locks
+        warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+        return _pool_check(files, names, build, options, jobs, worker, bar)
+
+
+def _pool_check(files, names, build, options, jobs, worker, bar) -> dict:
     results: dict[int, FileResult] = {}
     todo = list(range(len(files)))
     crashed: list[int] = []

@@ -24,6 +24,7 @@ from .derive.explain import explain
 from .derive import catalog as _catalog  # noqa: F401  (registers the built-in presets)
 from .derive.presets import REGISTRY as presets
 from .derive.attention import attention
+from .derive.backward import backward
 from .formula.read import apply, softmax
 from . import nodes, render  # noqa: F401  (public submodules)
 from .render import latex as _latex  # noqa: F401
@@ -51,5 +52,6 @@ __all__ = [
     "OutputError",
     "Limits", "limits", "get_limits",
     "VecSeq", "vecseq", "Step", "Derivation",
-    "combine", "match", "attention", "explain", "softmax", "apply", "presets", "check",
+    "combine", "match", "attention", "explain", "backward", "softmax", "apply", "presets",
+    "check",
 ]

@@ -37,6 +37,8 @@ BOLD = {**{ch: chr(0x1D41A + k) for k, ch in enumerate("abcdefghijklmnopqrstuvwx
 
 def script(text: str, table: dict[str, str], mark: str) -> str:
     """``text`` in sub/superscript characters, or ``mark(text)`` when one is missing."""
+    if text == "\\prime" and mark == "^":
+        return "′"
     if all(ch in table for ch in text):
         return "".join(table[ch] for ch in text)
     return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"

@@ -99,5 +99,7 @@ def function_of(name: str) -> Callable:
         f = function_of(name[:-1])
         x = sympy.Dummy("x")
         derivative = sympy.diff(f(x), x)
+        if derivative.has(sympy.Derivative):   # an undefined φ: φ′ at the argument
+            return lambda arg: derivative.subs(x, arg)
         return lambda arg: derivative.xreplace({x: arg})
     return FUNCTION_VALUES.get(name) or sympy.Function(name)

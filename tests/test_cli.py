@@ -134,10 +134,11 @@ def test_format_md_is_markdown_wherever_markdown_is_a_format():
         if "markdown" in fmt.choices:
             takes_markdown.append(name)
             argv = [name, "--format", "md"] + {"check": ["-", "--against", "combine"],
-                                               "explain": ["XW"]}.get(name, [])
+                                               "explain": ["XW"],
+                                               "backward": ["XW"]}.get(name, [])
             assert parser.parse_args(argv).format == "markdown", name
     from symrow.derive.presets import REGISTRY
-    assert takes_markdown == list(REGISTRY) + ["explain", "handout", "check"]
+    assert takes_markdown == list(REGISTRY) + ["explain", "backward", "handout", "check"]
     short = run("combine", "--a", "1x2", "--b", "2x1", "-f", "md")
     assert short.returncode == 0 and short.stderr == ""
     assert short.stdout == run("combine", "--a", "1x2", "--b", "2x1", "--format",

@@ -482,7 +482,8 @@ class _Planner:
         return out, made[id(self.result)]
 
 
-def _assume_degrees(formula: E.Formula, diagonal: set, values: Mapping) -> tuple:
+def _assume_degrees(formula: E.Formula, diagonal: set, values: Mapping,
+                    given=frozenset()) -> tuple:
     """``\\tilde{D}^{-1/2}`` with no definition of D̃, in a formula that has Ã: D̃ is read
     as the degree matrix of Ã (and the derivation says so)."""
     defined = {name for name, _ in formula.definitions if name}
@@ -494,7 +495,7 @@ def _assume_degrees(formula: E.Formula, diagonal: set, values: Mapping) -> tuple
             if not (isinstance(e, E.Power) and isinstance(e.arg, E.Name)):
                 continue
             name = e.arg.name
-            if name in defined or name in diagonal or name in values or \
+            if name in defined or name in diagonal or name in values or name in given or \
                     any(name == d for d, _ in added):
                 continue
             try:
@@ -538,7 +539,7 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
     if isinstance(diagonal, str):
         diagonal = [diagonal]
     diagonal = {canonical_key(d) for d in diagonal}
-    formula, notes = _assume_degrees(formula, diagonal, values)
+    formula, notes = _assume_degrees(formula, diagonal, values, set(seqs))
     given = dict(shapes or {})
     for name, matrix in values.items():
         given.setdefault(name, sympy.Matrix(matrix).shape)

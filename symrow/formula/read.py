@@ -422,6 +422,10 @@ class _Reader:
         if NT.is_name_start(cur.peek()):
             try:
                 parts, _, _ = NT.read_name(cur, self.src)
+                if _is(cur.peek(), "'") and parts.sup is None:
+                    # H' = ...: on the left of a definition a prime names a new value
+                    cur.take()
+                    parts = dataclasses.replace(parts, sup="\\prime")
                 expr = Name(parts.canonical)
                 if parts.font:
                     self.fonts.setdefault(parts.canonical, parts.font)

@@ -202,11 +202,7 @@ TEMPLATES: dict[str, str] = {
     "backward_forward": ("The formula computes these values in turn; the last, {C}, is its "
                          "result:"),
     "heading.backward_loss": "The loss and its gradient",
-    "backward_loss.bar": ("Let L be a number computed from {C}, a loss. Write {G} for "
-                          "∂L/∂{C}: the matrix of how L changes with each entry of {C}, the "
-                          "upstream gradient. Every gradient has the shape of its variable, "
-                          "so {G} is a vector sequence like {C}, one point {g_i} per row; a "
-                          "bar over a name means its gradient throughout:"),
+    "backward_loss.bar": 'Let L be a number computed from {C}, a loss. Write {G} for {dLdC}: the matrix of how L changes with each entry of {C}, the upstream gradient. Every gradient has the shape of its variable, so {G} is a vector sequence like {C}, one point {g_i} per row; a bar over a name means its gradient throughout:',
     "backward_loss.partial": ("Let L be a number computed from {C}, a loss. Its gradient "
                               "{G} is the matrix of how L changes with each entry of {C}, the "
                               "upstream gradient. Every gradient has the shape of its "
@@ -216,24 +212,15 @@ TEMPLATES: dict[str, str] = {
     "backward_uses.one": "{Z} is used here, so its gradient comes back through this:",
     "backward_uses.many": ("{Z} is used {count} times, here; each use sends back a share of "
                            "its gradient, and {Zbar} is the sum of the shares:"),
-    "backward_rule.combine": ("Back through a combine C = LR: each point of L̄ matches the "
-                              "point of C̄ against the rows of R (a match), and R̄ gathers the "
-                              "points of C̄ weighted by L (a combine over the points):"),
-    "backward_rule.match": ("Back through a match C = LRᵀ: L̄ combines the rows of R with "
-                            "the weights in C̄ (a combine), and R̄ does the same with the rows "
-                            "of L:"),
-    "backward_rule.tcombine": ("Back through a combine over the points C = AᵀB: Ā matches "
-                               "the rows of B against those of C̄, and B̄ combines with A:"),
+    "backward_rule.combine": 'Back through a combine: the gradient of the left factor matches each point of the gradient against the rows of the right factor (a match), and the gradient of the right factor gathers the points of the gradient weighted by the left factor (a combine over the points):',
+    "backward_rule.match": 'Back through a match: the gradient of the left factor combines the rows of the right factor with the weights in the gradient (a combine), and the gradient of the right factor does the same with the rows of the left factor:',
+    "backward_rule.tcombine": "Back through a combine over the points: the gradient of the transposed factor matches the rows of the other factor against those of the gradient, and the other factor's gradient combines with the transposed one:",
     "backward_rule.transpose": "Back through a transpose, the gradient is transposed:",
     "backward_rule.scale": "Back through a scaling by c, the gradient is scaled by c too:",
     "backward_rule.mask": ("Back through the mask, the gradient passes unchanged; the mask "
                            "itself is not differentiated:"),
-    "backward_rule.softmax": ("Back through the row-wise softmax, each row on its own: the "
-                              "Jacobian of p_i is diag(p_i) − p_iᵀ p_i, and multiplied out it "
-                              "is the shortcut below:"),
-    "backward_rule.apply": ("Back through a function applied entry by entry, the gradient "
-                            "is multiplied entry by entry by its derivative (ReLU′ is the "
-                            "step function, σ′ = σ(1 − σ), tanh′ = 1 − tanh², exp′ = exp):"),
+    "backward_rule.softmax": 'Back through the row-wise softmax, each row on its own: each row of the gradient is multiplied by the Jacobian of that row alone, and multiplied out it is the shortcut on the right:',
+    "backward_rule.apply": "Back through a function applied entry by entry, the gradient is multiplied entry by entry by its derivative (the derivative of ReLU is the step function, the sigmoid's is itself times one minus itself, tanh's is one minus its square, exp's is exp):",
     "backward_rule.sum": "Back through a sum, each term receives the gradient, with its sign:",
     "backward_rule.bias": ("Back through a bias row: the matrix receives the gradient, and "
                            "the row, which moved every point, gathers the gradients of all "
@@ -241,9 +228,7 @@ TEMPLATES: dict[str, str] = {
     "backward_rule.hadamard": ("Back through an entry-by-entry product, each factor's "
                                "gradient is the gradient times the other factor, entry by "
                                "entry:"),
-    "backward_rule.layernorm": ("Back through LayerNorm, each point on its own; with "
-                                "x̂_i the normalised point and n̄_i its gradient times the "
-                                "gain:"),
+    "backward_rule.layernorm": 'Back through LayerNorm, each point on its own, with the normalised point and its gradient times the gain:',
     "backward_rule.rowscale": ("Back through a diagonal matrix that scaled each point: the "
                                "points are scaled back, and each diagonal entry gathers one "
                                "inner product:"),
@@ -253,7 +238,9 @@ TEMPLATES: dict[str, str] = {
     "backward_rule.degree": ("Back through the degree matrix: every entry of row i counted "
                              "in d_ii:"),
     "backward_rule.diag": "Back through diag(s): each entry of s gets its diagonal entry:",
-    "backward_rule.concat": "Back through matrices side by side:",
+    "backward_rule.concat": ("Back through matrices side by side: each block gets the "
+                             "columns of the gradient that it filled (J_k below):"),
+    "backward_flash": 'Since {Pbar} = {ObarVT} and {O} = {PV}, each row sum of {PbarP} is the inner product of a row of {Obar} with the same row of {O}, so it can be computed from the output alone (FlashAttention does so):',
     "backward_result": "So:",
     "heading.backward_gradients": "The gradients",
     "backward_gradients": "Together, the gradients of the loss with respect to the operands:",
@@ -269,8 +256,7 @@ TEMPLATES: dict[str, str] = {
     "block": "The columns {first} to {last} of {G}:",
     "diagrow": "The diagonal of {G}, as a row:",
     "rowspread": "Every entry of row i gets the diagonal entry of row i:",
-    "layernorm_vjp": ("Each point on its own, with x̂_i the normalised point and "
-                      "{eps} as in the forward pass:"),
+    "layernorm_vjp": 'Each point on its own, with {eps} as in the forward pass:',
 
     # -- the full expansion ---------------------------------------------------------------
     "heading.expansion": "Everything substituted",

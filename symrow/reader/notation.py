@@ -267,6 +267,8 @@ def _is_transpose_or_power(node, src: Source) -> bool:
     if not nodes:
         return True
     flat = _text(nodes, src).replace(" ", "")
+    if flat in ("\\prime", "{\\prime}"):
+        return False      # H^{\prime}, written H': a new value's name, not a transpose
     if flat.replace("{", "").replace("}", "") in V.TRANSPOSE_WORDS or flat in ("T", "\\top"):
         return True
     if flat.startswith(("-", "+", "\\frac", "\\dagger", "*", "\\ast", "\\prime")):

@@ -31,6 +31,7 @@ __all__ = ["SymrowLatexPrinter", "latex", "display_lines", "display", "vecseq_di
 
 _DOTS = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}
 _RELS = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
+         "gets": r"\longleftarrow",
          "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}
 
 #: widest a display line may be by default, in ems of the math font, as

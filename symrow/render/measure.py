@@ -508,6 +508,7 @@ class Measure:
 
     def m_Rel(self, node: N.Rel, style: str) -> Box:
         rel = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
+               "gets": r"\longleftarrow",
                "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}[node.rel]
         box = leaf_box(rel, style)._replace(first="rel", last="rel")
         return row([self(node.lhs, style), box, self(node.rhs, style)], style)

@@ -25,18 +25,24 @@ class                   what it reads
 :class:`Identity`       the identity matrix I
 ======================= =========================================================
 
+The backward pass (:mod:`symrow.derive.backward`) adds the readings of
+:mod:`.gradients`: the softmax backwards, a sum over the points, and the
+gradients of diagonal matrices and of blocks.
+
 The planner (:mod:`symrow.derive.plan`) only picks classes; see
 :class:`~symrow.derive.readings.base.Reading` for what each one owns.
 
 >>> from symrow.derive.readings import READINGS
 >>> sorted(READINGS)[:6]
-['apply', 'bias', 'colscale', 'combine', 'concat', 'degree']
+['apply', 'bias', 'block', 'coldot', 'colscale', 'combine']
 """
 
 from .base import READINGS, Ctx, Reading, register
 from .diagonal import (ColScale, Degree, Diag, DiagonalOperand, DiagPower, Identity, RowScale,
                        is_diagonal)
 from .entrywise import Apply, Scale, Sum
+from .gradients import (Block, ColDot, DiagRow, LayerNormVJP, PointSum, RowDot, RowSpread,
+                        SoftmaxVJP)
 from .layers import Bias, Hadamard, LayerNorm
 from .products import Combine, Match, TCombine
 from .rowwise import Mask, Softmax
@@ -45,4 +51,5 @@ from .structure import Concat, Operand, Transpose
 __all__ = ["READINGS", "Reading", "Ctx", "register", "Operand", "Combine", "Match",
            "TCombine", "Transpose", "Scale", "Mask", "Softmax", "Apply", "Sum", "Concat",
            "Bias", "Hadamard", "LayerNorm", "RowScale", "ColScale", "DiagPower", "Degree",
-           "Diag", "Identity", "DiagonalOperand", "is_diagonal"]
+           "Diag", "Identity", "DiagonalOperand", "is_diagonal", "SoftmaxVJP", "PointSum",
+           "RowDot", "ColDot", "Block", "DiagRow", "RowSpread", "LayerNormVJP"]

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from typing import Mapping
 
 import sympy
@@ -451,7 +452,8 @@ def _rule_display(reading: str, notation: str):
     def text(t):
         if notation != "partial":
             return t
-        return re.sub(r"(\w)\u0304", r"∂L/∂\1", t)
+        # NFD: Ā is one character (U+0100), C̄ two; both are a letter and a macron
+        return re.sub(r"(\w)\u0304", r"∂L/∂\1", unicodedata.normalize("NFD", t))
     # a rule on generic names is not a claim about this formula's values: "gets", not "="
     return N.Group([N.Rel(N.Label(tex(a), text(b)), "gets", N.Label(tex(c), text(d)))
                     for a, b, c, d in pairs])

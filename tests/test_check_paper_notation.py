@@ -89,3 +89,36 @@ def test_concat_with_dots_asks_for_every_head(multihead):
            r"\mathrm{head}_h) W^O$$"
     report = symrow.check(page, against=multihead, timeout=60)
     assert statuses(report) == ["unreadable"], report.to_text()
+
+
+def test_comma_lists_and_tuple_rows_are_row_vectors():
+    against = symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2))
+    page = r"""$$A = \begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}, \quad
+B = \begin{bmatrix} 5 & 6 \\ 7 & 8 \end{bmatrix}$$
+$$\boldsymbol{c}_1 = (19, 22), \qquad \boldsymbol{c}_2 = [43, 50]$$
+$$\boldsymbol{c}_1 = (c_{11}, c_{12}) = \left(a_{11} b_{11} + a_{12} b_{21}, \cdots,
+  a_{11} b_{12} + a_{12} b_{22}\right)$$
+$$\boldsymbol{c}_2 = (43, 51)$$"""
+    report = symrow.check(page, against=against)
+    assert statuses(report) == ["defines", "defines", "holds", "holds", "holds", "holds",
+                                "wrong"], report.to_text()
+
+
+def test_tuple_rows_with_dots_at_general_sizes():
+    against = symrow.combine(symrow.vecseq("A", "m", "ell"), symrow.vecseq("B", "ell", "n"))
+    page = r"""$$\boldsymbol{c}_i = (c_{i1}, \cdots, c_{in}) = (c_{i1}, c_{i2}, \ldots, c_{in})$$"""
+    report = symrow.check(page, against=against)
+    assert statuses(report) == ["holds", "holds"], report.to_text()
+
+
+def test_a_sum_with_only_its_upper_bound():
+    against = symrow.combine(symrow.vecseq("A", "m", "ell"), symrow.vecseq("B", "ell", "n"))
+    report = symrow.check(r"$$c_{ij} = \sum^{\ell} a_{ik} b_{kj}$$", against=against)
+    assert statuses(report) == ["holds"], report.to_text()
+    report = symrow.check(r"$$c_{ij} = \sum^{\ell} a_{ik} b_{jk}$$", against=against)
+    assert statuses(report) == ["wrong"], report.to_text()
+    # two contracted letters: the index is not guessed
+    report = symrow.check(r"$$c_{ij} = \sum^{\ell} a_{ik} a_{jk} b_{lj} b_{li}$$",
+                          against=against)
+    assert statuses(report) == ["unreadable"], report.to_text()
+    assert "which index" in report.steps[0].message

@@ -342,6 +342,14 @@ class ConstructReader:
         sub, sup, primes, (pos, end) = self._scripts(cur)
         if primes:
             raise TranslateError("a prime on \\sum", cmd.pos, end)
+        if sub is None and sup is not None:
+            # \sum^{n} a_{ik} b_{kj}: only the upper bound; the index is the one the
+            # body contracts (or its only index)
+            var = self._summed_index(cur, sup)
+            if var is None:
+                raise TranslateError("which index does this \\sum run over? write it, as "
+                                     "in \\sum_{k=1}^{n}", cmd.pos, end)
+            sub = [Token("letter", var, cmd.pos, cmd.end)]
         if sub is None:
             raise TranslateError("\\sum needs its index, as in \\sum_{j=1}^{n} or \\sum_j",
                                  cmd.pos, cmd.end)
@@ -361,6 +369,34 @@ class ConstructReader:
         em.put("}", cmd.pos, end)
         if cur.at_end():
             raise TranslateError("\\sum has nothing to add up", cmd.pos, end)
+
+    def _summed_index(self, cur: Cursor, sup: list) -> str | None:
+        """The index a sum written with only its upper bound runs over: the letter the
+        subscripts of its term use twice or more (k in a_{ik} b_{kj}), else their only
+        letter; None when that does not decide it."""
+        from collections import Counter
+        bound = {t.text for t in _tokens(sup) if t.kind == "letter"}
+        counts: Counter = Counter()
+        depth = 0
+        k = cur.i
+        while k < len(cur.nodes):
+            node = cur.nodes[k]
+            if isinstance(node, Token) and node.text in ("(", "[", "\\left"):
+                depth += 1
+            elif isinstance(node, Token) and node.text in (")", "]", "\\right"):
+                depth -= 1
+            elif depth == 0 and is_token(node, "+", "-", "=", ",", "\\sum"):
+                break
+            if is_token(node, "_") and k + 1 < len(cur.nodes):
+                for t in _tokens(arg_nodes(cur.nodes[k + 1])):
+                    if t.kind == "letter" and len(t.text) == 1 and t.text.islower() and \
+                            t.text not in bound and t.text not in self.ref.sizes:
+                        counts[t.text] += 1
+            k += 1
+        twice = [name for name, n in counts.items() if n >= 2]
+        if len(twice) == 1:
+            return twice[0]
+        return next(iter(counts)) if len(counts) == 1 else None
 
     def _range_of(self, sub: list, sup, what: str, pos: int, end: int):
         """The index and bounds of a sum (or max): ``_{j=1}^{n}``, ``_j``, ``_{j'=1}^{n}``,
@@ -524,3 +560,14 @@ class ConstructReader:
                     ident=next(self._ids))
         em.atom(atom, env.pos, env.end)
         self._postfix(cur, em, simple=False)
+
+
+def _tokens(nodes) -> list:
+    """The tokens of ``nodes``, groups opened."""
+    out = []
+    for node in nodes:
+        if isinstance(node, Token):
+            out.append(node)
+        elif isinstance(node, Group):
+            out.extend(_tokens(node.children))
+    return out

@@ -170,11 +170,18 @@ class PatternReader:
     # -- sums --------------------------------------------------------------------------
     @staticmethod
     def _has_dots(cur: Cursor, stop) -> bool:
+        """Dots at this level: those inside brackets ((x_1, \\cdots, x_n), a row) are read
+        with what the brackets hold."""
+        depth = 0
         for k in range(cur.i, len(cur.nodes)):
             node = cur.nodes[k]
             if stop is not None and isinstance(node, Token) and node.text in stop:
                 return False
-            if is_token(node, *DOTS):
+            if isinstance(node, Token) and node.text in ("(", "[", "\\left", "\\langle"):
+                depth += 1
+            elif isinstance(node, Token) and node.text in (")", "]", "\\right", "\\rangle"):
+                depth -= 1
+            elif depth == 0 and is_token(node, *DOTS):
                 return True
         return False
 

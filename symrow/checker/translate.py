@@ -375,6 +375,19 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         """``( ... )``: its own unit, so the parser can neither regroup nor call it."""
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError("empty brackets", pos, end)
+        parts = self._arguments(inner, "a row", pos, end)
+        if len(parts) > 1:
+            # (7, 8, 9), [0, 2, 1], (v_{11}, \cdots, v_{1d}): a row vector, read as the
+            # one-row matrix [7 & 8 & 9] (so that dots between entries work as there)
+            cells: list = []
+            for k, part in enumerate(parts):
+                if k:
+                    cells.append(Token("sym", "&", part[0].pos, part[0].pos))
+                cells.extend(part)
+            opener = Token("cmd", "\\begin", pos, pos)
+            closer = Token("cmd", "\\end", end, end)
+            self._matrix(Env("matrix", opener, cells, closer, end), em, cur)
+            return
         self._sub(inner, pos, end, em)
         self._postfix(cur, em, simple=False)
 

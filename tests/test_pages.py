@@ -28,7 +28,7 @@ from symrow.errors import OptionError
 from symrow.render.document import shown_steps
 from symrow.render.expand import AUTO_EQUATIONS, blocks
 from symrow.render.layout import math_width, walls
-from symrow.render.latex import display_lines
+from symrow.render.layout import display_lines
 
 V = symrow.vecseq
 

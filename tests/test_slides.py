@@ -30,8 +30,9 @@ import pytest
 import harness
 import symrow
 from symrow.handout import handout
-from symrow.render import beamer, mathbox, texcut
-from symrow.render.mathbox import row_height
+from symrow.render import beamer, texcut
+from symrow.render.latex import latex, printer
+from symrow.render.layout import display_lines
 
 V = symrow.vecseq
 LANGS = ("en", "ja")
@@ -66,17 +67,17 @@ ONE_LANGUAGE = {"attention_wide": "en"}
 
 #: (frames, pages) of each deck, the title frame included; pages count every overlay
 PINNED = {
-    ("combine_general", "en"): (14, 19), ("combine_general", "ja"): (13, 19),
+    ("combine_general", "en"): (13, 19), ("combine_general", "ja"): (12, 19),
     ("combine_concrete", "en"): (10, 21), ("combine_concrete", "ja"): (9, 21),
-    ("match_general", "en"): (14, 18), ("match_general", "ja"): (13, 18),
+    ("match_general", "en"): (13, 18), ("match_general", "ja"): (12, 18),
     ("match_concrete", "en"): (11, 22), ("match_concrete", "ja"): (10, 22),
-    ("attention_general", "en"): (16, 22), ("attention_general", "ja"): (16, 22),
-    ("attention_concrete", "en"): (17, 20), ("attention_concrete", "ja"): (17, 20),
-    ("attention_causal", "en"): (21, 31), ("attention_causal", "ja"): (20, 31),
-    ("attention_heads", "en"): (32, 58), ("attention_heads", "ja"): (32, 58),
-    ("handout", "en"): (63, 90), ("handout", "ja"): (62, 90),
+    ("attention_general", "en"): (15, 22), ("attention_general", "ja"): (15, 22),
+    ("attention_concrete", "en"): (16, 20), ("attention_concrete", "ja"): (16, 20),
+    ("attention_causal", "en"): (20, 31), ("attention_causal", "ja"): (19, 31),
+    ("attention_heads", "en"): (31, 57), ("attention_heads", "ja"): (31, 57),
+    ("handout", "en"): (62, 90), ("handout", "ja"): (62, 90),
     ("selection", "en"): (7, 10), ("selection", "ja"): (7, 10),
-    ("attention_wide", "en"): (20, 28),
+    ("attention_wide", "en"): (19, 27),
 }
 
 CASES = [(name, lang) for name in DECKS for lang in LANGS
@@ -139,11 +140,13 @@ def test_a_fraction_wider_than_a_frame_is_set_on_rows():
     # the row sum of the distribution: numerator and denominator, five exponentials each
     line = next(x for x in src.splitlines() if "p_{i1} + p_{i2} + p_{i3}" in x)
     assert line.count("\\begin{gathered}\\textstyle") == 2
-    for frame in beamer.plan(beamer.shown(deck_object("attention_wide")), "en"):
-        for block in frame.blocks:
-            for eq in block.equations:
-                for row in eq:
-                    assert mathbox.width(texcut.joined_cells(row)) <= beamer.FIT_WIDTH
+    # which it had to be: as one row, that equation is wider than a slide's line
+    # (pdflatex's widths of every line of the decks as set: within the frame, see
+    # test_row_heights_are_never_underestimated)
+    (step,) = [s for s in beamer.shown(deck_object("attention_wide")).steps
+               if s.kind == "softmax_distribution"]
+    (chain,) = [c for c in step.display.items if "p_{i1} + p_{i2}" in latex(c)]
+    assert printer(cell_fraction="text").measure(chain).w > beamer.SLIDE_WIDTH
 
 
 def test_long_expansions_are_continued_not_shrunk():
@@ -174,7 +177,7 @@ def test_strip_overlays_gives_the_documents_math_back():
     assert "\\uncover" not in stripped
     for step in d.steps:
         if step.display is not None and step.kind == "extract_row_match":
-            lines = symrow.render.latex.display_lines(step.display, beamer.SLIDE_WIDTH)
+            lines = display_lines(step.display, beamer.SLIDE_WIDTH)
             assert lines[0] in stripped
 
 
@@ -305,9 +308,10 @@ def test_row_heights_are_never_underestimated():
     """The estimate of each display row is compared with TeX's own box."""
     harness.require_tex("pdflatex")
     require_beamer()
-    lines = sorted({line for name in DECKS
-                    for frame in beamer.plan(beamer.shown(deck_object(name)), "en")
-                    for block in frame.blocks for eq in block.equations for line in eq})
+    rows = {line.text: line for name in DECKS
+            for frame in beamer.plan(beamer.shown(deck_object(name)), "en")
+            for block in frame.blocks for eq in block.equations for line in eq}
+    lines = sorted(rows)
     boxes = "\n".join(
         "\\setbox0\\hbox{$\\displaystyle %s$}\\typeout{ROW %d,\\the\\ht0,\\the\\dp0,\\the\\wd0}"
         % (texcut.joined_cells(line), n)
@@ -317,9 +321,9 @@ def test_row_heights_are_never_underestimated():
     _pdf, log = harness.compile_tex(doc, "pdflatex")
     measured = re.findall(r"ROW (\d+),([\d.]+)pt,([\d.]+)pt,([\d.]+)pt", log)
     assert len(measured) == len(lines) > 200
-    worst = max((max(13.6, float(h) + float(d) + 1.0) + 3.0 - row_height(lines[int(n)]),
+    worst = max((max(13.6, float(h) + float(d) + 1.0) + 3.0 - beamer.row_height(rows[lines[int(n)]]),
                  lines[int(n)][:80]) for n, h, d, _w in measured)
-    assert worst[0] <= 2.0, worst
+    assert worst[0] <= 1.0, worst
     widest = max(float(w) for *_x, w in measured)
     assert widest < 398.0  # the frame's text width, 16:9 at 11 pt
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import sympy
 
 from ..narrate import check_lang, glued, segments
-from .latex import display, latex
+from .latex import latex
+from .layout import display
 
 __all__ = ["to_latex", "to_markdown", "to_document", "to_jupyter_latex"]
 

@@ -253,8 +253,10 @@ def test_a_tex_error_is_one_line(tmp_path, monkeypatch):
     # a TeX failure from the real engine, through the command: a document
     # that needs a package nobody has
     harness.require_tex("pdflatex")
-    script = ("import sys, symrow.render.document as doc\n"
-              "doc._PREAMBLE['en'] += '\\\\usepackage{symrownosuchpackage}\\n'\n"
+    script = ("import dataclasses, sys\n"
+              "from symrow.narrate import languages as L\n"
+              "L.register(dataclasses.replace(L.get_language('en'),\n"
+              "           preamble='\\\\usepackage{symrownosuchpackage}\\n'))\n"
               "from symrow.cli import main\n"
               "sys.exit(main(sys.argv[1:]))\n")
     proc = subprocess.run([sys.executable, "-c", script, "combine", "-o", "c.pdf"],

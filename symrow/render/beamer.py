@@ -44,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from ..narrate import check_lang, segments
+from ..narrate import check_lang, get_language, segments
 from .document import heading_number, sentence as _narrated, tex_escape
 from .latex import printer
 from .layout import Row, display_rows
@@ -85,9 +85,6 @@ _JOT, _LINESKIP = 3.0, 1.0  # pt between the rows of an align*; between boxes th
 #: both sides of a symbol, limits of a sum); a test holds each row's
 #: estimate within 1 pt of TeX's
 _ROW_LEAN = 1.5
-#: running text per line, in Latin letters (a Japanese character counts two):
-#: at these, no sentence of the tested decks is estimated a line short
-_CHARS = {"en": 62, "ja": 56}
 #: letters of running text per em of inline math (11 pt sans-serif letters
 #: are about half an em wide; leaning high)
 _MATH_CHARS = 2.2
@@ -100,25 +97,15 @@ _MATH_CHARS = 2.2
 _TALL_HEIGHT = 10.2
 _TALL_SKIP = 2.5
 
-_CONTINUED = {"en": "(cont.)", "ja": "（続き）"}
-
 _CLASS = (r"\documentclass[11pt,aspectratio=169,hyperref={bookmarks=false},"
           r"usepdftitle=false]{beamer}" "\n")
-_PREAMBLE = {
-    "en": _CLASS,
-    "ja": (_CLASS + r"\usepackage{luatexja}" "\n"
-           r"\renewcommand{\kanjifamilydefault}{\gtdefault}" "\n"
-           r"\tracinglostchars=3" "\n"
-           # beamer sets bold math letters in the text italic, which Latin
-           # Modern has no bold of in TU: take the bold slant, without a warning
-           r"\input{tulmr.fd}\DeclareFontShape{TU}{lmr}{b}{it}{<->ssub*lmr/b/sl}{}" "\n"),
-}
 
 
 def preamble(lang: str) -> str:
-    """The preamble of a deck in ``lang``: pdflatex for ``en``, lualatex +
-    luatexja for ``ja`` (sans-serif text, Gothic Japanese, serif math)."""
-    return _PREAMBLE[check_lang(lang)] + (
+    """The preamble of a deck in ``lang``: the class, what the language needs
+    right after it (luatexja for Japanese: Gothic), then sans-serif text and
+    serif math."""
+    return _CLASS + get_language(lang).beamer_preamble + (
         "\\usepackage{amsmath,amssymb}\n"
         "\\usefonttheme[onlymath]{serif}\n"
         "\\setbeamertemplate{navigation symbols}{}\n"
@@ -208,7 +195,7 @@ def _sentence_height(step, lang: str) -> float:
             box = measure(v, "T")
             chars += box.w * _MATH_CHARS
             tall += box.h * SIZE > _TALL_HEIGHT
-    lines = max(1, math.ceil(chars / _CHARS[lang]))
+    lines = max(1, math.ceil(chars / get_language(lang).slide_chars))
     return BASELINE * lines + _TALL_SKIP * min(lines, tall) + _PARSKIP
 
 
@@ -283,7 +270,7 @@ def plan(derivation, lang: str = "en", title: str = "") -> list:
     taller than a frame (:data:`FRAME_HEIGHT`) is split across frames of
     its own.
     """
-    check_lang(lang)
+    continued = " " + get_language(lang).words["cont"]
     titles: dict = {}  # level -> heading text, the open headings
     frames: list = []
     fresh = True       # a heading came since the last frame was opened
@@ -308,7 +295,7 @@ def plan(derivation, lang: str = "en", title: str = "") -> list:
         current = frames[-1] if frames else None
         if block.height > room:
             for k, part in enumerate(_split(block, room)):
-                frames.append(Frame(heading + (" " + _CONTINUED[lang] if k else ""),
+                frames.append(Frame(heading + (continued if k else ""),
                                     subtitle, [part], split=True))
         elif (not fresh and current is not None and not current.split
                 and len(current.blocks) < MAX_STEPS
@@ -394,7 +381,7 @@ def shown(obj, expand=None, width=None):
 
 def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
               subtitle: str | None = None) -> str:
-    """A complete Beamer document: pdflatex for ``en``, lualatex + luatexja for ``ja``.
+    """A complete Beamer document in ``lang``, for the language's TeX engine.
 
     ``title`` and ``subtitle`` are LaTeX; the title defaults to the
     derivation's own title in ``lang``, and a deck without a title has no

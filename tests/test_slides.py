@@ -10,6 +10,10 @@ decks attributes pages, overfull boxes and warnings to each.
 
 Pinned per deck: the number of frames and of pages (overlays included).
 A frame whose content runs off the bottom is an overfull \\vbox, and fails.
+
+The decks are compiled once per test run (:func:`harness.shared`): under
+``make test``, the first worker to need them compiles them, in two threads,
+and a worker that needs them meanwhile waits and reads the results.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -263,11 +266,10 @@ def _compile(job) -> dict:
     return results
 
 
-@functools.lru_cache(maxsize=None)
-def compiled() -> dict:
-    """Every deck compiled, in four documents over two processes (the
-    largest first: about 20 s each for the Japanese halves, 10 s for the
-    English ones, on this machine)."""
+def _compile_all() -> dict:
+    """Every deck compiled, in four documents over two threads (the largest
+    first: about 20 s each for the Japanese halves, 10 s for the English ones,
+    on this machine); "name lang" -> pages and problems (or an error)."""
     harness.require_tex("pdflatex")
     harness.require_tex("lualatex")
     require_beamer()
@@ -278,14 +280,21 @@ def compiled() -> dict:
     with ThreadPoolExecutor(max_workers=2) as pool:
         for part in pool.map(_compile, jobs):
             results.update(part)
-    return results
+    return {f"{name} {lang}": result for (name, lang), result in results.items()}
+
+
+@pytest.fixture(scope="session")
+def compiled(tmp_path_factory) -> dict:
+    """(name, lang) -> what TeX made of the deck, compiled once per test run."""
+    found = harness.shared("slide-decks", _compile_all, tmp_path_factory)
+    return {tuple(key.split(" ")): result for key, result in found.items()}
 
 
 @pytest.mark.renderer
 @pytest.mark.slow
 @pytest.mark.parametrize("name,lang", CASES)
-def test_deck_compiles_with_nothing_overfull_and_no_warnings(name, lang):
-    result = compiled()[name, lang]
+def test_deck_compiles_with_nothing_overfull_and_no_warnings(name, lang, compiled):
+    result = compiled[name, lang]
     assert "error" not in result, result.get("error")
     assert result["problems"] == [], result["problems"][:5]
 
@@ -293,8 +302,8 @@ def test_deck_compiles_with_nothing_overfull_and_no_warnings(name, lang):
 @pytest.mark.renderer
 @pytest.mark.slow
 @pytest.mark.parametrize("name,lang", CASES)
-def test_frames_and_pages_are_pinned(name, lang):
-    result = compiled()[name, lang]
+def test_frames_and_pages_are_pinned(name, lang, compiled):
+    result = compiled[name, lang]
     assert "error" not in result, result.get("error")
     frames = source(name, lang).count("\\begin{frame}")
     planned = sum(f.overlays for f in beamer.plan(beamer.shown(deck_object(name)), lang)) \
@@ -354,11 +363,12 @@ def test_sentences_are_never_estimated_a_line_short(lang):
         assert float(h) + float(d) <= blocks[text] + 1.0, (float(h) + float(d), blocks[text], text)
 
 
-# -- the command line ------------------------------------------------------------------------
+# -- the command line ----------------------------------------------------------------------
+# In this process (harness.symrow_cli): the command's own handling of --slides.
+# Its PDFs: one real deck compiled end to end (English, small); the other two
+# through a recorder of compile_pdf, whose decks compile in the tests above.
 
-def run(*args, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "symrow", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd)
+run = harness.symrow_cli
 
 
 def test_cli_beamer_format_writes_the_deck():
@@ -400,24 +410,39 @@ def _pdf_pages(path: Path) -> int:
 
 
 @pytest.mark.renderer
-@pytest.mark.slow
-def test_cli_attention_slides_in_japanese(tmp_path):
-    harness.require_tex("lualatex")
+def test_cli_attention_slides_compile_end_to_end(tmp_path):
+    harness.require_tex("pdflatex")
     require_beamer()
+    proc = run("attention", "--m", "2", "--n", "2", "--d", "2", "--format", "pdf", "--slides",
+               "-o", str(tmp_path / "a.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    assert _pdf_pages(tmp_path / "a.pdf") == PINNED["attention_concrete", "en"][1]
+
+
+@pytest.fixture
+def tex_spy(monkeypatch):
+    calls = []
+
+    def compile_pdf(source, lang="en", **_options):
+        calls.append((source, lang))
+        return b"%PDF-1.5 stand-in\n%%EOF\n"
+
+    monkeypatch.setattr("symrow.render.pdf.compile_pdf", compile_pdf)
+    return calls
+
+
+def test_cli_attention_slides_in_japanese(tmp_path, tex_spy):
     proc = run("attention", "--m", "2", "--n", "2", "--d", "2", "--format", "pdf", "--slides",
                "--lang", "ja", "-o", str(tmp_path / "a.pdf"))
     assert proc.returncode == 0, proc.stderr
-    assert _pdf_pages(tmp_path / "a.pdf") == PINNED["attention_concrete", "ja"][1]
+    assert tex_spy == [(source("attention_concrete", "ja"), "ja")]
+    assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
 
 
-@pytest.mark.renderer
-@pytest.mark.slow
-def test_cli_handout_slides_in_english(tmp_path):
-    harness.require_tex("pdflatex")
-    require_beamer()
+def test_cli_handout_slides_in_english(tmp_path, tex_spy):
     proc = run("handout", "--slides", "--lang", "en", "-o", str(tmp_path / "s.pdf"))
     assert proc.returncode == 0, proc.stderr
-    assert _pdf_pages(tmp_path / "s.pdf") == PINNED["handout", "en"][1]
+    assert tex_spy == [(source("handout", "en"), "en")]
 
 
 # -- a missing beamer or pgf is named -----------------------------------------------------------

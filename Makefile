@@ -42,6 +42,7 @@ renderers:
 bench: $(VENV)/.installed-test
 	$(PY) tests/bench_attention.py
 	$(PY) tests/bench_explain.py
+	$(PY) tests/bench_backward.py
 	$(PY) tests/bench_check.py
 
 clean:

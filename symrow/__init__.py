@@ -21,8 +21,10 @@ from .seq import VecSeq, vecseq
 from .steps import Derivation, Step
 from .derive.products import combine, match
 from .derive.explain import explain
+from .derive import catalog as _catalog  # noqa: F401  (registers the built-in presets)
 from .derive.presets import REGISTRY as presets
 from .derive.attention import attention
+from .derive.backward import backward
 from .formula.read import apply, softmax
 from . import nodes, render  # noqa: F401  (public submodules)
 from .render import latex as _latex  # noqa: F401
@@ -50,5 +52,6 @@ __all__ = [
     "OutputError",
     "Limits", "limits", "get_limits",
     "VecSeq", "vecseq", "Step", "Derivation",
-    "combine", "match", "attention", "explain", "softmax", "apply", "presets", "check",
+    "combine", "match", "attention", "explain", "backward", "softmax", "apply", "presets",
+    "check",
 ]

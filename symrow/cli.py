@@ -88,6 +88,17 @@ exit codes: 0 success, 1 check found a wrong step, 2 usage or input error
 (check: also a step it could not read, or nothing it could check).
 """
 
+BACKWARD_EPILOG = """\
+examples:
+  symrow backward "XW" --shape X=3x2 --shape W=2x4         dX is a match, dW a sum of outer products
+  symrow backward "\\mathrm{softmax}\\left(\\frac{QK^T}{\\sqrt{d}}\\right)V" --general --lang ja
+  symrow backward "H = \\mathrm{ReLU}(XW_1 + b_1); Y = HW_2" --general --wrt W_1 b_1
+  symrow backward "XX^T" --shape X=3x2 --notation partial   X is used twice: its gradient adds them
+
+The loss L is any number computed from the result C; the upstream gradient dL/dC is
+given by its entries. Every gradient has the shape of its variable.
+"""
+
 EXPLAIN_EPILOG = """\
 examples:
   symrow explain "XW" --shape X=4x3 --shape W=3x2          a linear layer: one combine
@@ -348,12 +359,45 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the M added inside a softmax is the causal mask")
     p.add_argument("--scale", choices=("symbolic", "number"), default="symbolic",
                    help="keep sqrt(d) as written (default), or substitute its number")
+    p.add_argument("--diagonal", action="append", default=[], metavar="NAME",
+                   help="an operand that is a diagonal matrix (D^{-1/2} is read only for "
+                        "those); may be repeated")
+    p.add_argument("--heads", type=_positive, default=None, metavar="H",
+                   help="how many heads \\mathrm{Concat}(\\mathrm{head}_1, \\dots, "
+                        "\\mathrm{head}_h) has (default: from the shapes)")
     _add_general(p)
     _add_output(p)
     _add_layout(p)
     _add_parts(p)
     _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_derivation, kind="explain")
+
+    p = _subparser(sub, "backward", "the backward pass of a formula: every gradient read as "
+                                    "combine or match, step by step", BACKWARD_EPILOG)
+    p.add_argument("formula", metavar="FORMULA",
+                   help="the formula in LaTeX, as for explain, e.g. \"XW\"")
+    _add_shapes(p)
+    p.add_argument("--values", action="append", type=_named_values, default=[],
+                   metavar="NAME=1,2;3,4", help="numbers for an operand, rows separated by ';'")
+    p.add_argument("--causal", action="store_true",
+                   help="the M added inside a softmax is the causal mask (not differentiated)")
+    p.add_argument("--scale", choices=("symbolic", "number"), default="symbolic",
+                   help="keep sqrt(d) as written (default), or substitute its number")
+    p.add_argument("--diagonal", action="append", default=[], metavar="NAME",
+                   help="an operand that is a diagonal matrix; may be repeated")
+    p.add_argument("--heads", type=_positive, default=None, metavar="H",
+                   help="how many heads Concat(head_1, ..., head_h) has")
+    p.add_argument("--wrt", action="append", nargs="+", default=None, metavar="NAME",
+                   help="the operands to differentiate (default: all but a mask); may be "
+                        "repeated or given several names")
+    p.add_argument("--notation", choices=("bar", "partial"), default="bar",
+                   help="write the gradient of X as \\bar{X} (default) or dL/dX")
+    _add_general(p)
+    _add_output(p)
+    _add_layout(p)
+    _add_parts(p)
+    _add_limits(p, "max_dim", "max_terms")
+    p.set_defaults(run=_run_derivation, kind="backward")
 
     p = _subparser(sub, "handout", "the full handout on the mathematics of attention")
     _add_output(p)
@@ -461,7 +505,24 @@ def _explain(args):
             raise OptionError(f"--values gives {name} twice")
         values[name] = rows
     return explain(args.formula, shapes or None, values=values or None, causal=args.causal,
-                   scale=args.scale)
+                   scale=args.scale, diagonal=getattr(args, "diagonal", None) or (),
+                   heads=getattr(args, "heads", None))
+
+
+def _backward(args):
+    from .derive.backward import backward
+    shapes = _shapes_of(args)
+    if args.general and (shapes or args.values):
+        raise OptionError("--general takes no shapes or values")
+    values = {}
+    for name, rows in args.values:
+        if name in values:
+            raise OptionError(f"--values gives {name} twice")
+        values[name] = rows
+    wrt = [name for group in args.wrt for name in group] if args.wrt else None
+    return backward(args.formula, shapes or None, values=values or None, causal=args.causal,
+                    scale=args.scale, diagonal=args.diagonal or (), heads=args.heads,
+                    wrt=wrt, general=args.general, notation=args.notation)
 
 
 def build_derivation(kind: str, args):
@@ -471,6 +532,8 @@ def build_derivation(kind: str, args):
     """
     if kind == "explain":
         return _explain(args)
+    if kind == "backward":
+        return _backward(args)
     preset = _presets()[kind]
     if preset.builder is not None:
         return _builder_preset(preset, args)
@@ -564,6 +627,8 @@ def _run_derivation(args) -> int:
     fmt = resolve_format(args)
     layout = _layout_of(args)
     derivation = build_derivation(args.kind, args)
+    for line in derivation.warnings():
+        print(f"symrow: note: {line}", file=sys.stderr)
     if args.list_parts:
         emit(list_parts(derivation, args.lang), None)
         return 0

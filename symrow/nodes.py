@@ -24,6 +24,7 @@ __all__ = [
     "Node", "RowVec", "Dots", "Bmat", "OSum", "OMul", "Neg", "Dot", "SumOver",
     "Transpose", "Space", "Rel", "Chain", "Group", "Items", "Frac", "Exp",
     "Sqrt", "Call", "Label", "Paren", "Sub", "Entrywise", "Cases", "SoftmaxExpansion",
+    "Power", "Hadamard",
 ]
 
 
@@ -263,6 +264,26 @@ class Sub(Node):
     def __init__(self, base, index):
         self.base, self.index = base, index
 
+
+
+class Power(Node):
+    """``base^{exponent}``: a power of a diagonal matrix, ``\\tilde{D}^{-1/2}``."""
+
+    __slots__ = ("base", "exponent")
+    precedence = PRECEDENCE["Pow"]
+
+    def __init__(self, base, exponent):
+        self.base, self.exponent = base, exponent
+
+
+class Hadamard(Node):
+    """Factors multiplied entry by entry: ``A \\odot B``."""
+
+    __slots__ = ("factors",)
+    precedence = PRECEDENCE["Mul"]
+
+    def __init__(self, factors):
+        self.factors = tuple(factors)
 
 
 class Entrywise(Node):

@@ -48,15 +48,15 @@ import sympy
 
 from .errors import LimitError, ShapeError, SizeError, UnsafeNameError
 from .limits import get_limits
+from .nodes import RowVec
 from .printable import Printable
-from .scripts import ACCENTS, SUB, SUP, script
+from .reader.lexer import ParseError
+from .reader.notation import NameError_, NameParts, parse_name
+from .scripts import ACCENTS, BOLD, GREEK, SUB, SUP, script
 
 __all__ = ["VecSeq", "vecseq", "size_symbol", "check_size", "check_name", "check_distinct"]
 
-_UNSAFE = set("\\{}$%&#~^ \t\n\"'`")
-_NAME_RE = re.compile(
-    r"^(?:\\(?P<accent>hat|tilde|bar|check|breve)\{(?P<abase>[A-Z])\}|(?P<base>[A-Z]))"
-    r"(?:_(?P<sub>[A-Za-z0-9]{1,8}))?(?:\^\((?P<head>[1-9][0-9]{0,2})\))?$")
+_UNSAFE = set("$%&#~\"'` \t\n")
 #: a general size: a name such as m, n, ell, optionally subscripted (d_v)
 _SIZE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,15}(_[A-Za-z0-9]{1,8})?$")
 
@@ -89,6 +89,10 @@ def check_size(value: Any, what: str, max_dim: int | None) -> int | sympy.Symbol
         if not _SIZE_NAME_RE.match(value.name):
             raise SizeError(f"{what}: size symbol {value.name!r} must be a plain name such as 'm'")
         return size_symbol(value.name)
+    if isinstance(value, (sympy.Add, sympy.Mul)) and value.free_symbols and all(
+            s.is_integer and s.is_positive for s in value.free_symbols) and \
+            value.is_positive:
+        return value   # a size made of sizes: h d_v, the width of heads side by side
     if isinstance(value, (int, sympy.Integer)) and not isinstance(value, bool):
         n = int(value)
         if n < 1:
@@ -103,23 +107,44 @@ def check_size(value: Any, what: str, max_dim: int | None) -> int | sympy.Symbol
                     f"got {value!r} of type {type(value).__name__}")
 
 
-def check_name(name: Any) -> re.Match:
-    """Validate a vector-sequence name; return its parts."""
+def check_name(name: Any, *, head: int | None = None) -> NameParts:
+    """Validate a vector-sequence name; return its parts (see :mod:`symrow.reader.notation`).
+
+    Names are read as papers print them: ``A``, ``W_Q``, ``W_{out}``, ``Q^{(2)}``,
+    ``W_i^Q``, ``W^{(l)}``, ``\\hat{A}``, ``\\Sigma``, ``\\mathbf{H}_{t-1}``, ``b``."""
     if not isinstance(name, str):
         raise UnsafeNameError(f"a name must be a string such as 'A'; got {name!r}")
     bad = sorted({ch for ch in name if ch in _UNSAFE or ord(ch) < 32 or ord(ch) > 126})
-    accented = _NAME_RE.match(name) is not None and name.startswith("\\")
-    if bad and not accented and not (name.count("^") == 1 and set(bad) == {"^"}):
+    if bad:
         shown = ", ".join(repr(ch) for ch in bad)
         raise UnsafeNameError(f"name {name!r} contains {shown}, which is not safe in LaTeX; "
-                              f"use a capital letter with an optional subscript, e.g. 'A' or 'W_Q'")
-    match = _NAME_RE.match(name)
-    if match is None:
+                              f"use a capital letter with an optional subscript, e.g. 'A' or "
+                              f"'W_Q'")
+    try:
+        parts = parse_name(name)
+    except (NameError_, ParseError) as err:
+        unsafe = sorted({ch for ch in name if ch in "\\{}"})
+        if unsafe:
+            shown = ", ".join(repr(ch) for ch in unsafe)
+            raise UnsafeNameError(f"name {name!r} contains {shown}, which is not safe in "
+                                  f"LaTeX here ({err}); use a capital letter with an optional "
+                                  f"subscript, e.g. 'A' or 'W_Q'") from None
         raise UnsafeNameError(
-            f"name {name!r} does not follow the naming rule: one capital letter, "
-            f"optionally '_' and up to 8 letters or digits, optionally a head index "
-            f"'^(h)', optionally with an accent; e.g. 'A', 'W_Q', 'Q^(2)', '\\hat{{A}}'")
-    return match
+            f"name {name!r} does not follow the naming rule: a letter (a capital for a "
+            f"matrix, Latin or Greek), optionally with an accent or a font, a subscript and "
+            f"a superscript; e.g. 'A', 'W_Q', 'Q^(2)', 'W_i^Q', '\\hat{{A}}', '\\Sigma'"
+        ) from None
+    for script in (parts.sub, parts.sup):
+        if script is not None and (len(script) > 12 or "__" in script):
+            raise UnsafeNameError(f"name {name!r}: a subscript or superscript of a name has at "
+                                  f"most 12 characters")
+    if head is not None:
+        if isinstance(head, bool) or not isinstance(head, int) or head < 1:
+            raise SizeError(f"head index of {name!r} must be a positive integer; got {head!r}")
+        if parts.sup is not None:
+            raise UnsafeNameError(f"name {name!r} already has a superscript; do not pass head=")
+        parts = NameParts(parts.head, parts.font, parts.accent, parts.sub, f"({head})")
+    return parts
 
 
 def _index_tex(index: int | sympy.Basic) -> tuple[str, int]:
@@ -148,27 +173,20 @@ class VecSeq(Printable):
       entries (entry symbols, or the values it was built from).
     """
 
-    __slots__ = ("name", "base", "sub", "head", "accent", "rows", "cols", "_values", "_matrix")
+    __slots__ = ("parts", "name", "rows", "cols", "_values", "_matrix")
 
     def __init__(self, name: str, rows, cols, *, head: int | None = None,
-                 values: sympy.MatrixBase | None = None, max_dim: int | None = None):
-        parts = check_name(name)
-        self.base: str = parts["base"] or parts["abase"]
-        self.accent: str | None = parts["accent"]
-        self.sub: str | None = parts["sub"]
-        head_from_name = parts["head"]
-        if head is not None and head_from_name is not None:
-            raise UnsafeNameError(f"name {name!r} already has a head index; do not pass head=")
-        if head is None and head_from_name is not None:
-            head = int(head_from_name)
-        if head is not None and (isinstance(head, bool) or not isinstance(head, int) or head < 1):
-            raise SizeError(f"head index of {name!r} must be a positive integer; got {head!r}")
-        self.head: int | None = head
-        self.name: str = self._accented(self.base) + (f"_{self.sub}" if self.sub else "") + (
-            f"^({head})" if head is not None else "")
+                 values: sympy.MatrixBase | None = None, max_dim: int | None = None,
+                 font: str | None = None, parts: NameParts | None = None):
+        parts = parts if parts is not None else check_name(name, head=head)
+        if font is not None:
+            parts = parts.with_font(font)
+        self.parts: NameParts = parts
+        self.name: str = parts.canonical
         self.rows = check_size(rows, f"rows of {self.name}", max_dim)
         self.cols = check_size(cols, f"cols of {self.name}", max_dim)
-        if isinstance(self.rows, int) != isinstance(self.cols, int):
+        if isinstance(self.rows, int) != isinstance(self.cols, int) and 1 not in (self.rows,
+                                                                              self.cols):
             raise SizeError(
                 f"{self.name} mixes a concrete and a general size ({rows!r} x {cols!r}); "
                 f"give both as integers, or both as symbols such as 'm' and 'ell'")
@@ -205,12 +223,28 @@ class VecSeq(Printable):
     @property
     def concrete(self) -> bool:
         """True when both sizes are integers."""
-        return isinstance(self.rows, int)
+        return isinstance(self.rows, int) and isinstance(self.cols, int)
+
+    @property
+    def accent(self) -> str | None:
+        return self.parts.accent
+
+    @property
+    def sub(self) -> str | None:
+        return self.parts.sub
+
+    @property
+    def head(self) -> int | None:
+        """The head index of a multi-head name such as ``Q^(2)``, or None."""
+        sup = self.parts.sup or ""
+        return int(sup[1:-1]) if re.fullmatch(r"\([1-9][0-9]{0,2}\)", sup) else None
 
     @property
     def letter(self) -> str:
-        """The lowercase letter of its rows and entries: ``a`` for ``A`` (and for ``\\hat{A}``)."""
-        return self.base.lower()
+        """The letter of its rows and entries: ``a`` for ``A`` (and for ``\\hat{A}``),
+        ``\\sigma`` for ``\\Sigma``; a word name such as ``\\mathrm{head}`` has none and
+        writes its rows and entries with the whole name, ``(\\mathrm{head}_1)_{ij}``."""
+        return self.parts.letter or self.parts.head
 
     @property
     def entry_letter(self) -> str:
@@ -218,38 +252,99 @@ class VecSeq(Printable):
         return self._accented(self.letter)
 
     def _accented(self, letter: str) -> str:
-        return "\\%s{%s}" % (self.accent, letter) if self.accent else letter
+        out = "\\%s{%s}" % (self.accent, letter) if self.accent else letter
+        return "\\bar{%s}" % out if self.parts.grad == "bar" else out
+
+    def _partial(self, tex: str) -> str:
+        """``tex`` as a gradient ∂L/∂(tex) when the name is written that way."""
+        if self.parts.grad == "partial":
+            return r"\frac{\partial L}{\partial %s}" % tex
+        return tex
 
     @property
     def key(self) -> tuple:
-        """What its entry symbols are made of: (accent, letter, tag); two sequences
-        with one key would share entries."""
-        return (self.accent, self.letter, self.tag)
+        """What its entry symbols are made of: (accent, letter, tag, gradient); two
+        sequences with one key would share entries."""
+        accent, grad = self.accent, self.parts.grad
+        if grad == "bar" and accent is None:
+            accent, grad = "bar", None          # X̄: the same symbols as a name \bar{X}
+        return (accent, self.letter, self.tag, grad)
 
     @property
     def tag(self) -> str:
         """The superscript its entries and rows carry ('' for a plain name)."""
-        return (self.sub or "") + (f"({self.head})" if self.head is not None else "")
+        return self.parts.tag
+
+    @property
+    def vector_kind(self) -> str | None:
+        """``"row"`` or ``"column"`` for a lowercase name of one row or one column (its
+        entries take one index: ``b_j``, ``w_i``), else None."""
+        if not self.parts.lowercase:
+            return None
+        if self.rows == 1:
+            return "row"
+        if self.cols == 1:
+            return "column"
+        return None
 
     @property
     def latex_name(self) -> str:
-        """The name as LaTeX: ``A``, ``W_{Q}``, ``Q^{(2)}``."""
-        tex = self._accented(self.base)
-        if self.sub:
-            tex += "_{%s}" % self.sub
-        if self.head is not None:
-            tex += "^{(%d)}" % self.head
-        return tex
+        """The name as LaTeX: ``A``, ``W_{Q}``, ``Q^{(2)}``, ``\\mathbf{H}_{t-1}``."""
+        return self.parts.latex
 
     @property
     def text_name(self) -> str:
-        """The name as Unicode text: ``A``, ``W_Q``, ``Q⁽²⁾``, ``Â``."""
-        out = self.base + (ACCENTS.get(self.accent, "") if self.accent else "")
-        if self.sub:
-            out += script(self.sub, SUB, "_")
-        if self.head is not None:
-            out += script(f"({self.head})", SUP, "^")
-        return out
+        """The name as Unicode text: ``A``, ``W_Q``, ``Q⁽²⁾``, ``Â``, ``Σ``."""
+        parts = self.parts
+        if parts.kind == "word":
+            out = parts.head[1:]
+        else:
+            out = GREEK.get(parts.head, parts.head)
+        if parts.accent:
+            out += ACCENTS.get(parts.accent, "")
+        if parts.grad == "bar":
+            out += ACCENTS["bar"]
+        if parts.sub:
+            out += script(parts.sub, SUB, "_")
+        if parts.sup:
+            out += script(parts.sup, SUP, "^")
+        return f"∂L/∂{out}" if parts.grad == "partial" else out
+
+    def row_latex(self, index: str) -> str:
+        """Row ``index`` (LaTeX of the index) as LaTeX: ``\\boldsymbol{a}_{i}``."""
+        return self._partial(self._row_latex(index))
+
+    def _row_latex(self, index: str) -> str:
+        sup = "^{%s}" % self.tag if self.tag else ""
+        if self.parts.kind == "word":
+            return r"\left(%s\right)_{%s}" % (self.latex_name, index)
+        if self.vector_kind == "row":
+            return self._accented(r"\boldsymbol{%s}" % self.letter) + sup
+        if self.vector_kind == "column":
+            return self._accented(self.letter) + sup + "_{%s}" % index
+        return self._accented(r"\boldsymbol{%s}" % self.letter) + sup + "_{%s}" % index
+
+    def row_text(self, index: str) -> str:
+        """Row ``index`` as Unicode text: ``𝐚ᵢ``."""
+        text = self._row_text(index)
+        return f"∂L/∂{text}" if self.parts.grad == "partial" else text
+
+    def _row_text(self, index: str) -> str:
+        letter = self.letter
+        tag = script(self.tag, SUP, "^") if self.tag else ""
+        sub = script(index, SUB, "_") if index != "ℓ" else "_ℓ"
+        accent = ACCENTS.get(self.accent, "") if self.accent else ""
+        if self.parts.grad == "bar":
+            accent += ACCENTS["bar"]
+        if self.parts.kind == "word":
+            return f"({self.text_name}){sub}"
+        plain = GREEK.get(letter, letter)
+        if self.vector_kind == "column":
+            return plain + accent + tag + sub
+        bold = BOLD.get(letter, plain)
+        if self.vector_kind == "row":
+            return bold + accent + tag
+        return bold + accent + tag + sub
 
     def _require_concrete(self, what: str) -> None:
         if not self.concrete:
@@ -266,7 +361,14 @@ class VecSeq(Printable):
         if not sep and ti[-1].isalpha() and ti.startswith("\\"):
             sep = " "  # a_{\ell k}: end the command name before the next index
         sup = "^{%s}" % self.tag if self.tag else ""
-        return sympy.Symbol("%s%s_{%s%s%s}" % (self._accented(self.letter), sup, ti, sep, tj))
+        if self.vector_kind is not None:  # b_j, w_i: one index
+            one = tj if self.vector_kind == "row" else ti
+            tex = "%s%s_{%s}" % (self._accented(self.letter), sup, one)
+        elif self.parts.kind == "word":
+            tex = r"\left(%s\right)_{%s%s%s}" % (self.latex_name, ti, sep, tj)
+        else:
+            tex = "%s%s_{%s%s%s}" % (self._accented(self.letter), sup, ti, sep, tj)
+        return sympy.Symbol(self._partial(tex))
 
     def _check_index(self, i: int, bound, what: str) -> None:
         if isinstance(bound, int) and (isinstance(i, bool) or not isinstance(i, int)
@@ -302,7 +404,6 @@ class VecSeq(Printable):
 
     def vector(self, i):
         """The row vector ``i`` as a display node: prints as ``\\boldsymbol{a}_{i}``."""
-        from .nodes import RowVec
         if isinstance(i, str):
             i = sympy.Symbol(i)
         return RowVec(self, i)
@@ -330,8 +431,10 @@ def vecseq(name: str, rows, cols=None, *, head: int | None = None,
     general one.  Instead of sizes, ``rows`` may be a :class:`sympy.Matrix`
     whose entries (numbers or expressions) become the sequence's values.
 
-    ``name`` is one capital letter with an optional subscript (``"W_Q"``)
-    and head index (``"Q^(2)"``, or ``head=2``).  ``max_dim`` overrides the
+    ``name`` is a name as papers print it: a capital letter (Latin or
+    Greek) with an optional accent, font, subscript and superscript
+    (``"W_Q"``, ``"W_i^Q"``, ``"W^{(l)}"``, ``"\\Sigma"``), a head index
+    (``"Q^(2)"``, or ``head=2``), or a lowercase letter for a vector.  ``max_dim`` overrides the
     size limit (see :mod:`symrow.limits`).
 
     >>> import sympy, symrow
@@ -341,7 +444,7 @@ def vecseq(name: str, rows, cols=None, *, head: int | None = None,
     >>> symrow.vecseq("A{", 2, 2)
     Traceback (most recent call last):
     ...
-    symrow.errors.UnsafeNameError: name 'A{' contains '{', which is not safe in LaTeX; use a capital letter with an optional subscript, e.g. 'A' or 'W_Q'
+    symrow.errors.UnsafeNameError: name 'A{' contains '{', which is not safe in LaTeX here ('{' is never closed (line 1, column 2, at '{')); use a capital letter with an optional subscript, e.g. 'A' or 'W_Q'
     """
     if isinstance(rows, (sympy.MatrixBase, list)) and not isinstance(rows, str):
         values = sympy.Matrix(rows)

@@ -71,20 +71,25 @@ class Derivation(Printable):
     * ``parts``: the names of its parts, in order (see :meth:`select`).
 
     ``quantities`` may be given as a function, called once on first use (a
-    concrete expansion can be large); ``result`` names the quantity that is
-    the result.
+    concrete expansion can be large); ``more_quantities(quantities)`` adds
+    quantities computed from the others, and ``more_definitions()`` adds
+    one-level definitions of quantities the plan does not compute (both
+    lazily); ``result`` names the quantity that is the result.
     """
 
     def __init__(self, kind: str, steps, *, operands: Mapping, quantities, result: str,
                  options: Mapping | None = None, plan=None, sizes: Mapping | None = None,
                  rebuild=None, title: Mapping | None = None, formula: str | None = None,
-                 statement=None):
+                 statement=None, more_quantities=None, more_definitions=None, notes=()):
         self.kind = kind
+        self.notes = tuple(notes)
         self.steps = tuple(steps)
         self.operands = MappingProxyType(dict(operands))
+        self._more_quantities = more_quantities
+        self._more_definitions = more_definitions
+        if not callable(quantities) and more_quantities is not None:
+            quantities = {**quantities, **more_quantities(quantities)}
         self._quantities = quantities
-        self._extra = []
-        self._more_definitions: list = []
         self._result_name = result
         self.options = MappingProxyType(dict(options or {}))
         self.plan = plan
@@ -95,19 +100,30 @@ class Derivation(Printable):
         self._statement = statement
 
     def _values(self) -> Mapping:
+        # computed once, on first use (a cache: what the derivation says does not change)
         if callable(self._quantities):
             values = dict(self._quantities())
-            for extra in self._extra:
-                values.update(extra(values))
+            if self._more_quantities is not None:
+                values.update(self._more_quantities(values))
             self._quantities = MappingProxyType(values)
         return self._quantities
 
-    def extend_quantities(self, more) -> None:
-        """Add quantities computed from the others (``more(quantities) -> dict``), lazily."""
-        if callable(self._quantities):
-            self._extra.append(more)
-        else:
-            self._quantities = MappingProxyType({**self._quantities, **more(self._quantities)})
+    def warnings(self) -> list[str]:
+        """One line each for what was read in a way the user may not have meant: a
+        symbol read as a scalar between matrices, a degree matrix assumed."""
+        out = []
+        for kind, params in self.notes:
+            if kind == "scalar":
+                sym = params["symbol"]
+                name = sympy_latex_name(sym)
+                out.append(f"{name} is read as a scalar that multiplies every entry; to read "
+                           f"it as a vector, give it a shape (shapes={{'{name}': (3, 1)}}, or "
+                           f"--shape '{name}=3x1')")
+            elif kind == "degree_assumed":
+                out.append(f"{params['D']} is raised to a power but not defined, so it is "
+                           f"read as the degree matrix of {params['A']}; declare it with "
+                           f"--diagonal '{params['D']}' to read it as a diagonal operand")
+        return out
 
     @property
     def result(self):
@@ -134,17 +150,12 @@ class Derivation(Printable):
         from (concrete sizes only; empty for general ones)."""
         if self.plan is None or not self.concrete:
             return MappingProxyType({})
-        if not hasattr(self, "_definitions"):
+        if not hasattr(self, "_definitions"):  # a cache, computed on first use
             found = dict(self.plan.definitions())
-            for more in self._more_definitions:
-                found.update(more())
+            if self._more_definitions is not None:
+                found.update(self._more_definitions())
             self._definitions = MappingProxyType(found)
         return self._definitions
-
-    def extend_definitions(self, more) -> None:
-        """Add one-level definitions of quantities the plan does not compute
-        (``more() -> dict``), lazily; see :meth:`extend_quantities`."""
-        self._more_definitions.append(more)
 
     @property
     def concrete(self) -> bool:
@@ -202,17 +213,21 @@ class Derivation(Printable):
     @property
     def statement(self):
         """The formula as one display, ``C = AB`` (a display node)."""
-        if self._statement is None and self.plan is not None:
-            from . import nodes as N
-            from .derive.sections import display_expr
-            result = self.plan.result
-            self._statement = N.Chain([result.seq, display_expr(
-                self.plan.formula.result, self.plan)])
         return self._statement
 
     def __repr__(self) -> str:
         ops = ", ".join(f"{name} {seq.rows}x{seq.cols}" for name, seq in self.operands.items())
         return f"<Derivation {self.kind}: {ops}; {len(self.steps)} steps>"
+
+
+def sympy_latex_name(sym) -> str:
+    """A scalar's name as the user typed it: ``beta`` -> ``\\beta``."""
+    name = str(sym)
+    base = name.split("_")[0]
+    greek = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+             "kappa", "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon",
+             "phi", "chi", "psi", "omega"}
+    return "\\" + name if base in greek else name
 
 
 def _part_matches(part: str, name: str) -> bool:

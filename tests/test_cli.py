@@ -152,10 +152,11 @@ def test_format_md_is_markdown_wherever_markdown_is_a_format():
         if "markdown" in fmt.choices:
             takes_markdown.append(name)
             argv = [name, "--format", "md"] + {"check": ["-", "--against", "combine"],
-                                               "explain": ["XW"]}.get(name, [])
+                                               "explain": ["XW"],
+                                               "backward": ["XW"]}.get(name, [])
             assert parser.parse_args(argv).format == "markdown", name
     from symrow.derive.presets import REGISTRY
-    assert takes_markdown == list(REGISTRY) + ["explain", "handout", "check"]
+    assert takes_markdown == list(REGISTRY) + ["explain", "backward", "handout", "check"]
     short = run("combine", "--a", "1x2", "--b", "2x1", "-f", "md")
     assert short.returncode == 0 and short.stderr == ""
     assert short.stdout == run("combine", "--a", "1x2", "--b", "2x1", "--format",
@@ -434,7 +435,8 @@ def test_explain_values_and_md_format():
 
 
 @pytest.mark.parametrize("args,fragments", [
-    (("explain", r"A \odot B"), ("not supported yet", "Hadamard", "column 3")),
+    (("explain", r"A \otimes B"), ("not supported yet", "Kronecker", "column 3")),
+    (("explain", r"\operatorname{softmx}(X)"), ("did you mean softmax?", "column 1")),
     (("explain", "XW", "--shape", "X=2x3", "--shape", "W=2x2"),
      ("the product XW", "X is 2 x 3", "W is 2 x 2")),
     (("explain", "(AB"), ("line 1, column 1",)),

@@ -247,16 +247,30 @@ def test_products_associate_to_the_left_unless_parenthesised():
 # -- errors -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("formula,construct,column", [
-    (r"A \odot B", "Hadamard", 3), ("A^{-1} B", "inverse", 2), (r"A \otimes B", "Kronecker", 3),
-    ("XW + b", "broadcast bias", 6), (r"X W + \boldsymbol{b}", None, None),
+    ("A^{-1} B", "inverse of A", 2), (r"A \otimes B", "Kronecker", 3),
+    (r"\mathrm{tr}(X^\top X)", "trace", 1), (r"\operatorname{tr}(A)B", "trace", 1),
+    (r"\det(A) B", "determinant", 1), (r"\operatorname{rank}(A)", "rank", 1),
+    (r"\mathrm{vec}(X)", "vec", 1), (r"\|X\|", "norm", 1), (r"\lVert X \rVert", "norm", 1),
+    (r"\mathrm{einsum}(X, W)", "Einstein", 1), (r"X W^{2}", "power of W", 4),
+    ("XW + 1", "adding a number", 6),
 ])
-def test_unsupported_constructs_name_themselves_and_their_column(formula, construct, column):
-    with pytest.raises(symrow.SymrowError) as info:
+def test_refused_constructs_name_themselves_and_their_column(formula, construct, column):
+    """Valid mathematics that symrow does not read: a NotSupportedError naming it, and never
+    an element-wise function because its name came in \\operatorname."""
+    with pytest.raises(symrow.NotSupportedError) as info:
         symrow.explain(formula)
-    if construct is not None:
-        assert isinstance(info.value, symrow.NotSupportedError)
-        assert "not supported yet" in str(info.value) and construct in str(info.value)
-        assert info.value.column == column
+    assert "not supported yet" in str(info.value) and construct in str(info.value)
+    assert info.value.column == column
+
+
+@pytest.mark.parametrize("formula,suggestion", [
+    (r"\operatorname{softmx}(QK^T)V", "softmax"), (r"\mathrm{Softmaxx}(X)", "softmax"),
+    (r"\operatorname{LayerNrom}(X)", "layernorm"), (r"\mathrm{tahn}(X)", "tanh"),
+])
+def test_a_misspelt_function_gets_did_you_mean(formula, suggestion):
+    with pytest.raises(symrow.ParseError, match=f"did you mean {suggestion}\\?") as info:
+        symrow.explain(formula)
+    assert info.value.column == 1
 
 
 def test_a_shape_clash_names_the_product_both_operands_and_shapes():

@@ -18,19 +18,10 @@ import ast
 import functools
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent / "symrow"
 
 #: modules whose imports inside functions are not edges (the lazy bridge)
 LAZY = {"symrow.printable"}
-
-#: cycles that are known and being removed by the redesign of symrow/derive/
-#: (typed reading classes): steps <-> derive.sections, and derive.attention <->
-#: derive.explain <-> derive.presets.  Whoever removes them deletes this set and
-#: the xfail marker of test_the_known_cycles_in_derive_are_gone.
-KNOWN = [{"symrow.steps", "symrow.derive.sections"},
-         {"symrow.derive.attention", "symrow.derive.explain", "symrow.derive.presets"}]
 
 
 def modules(root: Path = ROOT) -> dict:
@@ -191,13 +182,5 @@ def test_the_graph_covers_the_package():
 
 
 def test_imports_only_go_down():
-    found = [c for c in cycles(symrow_graph()) if c not in KNOWN]
-    assert found == [], "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
-
-
-@pytest.mark.xfail(strict=True, reason="the known cycles in symrow/derive/ (steps <-> "
-                   "derive.sections; derive.attention <-> explain <-> presets) are being "
-                   "removed by the lead's redesign; when this passes, delete this marker and KNOWN")
-def test_the_known_cycles_in_derive_are_gone():
     found = cycles(symrow_graph())
-    assert not [c for c in found if c in KNOWN], found
+    assert found == [], "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in found)

@@ -108,16 +108,45 @@ def test_mixed_sizes_are_refused():
         symrow.vecseq("A", 2, "ell")
 
 
-@pytest.mark.parametrize("name", ["A\\", "A{", "A}", "$A", "A%", "A_{Q}", "A&", "A#", "A~"])
+@pytest.mark.parametrize("name", ["A\\", "A{", "A}", "$A", "A%", "A&", "A#", "A~", "A_{Q}}",
+                                  "\\hat{A"])
 def test_names_unsafe_in_latex(name):
     with pytest.raises(symrow.UnsafeNameError, match="not safe in LaTeX"):
         symrow.vecseq(name, 2, 2)
 
 
-@pytest.mark.parametrize("name", ["", "a", "AB", "A_", "A__Q", "Ä", "A_toolongname", 3, "A^2"])
+@pytest.mark.parametrize("name", ["", "AB", "A_", "A__Q", "Ä", "A_toolongname12", 3, "A^2",
+                                  "A^T", "A^{-1}", "A'", "\\hat{AB}"])
 def test_names_outside_the_naming_rule(name):
     with pytest.raises(symrow.UnsafeNameError):
         symrow.vecseq(name, 2, 2)
+
+
+@pytest.mark.parametrize("name, canonical, latex, entry", [
+    ("A_{Q}", "A_Q", "A_{Q}", "a^{Q}_{12}"),
+    ("W_i^Q", "W_i^Q", "W_{i}^{Q}", "w^{Q,i}_{12}"),
+    ("W^{Q}_{i}", "W_i^Q", "W_{i}^{Q}", "w^{Q,i}_{12}"),
+    ("W^{(l)}", "W^(l)", "W^{(l)}", "w^{(l)}_{12}"),
+    ("W^{[l]}", "W^[l]", "W^{[l]}", "w^{[l]}_{12}"),
+    ("H^{(l+1)}", "H^(l+1)", "H^{(l+1)}", "h^{(l+1)}_{12}"),
+    ("\\Sigma", "\\Sigma", "\\Sigma", "\\sigma_{12}"),
+    ("\\mathbf{\\Phi}", "\\Phi", "\\mathbf{\\Phi}", "\\phi_{12}"),
+    ("\\mathbf{H}_{t-1}", "H_{t-1}", "\\mathbf{H}_{t-1}", "h^{t-1}_{12}"),
+    ("\\tilde{D}", "\\tilde{D}", "\\tilde{D}", "\\tilde{d}_{12}"),
+    ("x", "x", "x", "x_{12}"),
+])
+def test_names_as_papers_print_them(name, canonical, latex, entry):
+    seq = symrow.vecseq(name, 2, 2)
+    assert (seq.name, seq.latex_name, str(seq.symbol(1, 2))) == (canonical, latex, entry)
+
+
+def test_lowercase_vectors_take_one_index():
+    b = symrow.vecseq("b", 1, 3)
+    w = symrow.vecseq("\\mathbf{w}", 3, 1)
+    assert [str(b.symbol(1, j)) for j in (1, 2, 3)] == ["b_{1}", "b_{2}", "b_{3}"]
+    assert [str(w.symbol(i, 1)) for i in (1, 2)] == ["w_{1}", "w_{2}"]
+    assert (b.vector_kind, w.vector_kind, symrow.vecseq("x", 2, 2).vector_kind) == \
+        ("row", "column", None)
 
 
 def test_size_limit_is_documented_and_overridable():

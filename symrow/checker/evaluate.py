@@ -27,7 +27,7 @@ import math
 
 import sympy
 
-from ..derive.plan import matrix_product
+from ..values import function_of, matrix_product
 from . import parse as l2s
 from .indices import index_names, index_value
 from .translate import Atom, Unit
@@ -482,7 +482,6 @@ class Evaluator:
         if name == "softmax":
             return row_softmax(value)
         if name.startswith("f:"):  # an element-wise function, as the planner defines it
-            from ..derive.plan import function_of
             f = function_of(name[2:])
             return sympy.ImmutableMatrix(value.applyfunc(f)) if is_matrix(value) else f(value)
         idx = [self._index(item, env) for item in atom.items]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import sympy
 
+from .. import values
+
 __all__ = ["is_matrix", "scalar_or_matrix", "assemble", "shape_text", "exp_of", "row_softmax",
            "MathError", "Undecided"]
 
@@ -62,32 +64,20 @@ def shape_text(value) -> str:
     return "number"
 
 
-def _has_minus_infinity(expr) -> bool:
-    if expr is sympy.S.NegativeInfinity:
-        return True
-    return isinstance(expr, sympy.Add) and sympy.S.NegativeInfinity in expr.args \
-        and sympy.S.Infinity not in expr.args
-
-
 def exp_of(arg):
     """``exp(arg)``; an argument with a -oo term (a masked score) gives 0."""
-    if _has_minus_infinity(arg):
-        return sympy.S.Zero
-    if arg.has(sympy.S.Infinity) or arg.has(sympy.S.NegativeInfinity) or \
-            arg.has(sympy.zoo) or arg.has(sympy.nan):
-        raise MathError("an exponent is infinite or undefined")
-    return sympy.exp(arg)
+    try:
+        return values.exp_of(arg)
+    except ArithmeticError as e:
+        raise MathError(str(e)) from None
 
 
 def row_softmax(value):
-    """Softmax along each row (a number's softmax is 1)."""
+    """Softmax along each row (a number's softmax is 1): :func:`symrow.values.row_softmax`,
+    the same evaluator the derivations use."""
     if not is_matrix(value):
         return sympy.S.One
-    rows = []
-    for i in range(value.rows):
-        exps = [exp_of(value[i, j]) for j in range(value.cols)]
-        total = sympy.Add(*exps)
-        if total == 0:
-            raise MathError(f"row {i + 1} of the softmax argument is masked everywhere")
-        rows.append([e / total for e in exps])
-    return scalar_or_matrix(sympy.ImmutableMatrix(rows))
+    try:
+        return scalar_or_matrix(values.row_softmax(value, cls=sympy.ImmutableMatrix))
+    except ArithmeticError as e:
+        raise MathError(str(e)) from None

@@ -43,7 +43,10 @@ from ..steps import Step
 from . import sections as S
 from .attention_config import Config, configure
 from .plan import plan
-from .presets import Option, Preset, register
+from .readings import Ctx
+from .readings.base import entrywise, run, scaled, stack_of_seq
+from .explain import check_terms, derive
+from .presets import Option, Preset
 
 __all__ = ["attention"]
 
@@ -146,14 +149,15 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
     formula, shapes, unnamed = _formula(cfg)
     p = plan(formula, shapes, causal=cfg.causal, scale=cfg.scale, max_dim=cfg.max_dim,
              unnamed=unnamed)
-    from .explain import check_terms, derive
     check_terms(p, max_terms, shown_combine=False)
     head_names = [_names(cfg, h) for h in range(1, cfg.heads + 1)]
+    quiet = frozenset()
     if cfg.heads > 1:  # head 1 is derived in full; the others and the output are summed up
         first = _ancestors(p.named[head_names[0]["O"]])
-        for node in p.nodes:
-            node.quiet = node.reading != "operand" and id(node) not in first
-    steps = _Layout(p, cfg, head_names).steps()
+        quiet = frozenset(node.index for node in p.nodes
+                          if node.reading != "operand" and id(node) not in first)
+    layout = _Layout(p, cfg, head_names, quiet)
+    steps = layout.steps()
     sizes = {"m": cfg.m, "n": cfg.n, "d": cfg.d, "d_v": cfg.d_v}
     if cfg.projections or cfg.heads > 1:
         sizes["d_model"] = cfg.d_model
@@ -167,16 +171,16 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
                          causal=causal, heads=heads, projections=projections,
                          d_model=concrete.get("d_model") if d_model is not None else None,
                          cross=cross, scale=scale, max_dim=max_dim, max_terms=max_terms)
-    layout = _Layout(p, cfg, head_names)
-    derivation = derive(p, kind="attention", steps=steps, options=options, sizes=sizes,
-                        statement=layout.statement(),
-                        rebuild=None if cfg.concrete else rebuild,
-                        title=PRESET.title, formula_text=E.text(formula.result))
-    if cfg.heads > 1 and cfg.concrete:
-        derivation.extend_quantities(lambda q: _concatenation(q, head_names))
-        derivation.extend_definitions(lambda: {"C": sympy.Matrix.hstack(
-            *[sympy.Matrix(p.named[hn["O"]].seq.matrix) for hn in head_names])})
-    return derivation
+    several = cfg.heads > 1 and cfg.concrete
+    return derive(p, kind="attention", steps=steps, options=options, sizes=sizes,
+                  statement=layout.statement(),
+                  rebuild=None if cfg.concrete else rebuild,
+                  title=PRESET.title, formula_text=E.text(formula.result),
+                  more_quantities=(lambda q: _concatenation(q, head_names)) if several
+                  else None,
+                  more_definitions=(lambda: {"C": sympy.Matrix.hstack(
+                      *[sympy.Matrix(p.named[hn["O"]].seq.matrix) for hn in head_names])})
+                  if several else None)
 
 
 def _ancestors(node) -> set:
@@ -243,9 +247,9 @@ def _formula(cfg: Config):
 class _Layout:
     """The sections of the attention preset, in the order a lecture tells them."""
 
-    def __init__(self, p, cfg: Config, head_names: list):
+    def __init__(self, p, cfg: Config, head_names: list, quiet=frozenset()):
         self.p, self.cfg = p, cfg
-        self.ctx = S.Ctx(p, "attention")
+        self.ctx = Ctx(p, "attention", quiet=quiet)
         self.named = p.named
         self.heads = head_names
         one = head_names[0]
@@ -270,13 +274,13 @@ class _Layout:
                                part="operands")]
         steps += self.operands()
         for node in self.p.nodes:
-            if node.quiet or node.reading == "operand":
+            if not ctx.shown(node) or node.reading == "operand":
                 continue
             if cfg.projections and node in (self.Q, self.K, self.V):
                 continue
             part = {"softmax": "distribution"}.get(node.reading, node.reading)
-            steps += S.SECTIONS[node.reading](node, ctx, part)
-        steps += S.expansion(self.On, ctx)
+            steps += node.steps(ctx, part)
+        steps += self.On.expansion(ctx, "expansion")
         steps += S.summary(ctx, self.On)
         if cfg.heads > 1:
             steps += self.multi_head()
@@ -286,7 +290,7 @@ class _Layout:
     def _softmax_arg(self, x):
         arg = self.Pn.inputs[0]
         scale = arg if arg.reading == "scale" else arg.inputs[0]
-        out = S.scaled(x, *scale.shown_scale)
+        out = scaled(x, *scale.shown)
         if self.cfg.causal:
             out = N.OSum([out, arg.inputs[1].whole()])
         return out
@@ -331,7 +335,7 @@ class _Layout:
         variant = ("general" if not cfg.concrete else "self" if cfg.m == cfg.n else "cross")
 
         def chain_in(seq, rows, cols):
-            return N.Rel(N.Chain([seq, S.stack_of_seq(seq)]), "in", N.Space(rows, cols))
+            return N.Rel(N.Chain([seq, stack_of_seq(seq)]), "in", N.Space(rows, cols))
 
         return [
             ctx.step("operands", {"Q": Q, "K": K, "V": V, "m": cfg.m, "n": cfg.n,
@@ -355,7 +359,7 @@ class _Layout:
         Y = self.seq("Y") if cfg.cross else X
 
         def chain_in(seq, rows, cols):
-            return N.Rel(N.Chain([seq, S.stack_of_seq(seq)]), "in", N.Space(rows, cols))
+            return N.Rel(N.Chain([seq, stack_of_seq(seq)]), "in", N.Space(rows, cols))
 
         inputs = [chain_in(X, cfg.m, D)] + ([chain_in(Y, cfg.n, D)] if cfg.cross else [])
         part = "projections"
@@ -412,14 +416,14 @@ class _Layout:
         """``q_i = x_i1 w_1 + ... = sum_r x_ir w_r = x_i W``: a combine."""
         D = self.cfg.d_model
         return N.Chain([out.vector(i),
-                        S.run(D, lambda r: N.OMul([entry_of(src, i, r), W.vector(r)])),
+                        run(D, lambda r: N.OMul([entry_of(src, i, r), W.vector(r)])),
                         N.SumOver(N.OMul([src.symbol(i, _R), W.vector(_R)]), _R, 1, D),
                         N.OMul([src.vector(i), W])])
 
     def _projection_entries(self, node):
         src, W = node.inputs
         D = self.cfg.d_model
-        return S.entrywise(node, lambda r, c: N.OSum(
+        return entrywise(node, lambda r, c: N.OSum(
             [N.OMul([src.entry(r, k), W.entry(k, c)]) for k in range(1, D + 1)]))
 
     # -- several heads -----------------------------------------------------------------------------
@@ -467,7 +471,7 @@ class _Layout:
         return steps
 
 
-def _build(*, general: bool = False, m=None, n=None, d=None, **options):
+def _build(preset=None, *, general: bool = False, m=None, n=None, d=None, **options):
     sizes = {}
     for key, default in (("m", 2), ("n", 2), ("d", 2)):
         given = {"m": m, "n": n, "d": d}[key]
@@ -475,7 +479,7 @@ def _build(*, general: bool = False, m=None, n=None, d=None, **options):
     return attention(sizes["m"], sizes["n"], sizes["d"], **options)
 
 
-PRESET = register(Preset(
+PRESET = Preset(
     name="attention",
     help="derive softmax(QK^T/sqrt(d))V: match, distribute (配分), combine",
     title={"en": "Attention: match, distribute, combine",
@@ -505,4 +509,4 @@ PRESET = register(Preset(
         Option("--scale", "scale", "keep sqrt(d) as in the formula (default), or substitute "
                                    "the number", kind="choice", default="symbolic",
                choices=("symbolic", "number")),
-    )))
+    ))

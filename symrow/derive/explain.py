@@ -24,29 +24,35 @@ from typing import Mapping
 
 import sympy
 
+from .. import nodes as N
 from ..errors import LimitError, OptionError
 from ..formula import expr as E
 from ..formula.read import from_sympy, read_latex
 from ..formula.shapes import infer
 from ..limits import get_limits
+from ..seq import VecSeq
 from ..steps import Derivation
 from . import sections as S
-from .article import article_steps, is_article
+from ..render.latex import latex
 from .plan import Plan, plan
+from .presets import REGISTRY, conventions_for, style_for
+from .readings import Ctx
 
 __all__ = ["explain", "derive", "count_terms", "read", "general_sizes", "EXPLAIN_OPTIONS"]
 
 #: the keyword options of :func:`explain`
-EXPLAIN_OPTIONS = ("values", "causal", "scale", "max_dim", "max_terms")
+EXPLAIN_OPTIONS = ("values", "causal", "scale", "diagonal", "heads", "max_dim", "max_terms")
 
 
-def read(formula) -> tuple[E.Formula, dict]:
+def read(formula, shapes: Mapping | None = None, heads: int | None = None
+         ) -> tuple[E.Formula, dict]:
     """A formula from LaTeX text or a SymPy matrix expression; and the shapes the
-    SymPy symbols carry (empty for text)."""
+    SymPy symbols carry (empty for text).  ``shapes`` and ``heads`` help the reader:
+    see :func:`symrow.formula.read.read_latex`."""
     if isinstance(formula, E.Formula):
         return formula, {}
     if isinstance(formula, str):
-        return read_latex(formula), {}
+        return read_latex(formula, shapes=list(shapes or ()), heads=heads), {}
     if isinstance(formula, sympy.Basic):
         return from_sympy(formula)
     raise OptionError(f"a formula must be LaTeX text such as 'XW' or a SymPy matrix "
@@ -64,21 +70,20 @@ def count_terms(p: Plan, *, shown_combine=True) -> int:
     """
     if not p.concrete:
         return 0
-    total = 0
-    for n in p.nodes:
-        if n.reading in ("combine", "match", "tcombine"):
-            a, b = n.inputs
-            inner = a.rows if n.reading == "tcombine" else a.cols
-            expands = S.expandable(n) is not None
-            if not (expands and not shown_combine):
-                total += n.rows * n.cols * inner
-            if expands:
-                mtch, _, V = S.expandable(n)
-                causal = S.causal_of(n)
-                d = mtch.inputs[0].cols
-                counts = [causal.last(i, n.inputs[0].cols) for i in range(1, n.rows + 1)]
-                total += V.cols * d * sum(c * (c + 1) for c in counts)
-    return total
+    return sum(n.terms(p, shown_combine) for n in p.nodes)
+
+
+def is_article(p: Plan) -> bool:
+    """A single product (combine or match) of two different operands, nothing else
+    (``XX^T`` matches a sequence with itself: no point maps to one row alone)."""
+    r = p.result
+    return r.reading in ("combine", "match") and all(
+        x.reading == "operand" for x in r.inputs) and len(p.nodes) == 3
+
+
+def article_steps(p: Plan) -> list:
+    """The whole derivation of a single product, as the reference article reads it."""
+    return p.result.steps(Ctx(p, article=True), "product")
 
 
 def check_terms(p: Plan, max_terms: int | None, *, shown_combine=True) -> None:
@@ -107,32 +112,43 @@ def general_sizes(formula: E.Formula, p: Plan, conventions: Mapping | None) -> d
 
 
 def generic_steps(p: Plan, style: str | None = None) -> list:
-    """Formula, operands, definitions, one section per value, expansions, summary."""
-    ctx = S.Ctx(p, style)
+    """Formula, operands, definitions, one section per value, expansions, summary.
+
+    The members of a family after the first (``\\mathrm{head}_2, ...``) are read like
+    the first: their steps are not repeated, and one step says so."""
+    quiet = frozenset(n.index for n in p.nodes if n.family is not None and n.family > 1)
+    ctx = Ctx(p, style, quiet=quiet)
     steps = S.formula_steps(ctx)
+    steps += S.note_steps(ctx, p.formula.notes + p.notes, part="formula")
     steps += [ctx.heading("operands", part="operands")] + S.operand_steps(ctx)
     steps += S.plan_steps(ctx, part="operands")
     seen: dict[str, int] = {}
-    several = sum(1 for n in p.nodes if S.expandable(n)) > 1
+    several = sum(1 for n in p.nodes if n.expandable() and ctx.shown(n)) > 1
+    said: set = set()
     for node in p.nodes:
-        if node.reading == "operand" or node.quiet:
+        if node.family is not None and node.family > 1 and node.family not in said:
+            said.add(node.family)
+            steps += S.family_steps(ctx, node.family)
+        if node.reading in ("operand", "identity") or not ctx.shown(node):
             continue
         part = node.name or node.reading
         seen[part] = seen.get(part, 0) + 1
         if seen[part] > 1:
             part = f"{part}-{seen[part]}"
-        steps += S.SECTIONS[node.reading](node, ctx, part)
-        steps += S.expansion(node, ctx, part=f"expansion-{node.name}" if several
-                             else "expansion")
+        steps += node.steps(ctx, part)
+        steps += node.expansion(ctx, f"expansion-{node.name}" if several else "expansion")
     steps += S.summary(ctx)
     return steps
 
 
 def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | None = None,
            sizes: Mapping | None = None, rebuild=None, title: Mapping | None = None,
-           formula_text: str | None = None, statement=None) -> Derivation:
+           formula_text: str | None = None, statement=None, more_quantities=None,
+           more_definitions=None) -> Derivation:
     """The Derivation of a plan: its steps (the generic layout, or the article's for a
     single product, unless given), its values and definitions."""
+    if statement is None:
+        statement = N.Chain([p.result.seq, S.display_expr(p.formula.result, p)])
     if steps is None:
         steps = article_steps(p) if is_article(p) else generic_steps(p)
     if p.concrete:
@@ -142,12 +158,14 @@ def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | 
         quantities = p.values()
     return Derivation(kind, steps, operands=p.operands, quantities=quantities,
                       result=p.result.name, options=options, plan=p, sizes=sizes,
-                      rebuild=rebuild, title=title, formula=formula_text, statement=statement)
+                      rebuild=rebuild, title=title, formula=formula_text, statement=statement,
+                      more_quantities=more_quantities, more_definitions=more_definitions,
+                      notes=p.formula.notes + p.notes)
 
 
 def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = None,
-            causal: bool = False, scale: str = "symbolic", max_dim: int | None = None,
-            max_terms: int | None = None, **unknown) -> Derivation:
+            causal: bool = False, scale: str = "symbolic", diagonal=(), heads: int | None = None,
+            max_dim: int | None = None, max_terms: int | None = None, **unknown) -> Derivation:
     """Read a formula row by row: every product as combine or match, and what comes
     around them, as a narrated derivation.
 
@@ -162,7 +180,10 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
     inferred from the products; with none at all the general form is derived
     with conventional names.  ``values`` gives operands numbers (name ->
     matrix), ``causal=True`` makes the ``M`` added inside a softmax the causal
-    mask, ``scale="number"`` substitutes the number for ``√d``.
+    mask, ``scale="number"`` substitutes the number for ``√d``, ``diagonal``
+    names operands that are diagonal matrices (``D^{-1/2}`` is read only for
+    those), and ``heads`` says how many blocks ``\\mathrm{Concat}(\\mathrm{head}_1,
+    \\dots, \\mathrm{head}_h)`` has (else it is taken from the shapes).
 
     >>> import symrow
     >>> d = symrow.explain(r"\\hat{A} X W", {r"\\hat{A}": (4, 4), "X": (4, 3), "W": (3, 2)})
@@ -176,18 +197,32 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
     Traceback (most recent call last):
     ...
     symrow.errors.ShapeError: the product XW needs as many columns in X as rows in W; X is 2 x 3 and W is 2 x 2
+
+    Names are keyed as written (``"W^{(l)}"``, ``"\\mathbf{H}_{t-1}"``), and
+    read as papers print them:
+
+    >>> d = symrow.explain(r"\\mathbf{H}_t = \\tanh(\\mathbf{X}_t \\mathbf{W}_{xh}"
+    ...                    r" + \\mathbf{H}_{t-1}\\mathbf{W}_{hh} + \\mathbf{b}_h)")
+    >>> sorted(d.operands)
+    ['H_{t-1}', 'W_{hh}', 'W_{xh}', 'X_t', 'b_h']
+    >>> [r for r, _, _ in d.products]
+    ['combine', 'combine']
     """
     if unknown:
         raise OptionError(f"unknown option(s) {', '.join(sorted(unknown))}; explain takes "
                           f"{', '.join(EXPLAIN_OPTIONS)}")
     if not isinstance(causal, bool):
         raise OptionError(f"causal= must be True or False; got {causal!r}")
-    parsed, sym_shapes = read(formula)
+    if heads is not None and (isinstance(heads, bool) or not isinstance(heads, int)
+                              or heads < 1):
+        raise OptionError(f"heads= must be a positive integer; got {heads!r}")
+    if isinstance(diagonal, str):
+        diagonal = (diagonal,)
+    parsed, sym_shapes = read(formula, shapes, heads)
     given = {**sym_shapes, **dict(shapes or {})}
-    from .presets import conventions_for, style_for
     conv = conventions_for(parsed)
     p = plan(parsed, given or None, values=values, causal=causal, scale=scale,
-             conventions=conv, max_dim=max_dim)
+             conventions=conv, max_dim=max_dim, diagonal=diagonal)
     style = style_for(p)
     check_terms(p, max_terms, shown_combine=style != "attention")
     steps = None
@@ -196,10 +231,15 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
 
     def rebuild(concrete: Mapping, scale: str = scale) -> Derivation:
         return explain(parsed, concrete, values=values, causal=causal, scale=scale,
-                       max_dim=max_dim, max_terms=max_terms)
-    options = {"causal": causal, "scale": scale}
-    from ..render.latex import latex
+                       diagonal=diagonal, max_dim=max_dim, max_terms=max_terms)
+    options = {"causal": causal, "scale": scale, "diagonal": tuple(diagonal),
+               "heads": heads}
     tex = latex(S.display_expr(parsed.result, p))
+    for kind, params in parsed.notes:
+        if kind == "function_result":   # MultiHead(Q, K, V), as the paper writes it
+            tex = r"\operatorname{%s}\left(%s\right)" % (params["word"], ", ".join(
+                p.operands[name].latex_name if name in p.operands else name
+                for name in params["params"]))
     title = {"en": f"Reading ${tex}$ row by row", "ja": f"${tex}$ を行ごとに読む"}
     return derive(p, kind="explain", steps=steps, options=options, title=title,
                   sizes=general_sizes(parsed, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
@@ -230,12 +270,10 @@ def _shapes_rebuilder(p: Plan, rebuild):
 
 def derive_product(kind: str, formula: E.Formula, seqs: Mapping) -> Derivation:
     """``combine`` and ``match``: a single product of two given vector sequences."""
-    from .presets import REGISTRY, conventions_for
     conv = conventions_for(formula)
     p = plan(formula, seqs=seqs, conventions=conv)
 
     def rebuild(shapes: Mapping, **_) -> Derivation:  # no options to override
-        from ..seq import VecSeq
         return derive_product(kind, formula, {name: VecSeq(name, *shape)
                                               for name, shape in shapes.items()})
     return derive(p, kind=kind, options={"name": p.result.name},
@@ -246,23 +284,7 @@ def derive_product(kind: str, formula: E.Formula, seqs: Mapping) -> Derivation:
 def rename(formula: E.Formula, names: Mapping) -> E.Formula:
     """The formula with names replaced (``{"A": "X"}``); ``"result"`` names the result."""
     def ren(e):
-        if isinstance(e, E.Name):
-            return E.Name(names.get(e.name, e.name), pos=e.pos)
-        if isinstance(e, E.Transpose):
-            return E.Transpose(ren(e.arg))
-        if isinstance(e, E.Product):
-            return E.Product(ren(e.left), ren(e.right))
-        if isinstance(e, E.Scaled):
-            return E.Scaled(ren(e.arg), e.num, e.den)
-        if isinstance(e, E.Sum):
-            return E.Sum(tuple(ren(t) for t in e.terms), e.signs)
-        if isinstance(e, E.Softmax):
-            return E.Softmax(ren(e.arg))
-        if isinstance(e, E.Apply):
-            return E.Apply(e.func, ren(e.arg))
-        if isinstance(e, E.Concat):
-            return E.Concat(tuple(ren(p) for p in e.parts))
-        raise TypeError(type(e).__name__)
+        return E.rebuild(e, lambda n: E.Name(names.get(n.name, n.name), pos=n.pos))
     defs = tuple((names.get(n, n) if n else n, ren(e)) for n, e in formula.definitions)
     written = names.get("result", formula.written)
     if written and not defs[-1][0]:

@@ -1,7 +1,9 @@
 """The planner: a formula becomes a list of readings, one per value it computes.
 
 Every node of the plan is one matrix the formula computes (or an operand),
-with the *reading* that explains it:
+an instance of the class of the *reading* that explains it
+(:mod:`symrow.derive.readings`); the planner only picks the classes and
+names the values:
 
 ========== ========================================================== =========
 reading    what it is                                                  named?
@@ -42,167 +44,39 @@ derivation with.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Mapping
+from typing import Mapping
 
 import sympy
 
-from .. import nodes as N
-from ..errors import OptionError, ShapeError, UnsafeNameError
+from ..errors import NotSupportedError, OptionError, ShapeError, UnsafeNameError
 from ..formula import expr as E
-from ..formula.shapes import infer
+from ..formula.shapes import canonical_key, infer
+from ..reader.lexer import Source
+from ..reader.notation import NameError_, parse_name
 from ..seq import VecSeq
-from ..build import entry_of
+from .readings import (READINGS, Apply, Bias, ColScale, Combine, Concat, DiagonalOperand,
+                       DiagPower, Hadamard, Identity, Mask, Match, Operand, Reading, RowScale,
+                       Scale, Softmax, Sum, TCombine, Transpose, is_diagonal)
 
-__all__ = ["Node", "Plan", "plan", "PRODUCTS", "FUNCTION_VALUES", "function_of", "matrix_product"]
+__all__ = ["Plan", "plan"]
 
-#: readings that are matrix products, with the reading they report in ``.products``
-PRODUCTS = {"combine": "combine", "match": "match", "tcombine": "combine"}
-#: readings whose result is always named
-_NAMED = {"operand", "combine", "match", "tcombine", "transpose", "softmax", "concat"}
 #: letters for unnamed intermediates, in order of preference
 _FREE = ("H", "G", "F", "U", "Z", "R", "N", "L", "J", "D", "B", "Y")
 #: the result's name, in order of preference
 _RESULT = ("C", "Y", "Z", "O", "R", "H")
 
 
-def _relu(x):
-    return sympy.Max(0, x)
-
-
-def _sigma(x):
-    return 1 / (1 + sympy.exp(-x))
-
-
-#: element-wise functions as SymPy functions of one entry (others stay undefined)
-FUNCTION_VALUES: dict[str, Callable] = {"exp": sympy.exp, "relu": _relu, "sigma": _sigma,
-                                        "tanh": sympy.tanh}
-
-
-def function_of(name: str) -> Callable:
-    """The SymPy function of one entry that ``name`` (``relu``, ``phi``, ...) stands for."""
-    return FUNCTION_VALUES.get(name) or sympy.Function(name)
-
-
-class Node:
-    """One value of the plan: its reading, inputs, size and (if named) vector sequence."""
-
-    __slots__ = ("reading", "inputs", "rows", "cols", "seq", "expr", "num", "den", "func",
-                 "signs", "causal", "quiet", "index", "shown_scale")
-
-    def __init__(self, reading: str, inputs, rows, cols, expr=None, **extra):
-        self.reading = reading
-        self.inputs = tuple(inputs)
-        self.rows, self.cols = rows, cols
-        self.expr = expr
-        self.seq: VecSeq | None = None
-        self.num = extra.get("num", sympy.S.One)
-        self.den = extra.get("den", sympy.S.One)
-        #: the scale as displayed: √d as written, or its number (scale="number")
-        self.shown_scale = (self.num, self.den)
-        self.func = extra.get("func")
-        self.signs = tuple(extra.get("signs", ()))
-        self.causal = extra.get("causal", False)
-        self.quiet = False
-        self.index = -1
-
-    def __repr__(self) -> str:
-        return f"<Node {self.reading} {self.name or self.label()} {self.rows}x{self.cols}>"
-
-    @property
-    def name(self) -> str | None:
-        return self.seq.name if self.seq is not None else None
-
-    @property
-    def named(self) -> bool:
-        return self.seq is not None
-
-    @property
-    def concrete(self) -> bool:
-        return isinstance(self.rows, int)
-
-    def label(self) -> str:
-        """The node as plain text: its name, or what it computes."""
-        if self.seq is not None:
-            return self.seq.name
-        return E.text(self.expr) if self.expr is not None else self.reading
-
-    # -- displays: the whole matrix, one entry, one row ---------------------------------------
-    def whole(self):
-        if self.seq is not None:
-            return self.seq
-        return self._compose(lambda n: n.whole())
-
-    def entry(self, i, j):
-        if self.seq is not None:
-            return entry_of(self.seq, i, j)
-        return self._compose(lambda n: n.entry(i, j))
-
-    def entry_symbol(self, i, j):
-        """Entry (i, j) by name (never its value), for definitions shown symbolically."""
-        if self.seq is not None:
-            return self.seq.symbol(i, j)
-        return self._compose(lambda n: n.entry_symbol(i, j))
-
-    def row(self, i):
-        if self.seq is not None:
-            return self.seq.vector(i)
-        if self.reading == "mask":
-            x, m = self.inputs
-            return N.OSum([x.row(i), N.Sub(m.whole(), i)])
-        return self._compose(lambda n: n.row(i))
-
-    def _compose(self, part):
-        r = self.reading
-        if r == "scale":
-            return scaled(part(self.inputs[0]), *self.shown_scale)
-        if r == "mask":
-            return N.OSum([part(self.inputs[0]), part(self.inputs[1])])
-        if r == "apply":
-            return call(self.func, part(self.inputs[0]))
-        if r == "sum":
-            return N.OSum([part(t) if s > 0 else N.Neg(part(t))
-                           for t, s in zip(self.inputs, self.signs)])
-        raise AssertionError(f"a {r} node is always named")
-
-
-def scalar_node(value):
-    """A SymPy scalar as a display item: ``sqrt(d)`` -> ``\\sqrt{d}`` (a number, such as
-    ``sqrt(2)``, stays a SymPy leaf)."""
-    if isinstance(value, sympy.Pow) and value.exp == sympy.S.Half and value.base.is_Symbol:
-        return N.Sqrt(value.base)
-    return value
-
-
-def scaled(item, num, den):
-    """``item`` times ``num/den`` as written: ``\\frac{S}{\\sqrt{d}}``, ``2 X``."""
-    if num == 1 and den == 1:
-        return item
-    if num == 1:
-        return N.Frac(item, scalar_node(den))
-    if den == 1:
-        return N.OMul([scalar_node(num), item])
-    return N.OMul([N.Frac(scalar_node(num), scalar_node(den)), item])
-
-
-def call(func: str, item):
-    if func == "exp":
-        return N.Exp(item)
-    tex, txt = E.FUNCTIONS.get(func, (None, None))
-    if tex is None:
-        return N.Call(func, [item])
-    return N.Call(func, [item], tex=tex, text=txt)
-
-
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Plan:
-    """The nodes of a formula in order of evaluation, and what they are called."""
+    """The readings of a formula in order of evaluation, and what they are called."""
 
-    nodes: list
-    result: Node
+    nodes: tuple
+    result: Reading
     formula: E.Formula
     concrete: bool
     scale_mode: str
-    ties: dict
+    ties: Mapping
+    notes: tuple = ()
 
     @property
     def operands(self) -> dict:
@@ -214,8 +88,10 @@ class Plan:
 
     @property
     def products(self) -> list[tuple[str, str, str]]:
-        return [(PRODUCTS[n.reading], n.inputs[0].label(), n.inputs[1].label())
-                for n in self.nodes if n.reading in PRODUCTS]
+        return [p for n in self.nodes for p in n.products()]
+
+    def consumers(self, node: Reading) -> list[Reading]:
+        return [n for n in self.nodes if any(i is node for i in n.inputs)]
 
     def sizes(self) -> dict:
         """Size names and their values (ints, or symbols in general form)."""
@@ -245,90 +121,19 @@ class Plan:
                 out[n.name] = self._value(n, {}, leaf=lambda m: _symbols(m.seq), top=n)
         return out
 
-    def _value(self, n: Node, cache: dict, leaf, top: Node | None = None):
+    def _value(self, n: Reading, cache: dict, leaf, top: Reading | None = None):
         if leaf is not None and n is not top and n.named:
             return leaf(n)
         key = id(n)
         if leaf is None and key in cache:
             return cache[key]
-        value = self._compute(n, lambda m: self._value(m, cache, leaf, top))
+
+        def get(m):
+            return self._value(m, cache, leaf, top)
+        value = n.value(get, self) if self.concrete else n.general(get, self)
         if leaf is None:
             cache[key] = value
         return value
-
-    def _compute(self, n: Node, get):
-        r = n.reading
-        if not self.concrete:
-            return self._general(n, get)
-        if r == "operand":
-            return sympy.ImmutableMatrix(n.seq.matrix)
-        if r == "combine":
-            return matrix_product(get(n.inputs[0]), get(n.inputs[1]), sympy.Matrix)
-        if r == "match":
-            return matrix_product(get(n.inputs[0]), get(n.inputs[1]).T, sympy.Matrix)
-        if r == "tcombine":
-            return matrix_product(get(n.inputs[0]).T, get(n.inputs[1]), sympy.Matrix)
-        if r == "transpose":
-            return sympy.Matrix(get(n.inputs[0]).T)
-        if r == "scale":
-            value = sympy.Matrix(get(n.inputs[0]))
-            if n.num != 1:
-                value = value * self.scalar(n.num)
-            return value / self.scalar(n.den) if n.den != 1 else value
-        if r == "mask":
-            x = sympy.Matrix(get(n.inputs[0]))
-            if n.causal:
-                return x  # the softmax reads the mask's pattern
-            return x + sympy.Matrix(get(n.inputs[1]))
-        if r == "softmax":
-            return self._softmax(n, sympy.Matrix(get(n.inputs[0])))
-        if r == "apply":
-            return sympy.Matrix(get(n.inputs[0])).applyfunc(function_of(n.func))
-        if r == "sum":
-            total = None
-            for t, s in zip(n.inputs, n.signs):
-                v = sympy.Matrix(get(t))
-                v = v if s > 0 else -v
-                total = v if total is None else total + v
-            return total
-        if r == "concat":
-            return sympy.Matrix.hstack(*[get(t) for t in n.inputs])
-        raise AssertionError(r)
-
-    def _softmax(self, n: Node, x: sympy.Matrix) -> sympy.Matrix:
-        arg = n.inputs[0]
-        visible = visible_keys(arg) if arg.reading == "mask" and arg.causal else None
-        E_ = x.applyfunc(sympy.exp)
-        rows, cols = x.shape
-
-        counts = [cols if visible is None else visible(i + 1) for i in range(rows)]
-        # each row's denominator is built once, as one Add (not term by term)
-        dens = [sympy.Add(*[E_[i, k] for k in range(counts[i])]) for i in range(rows)]
-        return sympy.Matrix(rows, cols, lambda i, j: E_[i, j] / dens[i] if j < counts[i]
-                            else sympy.S.Zero)
-
-    def _general(self, n: Node, get):
-        MS = sympy.MatrixSymbol
-        r = n.reading
-        if r == "operand":
-            return MS(n.name, n.rows, n.cols)
-        if r == "combine":
-            return get(n.inputs[0]) * get(n.inputs[1])
-        if r == "match":
-            return get(n.inputs[0]) * get(n.inputs[1]).T
-        if r == "tcombine":
-            return get(n.inputs[0]).T * get(n.inputs[1])
-        if r == "transpose":
-            return get(n.inputs[0]).T
-        if r == "scale":
-            return (n.num / n.den) * get(n.inputs[0])
-        if r == "sum":
-            return sympy.MatAdd(*[get(t) if s > 0 else -get(t)
-                                  for t, s in zip(n.inputs, n.signs)])
-        if r == "mask" and not n.causal:
-            return get(n.inputs[0]) + get(n.inputs[1])
-        # nonlinear (or a pattern): a matrix of its own name
-        return MS(n.name or n.label(), n.rows, n.cols)
 
     def scalar(self, value):
         """A scale factor's value: ``sqrt(d)`` stays symbolic, or gets its number."""
@@ -339,34 +144,54 @@ class Plan:
         return value
 
 
-def matrix_product(left, right, cls=sympy.ImmutableMatrix):
-    """The matrix product, each entry one ``Add`` of its products.
-
-    The same value as ``left * right``; SymPy's own product first asks of
-    every entry whether ``0 * entry`` is 0, which for entries such as
-    softmax weights means assumption queries that cost more than the
-    product itself.  (The checker multiplies its small matrices with it too.)
-    ``cls``: the kind of matrix returned."""
-    inner = left.shape[1]
-    return cls(left.shape[0], right.shape[1], lambda i, j: sympy.Add(
-        *[left[i, t] * right[t, j] for t in range(inner)]))
-
-
 def _symbols(seq: VecSeq) -> sympy.ImmutableMatrix:
     return sympy.ImmutableMatrix(seq.rows, seq.cols, lambda i, j: seq.symbol(i + 1, j + 1))
 
 
-def visible_keys(mask: Node) -> Callable[[int], int]:
-    """Under a causal mask, how many keys query ``i`` (1-based) sees: i + (n - m)."""
-    m, n = mask.rows, mask.cols
-    return lambda i: i + n - m
-
-
 # -- planning -----------------------------------------------------------------------------------
+
+class _Draft:
+    """A reading before it is named: its class, inputs (drafts), size and parameters."""
+
+    __slots__ = ("cls", "inputs", "rows", "cols", "expr", "params", "seq", "index", "family",
+                 "group")
+
+    def __init__(self, cls, inputs, rows, cols, expr, **params):
+        self.cls = cls
+        self.inputs = tuple(inputs)
+        self.rows, self.cols = rows, cols
+        self.expr = expr
+        self.params = params
+        self.seq: VecSeq | None = None
+        self.index = -1
+        self.family: int | None = None
+        self.group = None
+
+    @property
+    def reading(self) -> str:
+        return self.cls.reading
+
+    @property
+    def name(self) -> str | None:
+        return self.seq.name if self.seq is not None else None
+
+    def label(self) -> str:
+        if self.seq is not None:
+            return self.seq.name
+        return E.text(self.expr) if self.expr is not None else self.cls.reading
+
 
 class _Planner:
     def __init__(self, formula: E.Formula, shapes: Mapping, *, values: Mapping,
-                 causal: bool, names: Mapping, max_dim, seqs: Mapping, unnamed: set):
+                 causal: bool, names: Mapping, max_dim, seqs: Mapping, unnamed: set,
+                 diagonal=frozenset(), labels=None):
+        self.diagonal = set(diagonal)
+        self.labels = dict(labels or {})
+        self.groups = dict(formula.groups)
+        self.group = None
+        self.fonts = dict(formula.fonts)
+        self.families = dict(formula.families)
+        self.family: int | None = None
         self.seqs = seqs
         self.unnamed = unnamed
         self.formula = formula
@@ -375,18 +200,58 @@ class _Planner:
         self.causal = causal
         self.prefer = dict(names)
         self.max_dim = max_dim
-        self.nodes: list[Node] = []
+        self.nodes: list[_Draft] = []
         self.by_expr: dict = {}
-        self.defined: dict[str, Node] = {}
+        self.defined: dict[str, _Draft] = {}
         self.def_of: dict[int, str] = {}
         self.mask_name = "M"
+        self.result: _Draft | None = None
 
-    def add(self, node: Node) -> Node:
+    def add(self, node: _Draft) -> _Draft:
         node.index = len(self.nodes)
+        node.family = self.family
+        node.group = self.group
         self.nodes.append(node)
         return node
 
-    def get(self, expr: E.Expr, *, in_softmax: bool = False) -> Node:
+    def draft(self, cls, inputs, rows, cols, expr, **params) -> _Draft:
+        """A new reading of class ``cls`` (what a reading's ``from_call`` makes)."""
+        return self.add(_Draft(cls, inputs, rows, cols, expr, **params))
+
+    def unsupported(self, what: str, expr: E.Expr, hint: str = "") -> NotSupportedError:
+        message = f"{what} is not supported yet{hint}"
+        if self.formula.source is not None and expr.pos is not None:
+            src = Source(self.formula.source)
+            line, col = src.line_col(expr.pos)
+            return NotSupportedError(message, line=line, column=col,
+                                     near=src.near(expr.pos, expr.pos + 1))
+        return NotSupportedError(message)
+
+    def identity(self, size, expr) -> _Draft:
+        key = ("identity", size)
+        node = self.by_expr.get(key)
+        if node is None:
+            node = self.add(_Draft(Identity, (), size, size, expr))
+            node.seq = VecSeq("I", size, size, max_dim=self.max_dim)
+            self.by_expr[key] = node
+        return node
+
+    def _pair(self, left: E.Expr, right: E.Expr, product: bool):
+        """The drafts of two sides; an identity takes its size from the other side."""
+        if isinstance(left, E.Identity) and isinstance(right, E.Identity):
+            raise OptionError("I times I: the size of the identity cannot be told")
+        if isinstance(left, E.Identity):
+            b = self.get(right)
+            return self.identity(b.rows, left), b
+        a = self.get(left)
+        if isinstance(right, E.Identity):
+            return a, self.identity(a.cols if product else a.rows, right)
+        return a, self.get(right)
+
+    def consumers(self, node: _Draft) -> list[_Draft]:
+        return [n for n in self.nodes if any(i is node for i in n.inputs)]
+
+    def get(self, expr: E.Expr, *, in_softmax: bool = False) -> _Draft:
         if isinstance(expr, E.Name):
             if expr.name in self.defined:
                 return self.defined[expr.name]
@@ -394,7 +259,11 @@ class _Planner:
             node = self.by_expr.get(key)
             if node is None:
                 rows, cols = self.shapes[expr.name]
-                node = self.add(Node("operand", (), rows, cols, expr))
+                cls = DiagonalOperand if expr.name in self.diagonal else Operand
+                if cls is DiagonalOperand and rows != cols:
+                    raise ShapeError(f"{expr.name} is declared diagonal, so it must be "
+                                     f"square; it is {rows} x {cols}")
+                node = self.add(_Draft(cls, (), rows, cols, expr))
                 node.seq = self._operand_seq(expr.name, rows, cols)
                 self.by_expr[key] = node
             return node
@@ -414,66 +283,114 @@ class _Planner:
                 shift = cols - rows
                 given = sympy.Matrix(rows, cols, lambda i, j: 0 if j + 1 <= i + 1 + shift
                                      else sympy.S.NegativeInfinity)
+        font = self.fonts.get(name)
+        if given is None and name in self.diagonal and isinstance(rows, int):
+            plain = VecSeq(name, rows, cols, max_dim=self.max_dim, font=font)
+            given = sympy.Matrix(rows, cols, lambda i, j: plain.symbol(i + 1, j + 1)
+                                 if i == j else 0)
         if given is not None:
             matrix = sympy.Matrix(given)
             if matrix.shape != (rows, cols):
                 raise ShapeError(f"the values of {name} are {matrix.rows} x {matrix.cols}, "
                                  f"but the formula needs {rows} x {cols}")
-            return VecSeq(name, rows, cols, values=matrix, max_dim=self.max_dim)
-        return VecSeq(name, rows, cols, max_dim=self.max_dim)
+            return VecSeq(name, rows, cols, values=matrix, max_dim=self.max_dim, font=font)
+        return VecSeq(name, rows, cols, max_dim=self.max_dim, font=font)
 
-    def _build(self, expr: E.Expr, in_softmax: bool) -> Node:
+    def _build(self, expr: E.Expr, in_softmax: bool) -> _Draft:
         if isinstance(expr, E.Transpose):
             if isinstance(expr.arg, E.Transpose):
                 return self.get(expr.arg.arg)
             inner = self.get(expr.arg)
-            return self.add(Node("transpose", (inner,), inner.cols, inner.rows, expr))
+            return self.add(_Draft(Transpose, (inner,), inner.cols, inner.rows, expr))
         if isinstance(expr, E.Product):
             left, right = expr.left, expr.right
-            lt, rt = isinstance(left, E.Transpose), isinstance(right, E.Transpose)
-            if rt:
-                a = self.get(left)
-                b = self.get(right.arg)
-                return self.add(Node("match", (a, b), a.rows, b.rows, expr))
-            if lt:
+            if isinstance(left, E.Identity) or isinstance(right, E.Identity):
+                a, b = self._pair(left, right, product=True)
+                return self.add(_Draft(RowScale, (a, b), a.rows, b.cols, expr))
+            if not isinstance(left, E.Transpose) and is_diagonal(self.get(left)):
+                a, b = self.get(left), self.get(right)
+                return self.add(_Draft(RowScale, (a, b), a.rows, b.cols, expr))
+            if not isinstance(left, E.Transpose) and not isinstance(right, E.Transpose) and \
+                    is_diagonal(self.get(right)):
+                a, b = self.get(left), self.get(right)
+                return self.add(_Draft(ColScale, (a, b), a.rows, b.cols, expr))
+            if isinstance(right, E.Transpose):
+                a, b = self.get(left), self.get(right.arg)
+                return self.add(_Draft(Match, (a, b), a.rows, b.rows, expr))
+            if isinstance(left, E.Transpose):
                 a, b = self.get(left.arg), self.get(right)
-                return self.add(Node("tcombine", (a, b), a.cols, b.cols, expr))
+                return self.add(_Draft(TCombine, (a, b), a.cols, b.cols, expr))
             a, b = self.get(left), self.get(right)
-            return self.add(Node("combine", (a, b), a.rows, b.cols, expr))
+            return self.add(_Draft(Combine, (a, b), a.rows, b.cols, expr))
+        if isinstance(expr, E.Power):
+            x = self.get(expr.arg)
+            if not is_diagonal(x):
+                what = E.text(expr.arg)
+                hint = (f": {what} is not known to be diagonal (if it is, declare it with "
+                        f"diagonal=[{what!r}] or --diagonal '{what}', or define it, as in "
+                        f"D_{{ii}} = \\sum_j A_{{ij}})")
+                if expr.exponent == -1:
+                    raise self.unsupported(f"the inverse of {what}", expr, hint)
+                raise self.unsupported(f"a power of {what} ({what}^{{{expr.exponent}}})",
+                                       expr, hint)
+            return self.add(_Draft(DiagPower, (x,), x.rows, x.cols, expr,
+                                   exponent=expr.exponent))
+        if isinstance(expr, E.Hadamard):
+            a, b = self._pair(expr.left, expr.right, product=False)
+            return self.add(_Draft(Hadamard, (a, b), a.rows, a.cols, expr))
+        if isinstance(expr, E.Call):
+            cls = READINGS.get(expr.func)
+            if cls is None:
+                raise self.unsupported(f"the function {expr.func}", expr)
+            return cls.from_call(self, expr)
+        if isinstance(expr, E.Identity):
+            raise OptionError("the size of the identity I cannot be told here; write it "
+                              "beside a matrix, as in A + I, or give its size")
         if isinstance(expr, E.Scaled):
             x = self.get(expr.arg)
-            return self.add(Node("scale", (x,), x.rows, x.cols, expr, num=expr.num,
-                                 den=expr.den))
+            return self.add(_Draft(Scale, (x,), x.rows, x.cols, expr, num=expr.num,
+                                   den=expr.den))
         if isinstance(expr, E.Sum):
             if in_softmax and len(expr.terms) == 2 and expr.signs == (1, 1) and \
                     isinstance(expr.terms[1], E.Name) and expr.terms[1].name == self.mask_name \
                     and self.mask_name not in self.defined:
                 x, m = self.get(expr.terms[0]), self.get(expr.terms[1])
-                return self.add(Node("mask", (x, m), x.rows, x.cols, expr,
-                                     causal=self.causal))
-            terms = [self.get(t) for t in expr.terms]
-            return self.add(Node("sum", terms, terms[0].rows, terms[0].cols, expr,
-                                 signs=expr.signs))
+                return self.add(_Draft(Mask, (x, m), x.rows, x.cols, expr, causal=self.causal))
+            known = [self.get(t) for t in expr.terms if not isinstance(t, E.Identity)]
+            if not known:
+                raise OptionError("a sum of identities: the size of I cannot be told")
+            terms = [self.identity(known[0].rows, t) if isinstance(t, E.Identity) else
+                     self.get(t) for t in expr.terms]
+            is_row = tuple(t.rows == 1 and any(o.rows != 1 for o in terms) for t in terms)
+            main = next(t for t, row in zip(terms, is_row) if not row)
+            if any(is_row):
+                return self.add(_Draft(Bias, terms, main.rows, main.cols, expr,
+                                       signs=tuple(expr.signs), is_row=is_row))
+            return self.add(_Draft(Sum, terms, terms[0].rows, terms[0].cols, expr,
+                                   signs=tuple(expr.signs)))
         if isinstance(expr, E.Softmax):
             x = self.get(expr.arg, in_softmax=True)
-            return self.add(Node("softmax", (x,), x.rows, x.cols, expr))
+            return self.add(_Draft(Softmax, (x,), x.rows, x.cols, expr))
         if isinstance(expr, E.Apply):
             x = self.get(expr.arg)
-            return self.add(Node("apply", (x,), x.rows, x.cols, expr, func=expr.func))
+            return self.add(_Draft(Apply, (x,), x.rows, x.cols, expr, func=expr.func))
         if isinstance(expr, E.Concat):
             parts = [self.get(p) for p in expr.parts]
             cols = sum((p.cols for p in parts), sympy.S.Zero)
             cols = int(cols) if all(isinstance(p.cols, int) for p in parts) else cols
-            return self.add(Node("concat", parts, parts[0].rows, cols, expr))
+            return self.add(_Draft(Concat, parts, parts[0].rows, cols, expr))
         raise TypeError(type(expr).__name__)
 
-    def run(self) -> Node:
+    def run(self) -> _Draft:
         result = None
         for name, expr in self.formula.definitions:
             if isinstance(expr, E.Name) and name:
                 raise OptionError(f"{name} = {expr.name} only renames {expr.name}; a "
                                   f"definition must compute something")
+            self.family = self.families.get(name)
+            self.group = self.groups.get(name)
             node = self.get(expr)
+            self.family = self.group = None
             if name:
                 if node.reading == "operand" or id(node) in self.def_of:
                     raise OptionError(f"{name} only renames "
@@ -484,92 +401,125 @@ class _Planner:
         if result.reading == "operand":
             raise OptionError(f"the formula is just the matrix {result.name}; write a product, "
                               f"such as {result.name}B or {result.name}B^T")
+        self.result = result
         return result
 
+    # -- naming -----------------------------------------------------------------------------
+    def _wants_name(self, node: _Draft) -> bool:
+        if node is self.result:
+            return True
+        return node.cls.always_named and node.expr not in self.unnamed
 
-def _wants_name(node: Node, result: Node, unnamed: set) -> bool:
-    if node is result:
-        return True
-    return node.reading in _NAMED and node.expr not in unnamed
+    def _preferred(self, node: _Draft) -> list[str]:
+        """Names this node would like, best first; in the k-th member of a family
+        (``\\mathrm{head}_k``) the letters carry its index, ``S^(k)``."""
+        plain = self._preferred_plain(node)
+        if node.family is None:
+            return plain
+        return [f"{name}^({node.family})" for name in plain if len(name) == 1] + plain
 
+    def _preferred_plain(self, node: _Draft) -> list[str]:
+        out = []
+        if node is self.result:
+            out += [self.formula.written] if self.formula.written else []
+            out += [self.prefer["result"]] if "result" in self.prefer else []
+        if node.reading in self.prefer:
+            out.append(self.prefer[node.reading])
+        out += node.cls.preferred_names(node, self)
+        if node is self.result:
+            out += list(_RESULT)
+        return out + list(_FREE)
 
-def _preferred(node: Node, pl: _Planner, result: Node) -> list[str]:
-    """Names this node would like, best first."""
-    r = node.reading
-    out = []
-    if node is result:
-        out += [pl.formula.written] if pl.formula.written else []
-        out += [pl.prefer["result"]] if "result" in pl.prefer else []
-    if r in pl.prefer:
-        out.append(pl.prefer[r])
-    if r == "match":
-        consumers = _consumers(node, pl.nodes)
-        chain = node
-        while consumers and consumers[0].reading in ("scale", "mask"):
-            chain = consumers[0]
-            consumers = _consumers(chain, pl.nodes)
-        if consumers and consumers[0].reading == "softmax":
-            out.append("S")
-    if r == "softmax":
-        out.append("P")
-    if r == "combine" and node.inputs[0].reading == "softmax" and node is result:
-        out.append("O")
-    if r == "combine" and node.inputs[1].reading == "operand" and node.inputs[0].reading == \
-            "operand":
-        seq = node.inputs[1].seq
-        if seq.sub and len(seq.sub) == 1 and seq.sub.isalpha() and seq.sub.isupper():
-            out.append(seq.sub + (f"^({seq.head})" if seq.head else ""))
-    if node is result:
-        out += list(_RESULT)
-    return out + list(_FREE)
-
-
-def _consumers(node: Node, nodes: list[Node]) -> list[Node]:
-    return [n for n in nodes if any(i is node for i in n.inputs)]
-
-
-def _name_nodes(pl: _Planner, result: Node) -> None:
-    taken_keys = {n.seq.key for n in pl.nodes if n.seq is not None}
-    taken = {n.seq.name for n in pl.nodes if n.seq is not None}
-    # user-defined names first, in order; then the rest in order of evaluation
-    order = [pl.defined[name] for name in pl.formula.names if name] + pl.nodes
-    done: set[int] = set()
-    for node in order:
-        if id(node) in done or node.seq is not None:
+    def name_nodes(self) -> None:
+        taken_keys = {n.seq.key for n in self.nodes if n.seq is not None}
+        taken = {n.seq.name for n in self.nodes if n.seq is not None}
+        # user-defined names first, in order; then the rest in order of evaluation
+        order = [self.defined[name] for name in self.formula.names if name] + self.nodes
+        done: set[int] = set()
+        for node in order:
+            if id(node) in done or node.seq is not None:
+                done.add(id(node))
+                continue
             done.add(id(node))
-            continue
-        done.add(id(node))
-        user = pl.def_of.get(id(node))
-        if user is None and not _wants_name(node, result, pl.unnamed):
-            continue
-        choices = [user] if user else _preferred(node, pl, result)
-        for name in choices:
-            if name in taken:
-                if user:
-                    raise UnsafeNameError(f"{name} is both an operand and a defined name")
+            user = self.def_of.get(id(node))
+            if user is None and not self._wants_name(node):
                 continue
-            seq = VecSeq(name, node.rows, node.cols, max_dim=pl.max_dim)
-            if seq.key in taken_keys:
-                if user:
-                    clash = next(n.seq.name for n in pl.nodes if n.seq is not None
-                                 and n.seq.key == seq.key)
-                    raise UnsafeNameError(f"{name} and {clash} would share entry symbols "
-                                          f"({seq.letter}_{{ij}}); rename one of them")
+            choices = [user] if user else self._preferred(node)
+            for name in choices:
+                if name in taken:
+                    if user:
+                        raise UnsafeNameError(f"{name} is both an operand and a defined name")
+                    continue
+                seq = VecSeq(name, node.rows, node.cols, max_dim=self.max_dim,
+                             font=self.fonts.get(name), parts=self.labels.get(name))
+                if seq.key in taken_keys:
+                    if user:
+                        clash = next(n.seq.name for n in self.nodes if n.seq is not None
+                                     and n.seq.key == seq.key)
+                        raise UnsafeNameError(f"{name} and {clash} would share entry symbols "
+                                              f"({seq.letter}_{{ij}}); rename one of them")
+                    continue
+                node.seq = seq
+                taken.add(name)
+                taken_keys.add(seq.key)
+                break
+            else:
+                raise UnsafeNameError("ran out of letters to name the intermediate results; "
+                                      "name them in the formula, as in H = XW")
+
+    def readings(self, shown_scale) -> tuple[list[Reading], Reading]:
+        """The drafts made whole: one immutable reading each, in order."""
+        made: dict[int, Reading] = {}
+        out = []
+        for d in self.nodes:
+            params = dict(d.params)
+            if d.cls is Scale:
+                params["shown"] = shown_scale(d.params["num"], d.params["den"])
+            node = d.cls([made[id(i)] for i in d.inputs], d.rows, d.cols, d.expr, seq=d.seq,
+                         index=d.index, family=d.family, group=d.group, **params)
+            made[id(d)] = node
+            out.append(node)
+        return out, made[id(self.result)]
+
+
+def _assume_degrees(formula: E.Formula, diagonal: set, values: Mapping,
+                    given=frozenset()) -> tuple:
+    """``\\tilde{D}^{-1/2}`` with no definition of D̃, in a formula that has Ã: D̃ is read
+    as the degree matrix of Ã (and the derivation says so)."""
+    defined = {name for name, _ in formula.definitions if name}
+    names = {e.name for _n, expr in formula.definitions for e in E.walk(expr)
+             if isinstance(e, E.Name)}
+    added, notes = [], []
+    for _n, expr in formula.definitions:
+        for e in E.walk(expr):
+            if not (isinstance(e, E.Power) and isinstance(e.arg, E.Name)):
                 continue
-            node.seq = seq
-            taken.add(name)
-            taken_keys.add(seq.key)
-            break
-        else:
-            raise UnsafeNameError("ran out of letters to name the intermediate results; name "
-                                  "them in the formula, as in H = XW")
+            name = e.arg.name
+            if name in defined or name in diagonal or name in values or name in given or \
+                    any(name == d for d, _ in added):
+                continue
+            try:
+                parts = parse_name(name)
+            except NameError_:
+                continue
+            if parts.head != "D":
+                continue
+            adjacency = dataclasses.replace(parts, head="A").canonical
+            if adjacency in names and adjacency not in defined:
+                added.append((name, E.Call("degree", (E.Name(adjacency),), pos=e.pos)))
+                notes.append(("degree_assumed", {"D": name, "A": adjacency}))
+    if not added:
+        return formula, ()
+    return dataclasses.replace(formula, definitions=tuple(added) + formula.definitions), \
+        tuple(notes)
 
 
 def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping | None = None,
          causal: bool = False, scale: str = "symbolic", names: Mapping | None = None,
          conventions: Mapping | None = None, max_dim: int | None = None,
-         seqs: Mapping | None = None, unnamed: set | None = None) -> Plan:
-    """Plan a formula: infer the shapes, build the nodes, name them.
+         seqs: Mapping | None = None, unnamed: set | None = None,
+         diagonal=(), labels: Mapping | None = None) -> Plan:
+    """Plan a formula: infer the shapes, build the readings, name them.
 
     ``values`` gives operands numbers (name -> Matrix); ``causal`` makes the
     mask ``M`` inside a softmax the causal one; ``scale`` is ``"symbolic"``
@@ -577,13 +527,19 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
     ``"softmax"``, ...) to preferred names; ``conventions`` are a preset's
     general size names (see :func:`symrow.formula.shapes.infer`); ``seqs``
     gives ready vector sequences for operands (their names, sizes and values);
-    ``unnamed`` lists sub-expressions to leave unnamed (not shown on their own).
+    ``unnamed`` lists sub-expressions to leave unnamed (not shown on their own);
+    ``diagonal`` names operands that are diagonal matrices; ``labels`` gives the
+    name parts of defined names (a gradient written ∂L/∂X).
     """
     seqs = dict(seqs or {})
     shapes = dict(shapes or {})
     for name, seq in seqs.items():
         shapes.setdefault(name, seq.shape)
-    values = dict(values or {})
+    values = {canonical_key(k): v for k, v in dict(values or {}).items()}
+    if isinstance(diagonal, str):
+        diagonal = [diagonal]
+    diagonal = {canonical_key(d) for d in diagonal}
+    formula, notes = _assume_degrees(formula, diagonal, values, set(seqs))
     given = dict(shapes or {})
     for name, matrix in values.items():
         given.setdefault(name, sympy.Matrix(matrix).shape)
@@ -597,9 +553,14 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
         if not shp.concrete:
             raise OptionError("scale='number' substitutes the number for sqrt(d), so it "
                               "needs concrete sizes; with general sizes sqrt(d) stays symbolic")
+    unknown = sorted(diagonal - set(shp.operands))
+    if unknown:
+        raise OptionError(f"diagonal= names {', '.join(unknown)}, which the formula does not "
+                          f"use as an operand; it uses {', '.join(shp.operands)}")
     pl = _Planner(formula, shp.operands, values=values, causal=causal, names=names or {},
-                  max_dim=max_dim, seqs=seqs, unnamed=unnamed or set())
-    result = pl.run()
+                  max_dim=max_dim, seqs=seqs, unnamed=unnamed or set(), diagonal=diagonal,
+                  labels=labels)
+    pl.run()
     if causal:
         mask = next((n for n in pl.nodes if n.reading == "mask"), None)
         if mask is None:
@@ -611,17 +572,32 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
                 f"a causal mask lets query i see the keys j <= i + (n - m); with m = "
                 f"{mask.rows} queries and n = {mask.cols} keys, {who} would see no key at "
                 f"all and {its} softmax would be 0/0. Use m <= n")
-    _name_nodes(pl, result)
+    pl.name_nodes()
+    ties = dict(shp.ties)
     if scale == "number":
         for n in pl.nodes:
-            if n.reading == "scale":
-                for sym in (sympy.sympify(n.num).free_symbols | sympy.sympify(n.den).free_symbols):
-                    if not isinstance(shp.ties.get(sym), int):
+            if n.cls is Scale:
+                for sym in (sympy.sympify(n.params["num"]).free_symbols |
+                            sympy.sympify(n.params["den"]).free_symbols):
+                    if not isinstance(ties.get(sym), int):
                         raise OptionError(f"scale='number' needs the value of {sym}, which is "
                                           f"not a size of the formula")
-    out = Plan(pl.nodes, result, formula, shp.concrete, scale, dict(shp.ties))
-    if scale == "number":
-        for n in out.nodes:
-            if n.reading == "scale":
-                n.shown_scale = (out.scalar(n.num), out.scalar(n.den))
+    shell = Plan((), None, formula, shp.concrete, scale, ties)
+    nodes, result = pl.readings(lambda num, den: (shell.scalar(num), shell.scalar(den)))
+    notes = notes + tuple(_scalar_notes(nodes, ties))
+    return Plan(tuple(nodes), result, formula, shp.concrete, scale, ties, notes)
+
+
+def _scalar_notes(nodes, ties: Mapping) -> list:
+    """Symbols read as scalars between matrices that are not sizes (β in X^T X β)."""
+    out, seen = [], set()
+    for n in nodes:
+        if n.reading != "scale":
+            continue
+        for sym in sorted(sympy.sympify(n.num).free_symbols |
+                          sympy.sympify(n.den).free_symbols, key=str):
+            if sym in ties or sym in seen:
+                continue
+            seen.add(sym)
+            out.append(("scalar", {"symbol": sym}))
     return out

@@ -6,8 +6,11 @@ a title and, optionally, words of its own (``style``) and a builder for
 options a formula alone cannot say (attention's heads and projections).
 Everything else comes from the planner.  The command line makes one
 subcommand per preset, with its flags, from this registry; the narration
-templates are the only other place a new preset touches.
+templates are the only other place a new preset touches.  The registry
+imports no builders: the built-in presets are registered by
+:mod:`symrow.derive.catalog`, which ``import symrow`` loads.
 
+>>> import symrow
 >>> from symrow.derive.presets import REGISTRY
 >>> sorted(REGISTRY)
 ['attention', 'combine', 'gcn', 'linear', 'match']
@@ -52,8 +55,10 @@ class Preset:
       operands without one take ``--shape NAME=RxC``;
     * ``title``: the document title per language (LaTeX);
     * ``style``: the narration style (templates ``<kind>.<style>``), if any;
-    * ``builder``: a function of keyword options returning a Derivation, for
-      presets whose options change the formula itself (attention);
+    * ``builder``: ``builder(preset, **options)`` returns its Derivation (set
+      when it is registered: :func:`symrow.derive.explain.derive_preset` for a
+      formula, a function of its own for presets whose options change the
+      formula itself, such as attention);
     * ``options``: the command-line options of ``builder``;
     * ``examples``: other spellings of the formula that mean the preset;
     * ``result``: the name of the result.
@@ -80,13 +85,20 @@ class Preset:
         """The preset's derivation: its example shapes by default, general sizes with
         ``general=True``, or ``shapes`` (by the formula's names); ``names`` renames
         operands (and ``"result"``) before reading."""
-        if self.builder is not None:
-            return self.builder(general=general, **options)
-        from .explain import derive_preset
-        return derive_preset(self, shapes=shapes, general=general, names=names, **options)
+        builder = self.builder or DEFAULT_BUILDER.get("formula")
+        if builder is None:
+            raise OptionError(f"the preset {self.name!r} has no builder; import symrow first")
+        if shapes is not None:
+            options["shapes"] = shapes
+        if names is not None:
+            options["names"] = names
+        return builder(self, general=general, **options)
 
 
 REGISTRY: dict[str, Preset] = {}
+#: the builder of a preset that has none of its own (a formula read by the planner): set by
+#: :mod:`symrow.derive.catalog` to :func:`symrow.derive.explain.derive_preset`
+DEFAULT_BUILDER: dict[str, Callable] = {}
 
 
 def register(preset: Preset) -> Preset:
@@ -154,36 +166,3 @@ def style_for(plan) -> str | None:
     """The narration style of a preset whose formula the plan's is."""
     found = matching_preset(plan.formula)
     return found[0].style if found else None
-
-
-def _builtins() -> None:
-    register(Preset(
-        name="combine", help="derive C = AB, read as combine (結合)",
-        title={"en": "Reading the matrix product $AB$ as combine",
-               "ja": "行列積 $AB$ を結合として読む"},
-        formula="AB", general={"A": ("m", "ell"), "B": ("ell", "n")},
-        example={"A": (2, 3), "B": (3, 2)}, flags={"a": "A", "b": "B"}))
-    register(Preset(
-        name="match", help="derive C = AB^T, read as match (照合)",
-        title={"en": "Reading the matrix product $AB^{T}$ as match",
-               "ja": "行列積 $AB^{T}$ を照合として読む"},
-        formula="AB^T", general={"A": ("m", "ell"), "B": ("n", "ell")},
-        example={"A": (2, 3), "B": (4, 3)}, flags={"a": "A", "b": "B"}))
-    from . import attention as _attention  # noqa: F401  (registers itself)
-    register(Preset(
-        name="linear", help="derive a linear layer Y = XW: every output point combines "
-                            "the rows of W",
-        title={"en": "A linear layer $XW$, read row by row",
-               "ja": "線形層 $XW$ を行ごとに読む"},
-        formula="XW", general={"X": ("n", "d"), "W": ("d", "f")},
-        example={"X": (3, 2), "W": (2, 2)}, result="Y"))
-    register(Preset(
-        name="gcn", help="derive a graph convolution \\hat{A}XW: two combines",
-        title={"en": "A graph convolution $\\hat{A}XW$, read row by row",
-               "ja": "グラフ畳み込み $\\hat{A}XW$ を行ごとに読む"},
-        formula=r"\hat{A} X W", general={r"\hat{A}": ("n", "n"), "X": ("n", "d"),
-                                         "W": ("d", "f")},
-        example={r"\hat{A}": (3, 3), "X": (3, 2), "W": (2, 2)}, result="Y"))
-
-
-_builtins()

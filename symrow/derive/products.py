@@ -25,6 +25,7 @@ from ..errors import ShapeError, SizeError
 from ..formula import expr as E
 from ..seq import VecSeq, check_distinct
 from ..steps import Derivation
+from .explain import derive_product
 
 __all__ = ["combine", "match"]
 
@@ -50,7 +51,6 @@ def _check_pair(A, B, kind: str) -> tuple[VecSeq, VecSeq]:
 
 
 def _derive(kind: str, A: VecSeq, B: VecSeq, name: str, transpose: bool) -> Derivation:
-    from .explain import derive_product
     right = E.Transpose(E.Name(B.name)) if transpose else E.Name(B.name)
     formula = E.Formula(((name, E.Product(E.Name(A.name), right)),), name)
     rows, cols = A.rows, (B.rows if transpose else B.cols)

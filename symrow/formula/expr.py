@@ -14,7 +14,13 @@ of which symrow knows how to read row by row:
 * :class:`Apply`: an element-wise function (exp, ReLU, σ, tanh, or a
   user-named φ);
 * :class:`Concat`: matrices placed side by side (used by multi-head
-  attention).
+  attention);
+* :class:`Power`: ``D^{-1/2}``, a power of a diagonal matrix;
+* :class:`Hadamard`: ``A \\odot B``, the element-wise product;
+* :class:`Call`: a function with a reading of its own, named in the
+  notation table (:mod:`symrow.reader.notation`): ``LayerNorm``, ``diag``,
+  the degree matrix;
+* :class:`Identity`: the identity matrix ``I``.
 
 A :class:`Formula` is a list of definitions ``name = expr``; the last one
 is the result.  Nodes compare by structure only (positions are ignored), so
@@ -34,8 +40,11 @@ from typing import Iterator
 
 import sympy
 
+from ..reader.notation import lookup_function
+
 __all__ = ["Expr", "Name", "Transpose", "Product", "Scaled", "Sum", "Softmax", "Apply",
-           "Concat", "Formula", "text", "walk", "FUNCTIONS"]
+           "Concat", "Power", "Hadamard", "Call", "Identity", "Formula", "text", "walk",
+           "children", "rebuild", "FUNCTIONS"]
 
 #: element-wise functions with a meaning of their own: name -> (LaTeX, text)
 FUNCTIONS = {
@@ -121,15 +130,69 @@ class Concat(Expr):
 
 
 @dataclasses.dataclass(frozen=True)
+class Power(Expr):
+    """``arg^{exponent}``, ``exponent`` a SymPy rational (``-1/2``); read only for a
+    diagonal matrix."""
+
+    arg: Expr
+    exponent: sympy.Expr
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Hadamard(Expr):
+    """``left \\odot right``: entry by entry."""
+
+    left: Expr
+    right: Expr
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Call(Expr):
+    """A function with a reading of its own: ``func`` is the reading's name
+    (``"layernorm"``, ``"diag"``, ``"degree"``), ``args`` its arguments, ``params``
+    numbers it takes besides them (``(("start", 2), ("stop", 4))``)."""
+
+    func: str
+    args: tuple
+    pos: int | None = dataclasses.field(default=None, compare=False)
+    params: tuple = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Identity(Expr):
+    """The identity matrix ``I`` (its size follows from where it stands)."""
+
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
 class Formula:
     """Definitions ``name = expr`` in order; the last is the result.
 
     ``written`` is the name the user gave the result, or None when the
-    formula was a bare expression (the planner then names it).
+    formula was a bare expression (the planner then names it).  ``fonts``
+    maps names to the font they were written in (``\\mathbf``), for display;
+    ``scalars`` lists the symbols read as scalars between matrices, with
+    their positions; ``families`` maps a definition's name to the index it
+    instantiates (``\\mathrm{head}_2`` of ``\\mathrm{head}_i``: 2), so that
+    the planner can name its values after it, and ``tied`` the names its
+    members use in place of one (``W_1^Q`` and ``W_2^Q`` for ``W_i^Q``), which
+    share a shape; ``diagonal`` names the
+    operands known to be diagonal; ``notes`` are what the reader says about
+    how it read the text (a degree matrix, a builtin function).
     """
 
     definitions: tuple      # ((name, expr), ...)
     written: str | None = None
+    fonts: tuple = ()       # ((name, font), ...)
+    scalars: tuple = ()     # ((name, pos), ...)
+    families: tuple = ()    # ((name, index), ...)
+    notes: tuple = ()       # ((kind, params), ...)
+    tied: tuple = ()        # groups of names that share a shape (W_1^Q, W_2^Q of W_i^Q)
+    groups: tuple = ()      # ((name, group), ...): the values a definition makes carry it
+    source: str | None = dataclasses.field(default=None, compare=False)
 
     @property
     def result(self) -> Expr:
@@ -148,15 +211,32 @@ def walk(expr: Expr) -> Iterator[Expr]:
 
 
 def children(expr: Expr) -> tuple:
-    if isinstance(expr, (Transpose, Scaled, Softmax, Apply)):
+    if isinstance(expr, (Transpose, Scaled, Softmax, Apply, Power)):
         return (expr.arg,)
-    if isinstance(expr, Product):
+    if isinstance(expr, (Product, Hadamard)):
         return (expr.left, expr.right)
+    if isinstance(expr, Call):
+        return expr.args
     if isinstance(expr, Sum):
         return expr.terms
     if isinstance(expr, Concat):
         return expr.parts
     return ()
+
+
+def rebuild(expr: Expr, leaf) -> Expr:
+    """``expr`` with every :class:`Name` replaced by ``leaf(name)`` (which returns an Expr),
+    the rest of the tree kept as it is."""
+    if isinstance(expr, Name):
+        return leaf(expr)
+    changes = {}
+    for field in dataclasses.fields(expr):
+        value = getattr(expr, field.name)
+        if isinstance(value, Expr):
+            changes[field.name] = rebuild(value, leaf)
+        elif isinstance(value, tuple) and value and all(isinstance(v, Expr) for v in value):
+            changes[field.name] = tuple(rebuild(v, leaf) for v in value)
+    return dataclasses.replace(expr, **changes)
 
 
 def _scalar_text(x) -> str:
@@ -177,9 +257,9 @@ def text(expr: Expr, *, _outer: str = "") -> str:
     if isinstance(expr, Product):
         left = text(expr.left, _outer="product")
         right = text(expr.right, _outer="product")
-        if isinstance(expr.right, (Product, Sum)):
+        if isinstance(expr.right, (Product, Sum, Hadamard)):
             right = f"({right})"
-        if isinstance(expr.left, Sum):
+        if isinstance(expr.left, (Sum, Hadamard)):
             left = f"({left})"
         return left + right
     if isinstance(expr, Scaled):
@@ -204,4 +284,19 @@ def text(expr: Expr, *, _outer: str = "") -> str:
         return f"{name}({text(expr.arg)})"
     if isinstance(expr, Concat):
         return "[" + " ".join(text(p) for p in expr.parts) + "]"
+    if isinstance(expr, Power):
+        inner = text(expr.arg)
+        if not isinstance(expr.arg, Name):
+            inner = f"({inner})"
+        return f"{inner}^{{{expr.exponent}}}"
+    if isinstance(expr, Hadamard):
+        def side(e):
+            return f"({text(e)})" if isinstance(e, (Sum, Scaled)) else text(e)
+        return f"{side(expr.left)} ⊙ {side(expr.right)}"
+    if isinstance(expr, Call):
+        fn = lookup_function(expr.func)
+        name = fn.text if fn is not None else expr.func
+        return f"{name}({', '.join(text(a) for a in expr.args)})"
+    if isinstance(expr, Identity):
+        return "I"
     raise TypeError(type(expr).__name__)

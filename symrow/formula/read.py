@@ -1,31 +1,45 @@
 r"""Read a formula written in LaTeX (or built in SymPy) into a :class:`Formula`.
 
-The text goes through the same lexer as the checker's
-(:mod:`symrow.checker.lexer`), so an error points at the same line and
-column, with the same vocabulary of transposes, fonts and spacing.  What
-it accepts:
+The text goes through the same lexer as the checker's, and names, fonts,
+functions and operators are recognised by the one table of notation
+(:mod:`symrow.reader.notation`), so an error points at the same line and
+column, and a name means the same thing, in ``explain`` and in ``check``.
+What it reads, as papers print it:
 
-* **names** of matrices: a capital letter with an optional subscript and
-  head index (``X``, ``W_Q``, ``W_{out}``, ``Q^{(2)}``), also in bold
-  (``\mathbf{X}``) or with an accent (``\hat{A}``, ``\tilde{A}``,
-  ``\bar{A}``);
+* **names** of matrices: capitals, Latin or Greek, with accents, fonts,
+  subscripts and superscripts (``X``, ``W_Q``, ``W_{out}``, ``W_i^Q``,
+  ``W^{(l)}``, ``H^{(l+1)}``, ``\tilde{A}``, ``\Sigma``, ``\mathbf{H}_{t-1}``);
+  lowercase names are vectors when bold (``\mathbf{w}``), when a shape is
+  given for them, or when they are added to a matrix (a bias row, ``XW + b``);
+  otherwise a lowercase letter is a scalar;
 * **products** by juxtaposition (or ``\cdot``, ``*``), associating to the
-  left unless parenthesised; **sums** and differences;
+  left unless parenthesised; the **Hadamard product** ``\odot`` (``\circ``);
+  **sums** and differences;
 * **transposes** in every spelling (``^T ^{T} ^\top ^{\top} ^\mathsf{T}
-  ^\intercal '``);
+  ^\intercal '``), and **powers** ``D^{-1/2}`` (read for diagonal matrices);
 * **scalings**: numbers, size names (``n``, ``d_k``) and square roots, as
-  factors, after ``/`` or in ``\frac``;
-* **softmax** (``\operatorname{softmax}``, ``\mathrm``, ``\text``, plain
-  letters) and **element-wise functions**: ``\exp``, ``\tanh``,
-  ``\sigma``, ``\operatorname{ReLU}``, and any ``\operatorname{name}`` or
-  Greek letter applied to a bracket, such as ``\phi(Q)``;
+  factors, after ``/``, in ``\frac`` or with ``\over``;
+* **functions**: softmax, ``\exp``, ``\tanh``, ``\sigma``, ReLU (also as
+  ``\max(0, X)``), GELU, LayerNorm, ``\mathrm{diag}``, ``\mathrm{Concat}``
+  and ``\mathrm{Attention}``, in ``\operatorname``, ``\mathrm``, ``\text``,
+  ``{\rm ...}`` or plain letters; any other ``\operatorname{name}`` or
+  Greek letter applied to a bracket is an element-wise function, unless it
+  is within two letters of a known one (``softmx``: did you mean softmax?);
 * **definitions** ``S = QK^T``, separated by ``;``, commas, ``\\`` or line
-  breaks, or in an ``align*``; the last one is the result.
+  breaks, or in an ``align*``; the last one is the result.  **Functions**
+  are defined as papers define them, ``\mathrm{Attention}(Q, K, V) = ...``,
+  ``\mathrm{FFN}(x) = ...``, and **indexed families** as
+  ``\mathrm{head}_i = ...``, used as ``\mathrm{Concat}(\mathrm{head}_1,
+  \dots, \mathrm{head}_h)``; a function or family may be defined after
+  its use.  The degree matrix is read from ``\tilde{D}_{ii} = \sum_j
+  \tilde{A}_{ij}``;
+* simple ``\newcommand`` macros, expanded first.
 
-Constructs that are valid mathematics but not read yet (``\odot``,
-inverses, ``\otimes``, a vector added to a matrix) raise
-:class:`~symrow.errors.NotSupportedError`; text that is not a formula
-raises :class:`~symrow.errors.ParseError`.  Both give line and column.
+Constructs that are valid mathematics but not read (an inverse of a matrix
+not known to be diagonal, ``\otimes``, the trace, the determinant, the
+rank, vec, norms) raise :class:`~symrow.errors.NotSupportedError`; text
+that is not a formula raises :class:`~symrow.errors.ParseError`.  Both give
+line and column.
 
 >>> from symrow.formula.read import read_formula
 >>> from symrow.formula.expr import text
@@ -34,10 +48,12 @@ raises :class:`~symrow.errors.ParseError`.  Both give line and column.
 'softmax(QK^T/√d)V'
 >>> [(name, text(e)) for name, e in read_formula("S = QK^T; O = softmax(S) V").definitions]
 [('S', 'QK^T'), ('O', 'softmax(S)V')]
->>> read_formula(r"A \odot B")
+>>> text(read_formula(r"\sigma(\mathbf{X}\mathbf{W}^{(1)} + \mathbf{b}^{(1)})").result)
+'σ(XW^(1) + b^(1))'
+>>> read_formula(r"A \otimes B")
 Traceback (most recent call last):
 ...
-symrow.errors.NotSupportedError: the Hadamard (element-wise) product \odot is not supported yet (line 1, column 3, at '\odot')
+symrow.errors.NotSupportedError: the Kronecker product \otimes is not supported yet (line 1, column 3, at '\otimes')
 """
 
 from __future__ import annotations
@@ -47,13 +63,15 @@ import re
 
 import sympy
 
+from ..reader import notation as NT
 from ..reader import vocab as V
 from ..reader.lexer import (DOC_ENVS, MATRIX_ENVS, Cursor, Env, Group, Source, Token,
                             build_tree, tokenize)
+from ..reader.macros import expand as expand_macros
 from ..errors import NotSupportedError, OptionError, ParseError
 from ..seq import size_symbol
-from .expr import (FUNCTIONS, Apply, Concat, Expr, Formula, Name, Product, Scaled, Softmax,
-                   Sum, Transpose, walk)
+from .expr import (FUNCTIONS, Apply, Call, Concat, Expr, Formula, Hadamard, Identity, Name,
+                   Power, Product, Scaled, Softmax, Sum, Transpose, text, walk)
 
 __all__ = ["read_formula", "read_latex", "from_sympy", "softmax", "apply", "MAX_FORMULA"]
 
@@ -61,49 +79,70 @@ __all__ = ["read_formula", "read_latex", "from_sympy", "softmax", "apply", "MAX_
 MAX_FORMULA = 20_000
 #: the deepest nesting of brackets read
 MAX_NESTING = 40
+#: the most heads a family such as head_1, ..., head_h is expanded to
+MAX_HEADS = 16
 
-_ACCENTS = V.ACCENTS
-_GREEK_FUNCS = {"\\sigma", "\\phi", "\\varphi", "\\psi", "\\rho", "\\eta", "\\kappa",
-                "\\chi", "\\omega", "\\xi", "\\zeta", "\\mu", "\\nu", "\\tau", "\\theta",
-                "\\gamma", "\\delta", "\\epsilon", "\\varepsilon", "\\alpha", "\\beta",
-                "\\lambda", "\\iota", "\\upsilon", "\\pi"}
-_WORD_FUNCS = {"softmax": "softmax", "relu": "relu", "tanh": "tanh", "exp": "exp",
-               "gelu": "gelu", "sigmoid": "sigma"}
 _COMMAND_FUNCS = {"\\exp": "exp", "\\tanh": "tanh"}
-_FONT_WORDS = {"\\operatorname", "\\mathrm", "\\text", "\\textrm", "\\mathsf", "\\mathit",
-               "\\textsf", "\\textit", "\\mathop"}
 _UNSUPPORTED = {
-    "\\odot": "the Hadamard (element-wise) product \\odot",
-    "\\circ": "the element-wise product \\circ",
     "\\otimes": "the Kronecker product \\otimes",
     "\\oplus": "the direct sum \\oplus",
     "\\ominus": "\\ominus",
     "\\det": "the determinant \\det",
     "\\sum": "a sum with \\sum (write the matrices themselves)",
     "\\prod": "a product with \\prod",
-    "\\max": "\\max", "\\min": "\\min", "\\log": "\\log", "\\ln": "\\ln",
+    "\\min": "\\min", "\\log": "the logarithm \\log", "\\ln": "the logarithm \\ln",
     "\\|": "a norm", "|": "an absolute value or norm", "\\vert": "an absolute value",
-    "\\Vert": "a norm", "\\nabla": "\\nabla", "\\partial": "a derivative",
+    "\\Vert": "a norm", "\\lVert": "a norm", "\\lvert": "an absolute value",
+    "\\nabla": "\\nabla", "\\partial": "a derivative",
     "\\int": "an integral", "\\mathbb": "a set such as \\mathbb{R}",
     "\\cdots": "an ellipsis", "\\dots": "an ellipsis", "\\ldots": "an ellipsis",
     "\\vdots": "an ellipsis", "\\ddots": "an ellipsis",
 }
-_UNSUPPORTED_WORDS = {"diag": "diag", "tr": "the trace", "trace": "the trace",
-                      "layernorm": "LayerNorm", "norm": "a normalisation",
-                      "concat": "concatenation (write the blocks in a bmatrix)",
-                      "vec": "vec", "det": "the determinant"}
-_EQUALS = {"=", "\\coloneqq", "\\triangleq", "\\equiv", "\\coloneq", "\\eqqcolon"}
+_EQUALS = {"=", "\\coloneqq", "\\triangleq", "\\equiv", "\\coloneq", "\\eqqcolon",
+           "\\stackrel", "\\overset"}
 _SEPARATORS = {";", ","}
-_CLOSERS = {")": "(", "]": "[", "\\rbrack": "\\lbrack"}
-_OPENERS = {"(": ")", "[": "]", "\\lbrack": "\\rbrack"}
+_CLOSERS = {")": "(", "]": "[", "\\rbrack": "\\lbrack", "\\}": "\\{"}
+_OPENERS = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\{": "\\}"}
+_ELLIPSES = {"\\dots", "\\ldots", "\\cdots"}
+_HADAMARD = {"\\odot", "\\circ"}
+#: commands that hold words, and the words that only join formulas ("where", "and")
+_PROSE = {"\\text", "\\mbox", "\\textrm", "\\textnormal", "\\mathrm", "\\textit"}
+_PROSE_WORDS = {"where", "and", "with", "for", "s.t", "if", "then", "or", "hence", "so"}
 _NAME_SUB = re.compile(r"^[A-Za-z0-9]{1,8}$")
+#: index letters a family of definitions may be indexed by (head_i, W_i)
+_FAMILY_INDEX = re.compile(r"^[a-z]$")
 
 
 @dataclasses.dataclass(frozen=True)
 class _Scalar:
-    """A scalar factor met while reading (a number, a size, a square root)."""
+    """A scalar factor met while reading (a number, a size, a square root); ``name`` is
+    the name it was written as when it was one letter (``b``, ``\\beta``)."""
 
     value: sympy.Expr
+    pos: int
+    end: int
+    name: str | None = None
+
+
+@dataclasses.dataclass
+class _Function:
+    """A function defined in the text: ``\\mathrm{FFN}(x) = ...``."""
+
+    word: str
+    params: list          # canonical names
+    body: list            # nodes
+    pos: int
+    end: int
+
+
+@dataclasses.dataclass
+class _Family:
+    """An indexed family of definitions: ``\\mathrm{head}_i = ...``."""
+
+    name: str             # the canonical name without its index: \mathrm{head}
+    parts: object         # NameParts of the written left side
+    index: str            # the index letter: i
+    body: list
     pos: int
     end: int
 
@@ -116,10 +155,80 @@ def _span(node) -> tuple[int, int]:
     return node.pos, node.end
 
 
+def _nodes(node) -> list:
+    if node is None:
+        return []
+    return node.children if isinstance(node, Group) else [node]
+
+
+def _plain(node) -> str:
+    """The text of a simple argument (``T``, ``{\\top}``, ``{-1}``); '' if not simple."""
+    if node is None:
+        return ""
+    if isinstance(node, Token):
+        return node.text
+    if isinstance(node, Group):
+        out = []
+        for child in node.children:
+            inner = _plain(child)
+            if not inner:
+                return ""
+            out.append(inner if isinstance(child, Token) else "{" + inner + "}")
+        return "".join(out)
+    return ""
+
+
+def _is_prose(group: Group, command: Token) -> bool:
+    """``\\text{where }``, ``\\mbox{for all } ...``: words, not a function or a name."""
+    words = "".join(_plain(c) for c in group.children).lower()
+    if words in _PROSE_WORDS:
+        return True
+    if command.text == "\\mathrm":
+        return False
+    kids = group.children
+    spaced = any(not (isinstance(c, Token) and c.kind == "letter") for c in kids) or any(
+        b.pos != a.end for a, b in zip(kids, kids[1:]))
+    return spaced or len(kids) == 0
+
+
+def _split_commas(nodes: list) -> list[list]:
+    """Top-level comma-separated pieces of a bracket's contents."""
+    pieces: list[list] = [[]]
+    depth = 0
+    for node in nodes:
+        if _is(node, "(", "[", "\\left", "\\{"):
+            depth += 1
+        elif _is(node, ")", "]", "\\right", "\\}"):
+            depth -= 1
+        if depth == 0 and _is(node, ",", ";"):
+            pieces.append([])
+            continue
+        pieces[-1].append(node)
+    return pieces
+
+
+def _strip_spacing(nodes: list) -> list:
+    return [n for n in nodes if not _is(n, *V.SPACING)]
+
+
 class _Reader:
-    def __init__(self, src: Source):
+    def __init__(self, src: Source, *, known=frozenset(), heads: int | None = None):
         self.src = src
         self.depth = 0
+        self.known = set(known)
+        self.known_loose = {_loose(k) for k in known}
+        self.heads = heads
+        self.fonts: dict[str, str] = {}
+        self.notes: list = []
+        self.functions: dict[str, _Function] = {}
+        self.families: dict[str, _Family] = {}
+        self.bindings: list[dict] = []        # parameter name -> Expr, innermost last
+        self.index_subs: list[dict] = []      # family index letter -> value, innermost last
+        self.instances: dict[str, int] = {}   # instance name -> its index
+        self.instance_bindings: dict[str, tuple] = {}
+        self.pending: list[tuple[str, Expr]] = []   # instances read, to define before use
+        self.calling: list[str] = []
+        self.tied: dict[str, set] = {}        # a family's name with its index -> instances
 
     # -- errors -----------------------------------------------------------------------
     def error(self, message: str, pos: int, end: int | None = None) -> ParseError:
@@ -136,23 +245,20 @@ class _Reader:
         pieces = self._split(flat)
         if not pieces:
             raise self.error("there is no formula here", 0)
-        defs: list[tuple[str, Expr]] = []
-        written = None
+        plain: list[tuple[int, list, list | None, int | None]] = []
+        last_function = None
         for k, piece in enumerate(pieces):
             eqs = [j for j, node in enumerate(piece) if isinstance(node, Token) and
                    (node.text in _EQUALS or (node.text == ":" and _is(
                        piece[j + 1] if j + 1 < len(piece) else None, "=")))]
             eqs = [j for j in eqs if not (piece[j].text == "=" and j and _is(piece[j - 1], ":"))]
-            if not eqs:
-                if k != len(pieces) - 1:
-                    raise self.error("only the last line may be a bare expression; name "
-                                     "the others, as in S = QK^T", *_span(piece[0]))
-                defs.append(("", self.expression(piece)))
-                continue
             if len(eqs) > 1:
                 extra = piece[eqs[1]]
                 raise self.error("a definition has one '='; put each definition on a "
                                  "line of its own (separate them with ';')", *_span(extra))
+            if not eqs:
+                plain.append((k, piece, None, None))
+                continue
             j = eqs[0]
             lhs, rhs = piece[:j], piece[j + 1:]
             if lhs and _is(lhs[-1], ":"):
@@ -163,21 +269,91 @@ class _Reader:
                 raise self.error("this '=' has no name on its left", *_span(piece[j]))
             if not rhs:
                 raise self.error("this '=' has nothing on its right", *_span(piece[j]))
-            name = self.lhs_name(lhs)
-            if name in [n for n, _ in defs]:
-                raise self.error(f"{name} is defined twice", *_span(lhs[0]))
-            expr = self.expression(rhs)
-            if name in _names_in(expr):
-                raise self.error(f"{name} is defined in terms of itself; give the new "
-                                 f"quantity a name of its own", *_span(lhs[0]))
+            if self._function_definition(lhs, rhs):
+                last_function = k
+                continue
+            if self._family_definition(lhs, rhs):
+                continue
+            plain.append((k, lhs, rhs, j))
+        if plain and last_function is not None and last_function > plain[-1][0]:
+            # Retention(X) = ... after the definitions it uses: that function is the result
+            top = self._top_function()
+            if top is self.functions.get(self._head_word(
+                    _strip_spacing(pieces[last_function]))[0].lower()):
+                plain.append((last_function, None, None, None))
+        defs: list[tuple[str, Expr]] = []
+        families: list[tuple[str, int]] = []
+        written = None
+        last = len(plain) - 1
+        for n, (k, lhs, rhs, _j) in enumerate(plain):
+            if lhs is None:       # the last function, applied to its own parameters
+                top = self._top_function()
+                expr = self._call_user(top, [Name(p, pos=top.pos) for p in top.params],
+                                       top.pos)
+                defs += self._take_pending(families)
+                name = self._function_name(top)
+                if any(name == d for d, _ in defs):
+                    raise self.error(f"{name} is defined twice", top.pos, top.end)
+                defs.append((name, expr))
+                written = name
+                self.notes.append(("function_result", {"word": top.word,
+                                                       "params": tuple(top.params)}))
+                continue
+            if rhs is None:
+                if n != last:
+                    raise self.error("only the last line may be a bare expression; name "
+                                     "the others, as in S = QK^T", *_span(lhs[0]))
+                expr = self.expression(lhs)
+                defs += self._take_pending(families)
+                defs.append(("", expr))
+                continue
+            degree = self._degree_definition(lhs, rhs)
+            if degree is not None:
+                name, expr = degree
+            else:
+                name = self.lhs_name(lhs)
+                if name in [d for d, _ in defs]:
+                    raise self.error(f"{name} is defined twice", *_span(lhs[0]))
+                expr = self.expression(rhs)
+                if name in _names_in(expr):
+                    raise self.error(f"{name} is defined in terms of itself; give the new "
+                                     f"quantity a name of its own", *_span(lhs[0]))
             if any(name in _names_in(e) for _n, e in defs):
                 raise self.error(f"{name} is used before it is defined; define it on an "
                                  f"earlier line", *_span(lhs[0]))
+            defs += self._take_pending(families)
             defs.append((name, expr))
-            written = name if k == len(pieces) - 1 else written
+            written = name if n == last else written
+        if not plain:
+            # only functions: the result is the one no other function uses
+            top = self._top_function()
+            expr = self._call_user(top, [Name(p, pos=top.pos) for p in top.params], top.pos)
+            defs += self._take_pending(families)
+            name = self._function_name(top)
+            defs.append((name, expr))
+            written = name
+            self.notes.append(("function_result", {"word": top.word,
+                                                   "params": tuple(top.params)}))
         if defs[-1][0] == "":
             written = None
-        return Formula(tuple(defs), written)
+        tied = tuple(tuple(sorted(group)) for group in self.tied.values() if len(group) > 1)
+        return Formula(tuple(defs), written, fonts=tuple(self.fonts.items()),
+                       families=tuple(families), notes=tuple(self.notes), tied=tied)
+
+    @staticmethod
+    def _function_name(fn: _Function) -> str:
+        """The name of a function's value: ``\\mathrm{MultiHead}``, or ``h`` for h(X)."""
+        if len(fn.word) > 1:
+            return "\\mathrm{%s}" % fn.word
+        return fn.word.upper() if fn.word.islower() else fn.word
+
+    def _take_pending(self, families: list) -> list:
+        out = []
+        for name, expr in self.pending:
+            out.append((name, expr))
+            families.append((name, self.instances[name]))
+        self.pending = []
+        return out
 
     def _flatten(self, nodes: list) -> list:
         """Drop math delimiters and layout environments; keep their contents."""
@@ -195,6 +371,13 @@ class _Reader:
                 if node.kind == "rowsep":
                     out.append(Token("sym", ";", node.pos, node.end))
                 continue
+            elif isinstance(node, Group) and out and _is(out[-1], "\\label", "\\tag"):
+                out.pop()      # \label{...}, \tag{...}: not part of the formula
+            elif isinstance(node, Group) and out and _is(out[-1], *_PROSE) and \
+                    _is_prose(node, out[-1]):
+                # \text{where }: words between formulas separate them
+                prose = out.pop()
+                out.append(Token("sym", ";", prose.pos, node.end))
             else:
                 out.append(node)
         return out
@@ -205,8 +388,8 @@ class _Reader:
         depth = 0
         for k, node in enumerate(flat):
             if isinstance(node, Token):
-                if node.text in _OPENERS or node.text == "\\left":
-                    depth += 1 if node.text != "\\left" else 0
+                if node.text in _OPENERS:
+                    depth += 1
                 elif node.text in _CLOSERS:
                     depth = max(0, depth - 1)
                 if depth == 0 and node.text in _SEPARATORS and node.kind == "sym":
@@ -220,21 +403,223 @@ class _Reader:
 
     @staticmethod
     def _starts_definition(flat: list, k: int) -> bool:
-        for node in flat[k:k + 8]:
-            if isinstance(node, Token) and node.text in _EQUALS:
+        depth = 0
+        for node in flat[k:k + 12]:
+            if _is(node, "(", "["):
+                depth += 1
+            elif _is(node, ")", "]"):
+                depth -= 1
+            if isinstance(node, Token) and node.text in _EQUALS and depth == 0:
                 return True
-            if isinstance(node, Token) and node.text in ("+", "-", "(", ")", "\\cdot"):
+            if depth == 0 and isinstance(node, Token) and node.text in ("+", "-", "\\cdot"):
                 return False
         return False
 
     def lhs_name(self, nodes: list) -> str:
+        nodes = _strip_spacing(nodes)
         cur = Cursor(nodes, nodes[0].pos, nodes[-1].end)
-        node = cur.peek()
-        expr = self.primary(cur) if node is not None else None
+        expr = None
+        if NT.is_name_start(cur.peek()):
+            try:
+                parts, _, _ = NT.read_name(cur, self.src)
+                if _is(cur.peek(), "'") and parts.sup is None:
+                    # H' = ...: on the left of a definition a prime names a new value
+                    cur.take()
+                    parts = dataclasses.replace(parts, sup="\\prime")
+                expr = Name(parts.canonical)
+                if parts.font:
+                    self.fonts.setdefault(parts.canonical, parts.font)
+            except NT.NameError_:
+                expr = None
         if not isinstance(expr, Name) or not cur.at_end():
             raise self.error("the left side of a definition must be one name, such as S "
                              "or W_Q", nodes[0].pos, nodes[-1].end)
         return expr.name
+
+    # -- functions and families defined in the text ------------------------------------------
+    def _head_word(self, nodes: list) -> tuple[str, int] | None:
+        """``\\mathrm{Attention}``, ``\\operatorname{FFN}``, ``f``: the word a function
+        definition or call starts with, and how many nodes it takes."""
+        if not nodes:
+            return None
+        first = nodes[0]
+        if _is(first, *NT.UPRIGHT) and len(nodes) > 1:
+            word = _plain(nodes[1])
+            if re.fullmatch(r"[A-Za-z]{1,16}", word or ""):
+                return word, 2
+        if isinstance(first, Group) and first.children and _is(first.children[0], "\\rm"):
+            word = "".join(_plain(c) for c in first.children[1:])
+            if re.fullmatch(r"[A-Za-z]{1,16}", word):
+                return word, 1
+        if isinstance(first, Token) and first.kind == "letter":
+            k = 0
+            while k < len(nodes) and isinstance(nodes[k], Token) and nodes[k].kind == "letter" \
+                    and (k == 0 or nodes[k].pos == nodes[k - 1].end):
+                k += 1
+            return "".join(n.text for n in nodes[:k]), k
+        return None
+
+    def _function_definition(self, lhs: list, rhs: list) -> bool:
+        lhs = _strip_spacing(lhs)
+        head = self._head_word(lhs)
+        if head is None:
+            return False
+        word, k = head
+        rest = lhs[k:]
+        if rest and _is(rest[0], "\\left"):
+            rest = rest[1:]
+        if len(rest) < 3 or not _is(rest[0], "(") or not _is(rest[-1], ")"):
+            return False
+        params = []
+        for piece in _split_commas(rest[1:-1]):
+            piece = _strip_spacing(piece)
+            if piece and _is(piece[-1], "\\right"):
+                piece = piece[:-1]
+            if not piece or not NT.is_name_start(piece[0]):
+                return False
+            cur = Cursor(piece, piece[0].pos, piece[-1].end)
+            try:
+                parts, _, _ = NT.read_name(cur, self.src)
+            except NT.NameError_:
+                return False
+            if not cur.at_end():
+                return False
+            params.append(parts.canonical)
+        if len(word) == 1 and word.isupper():
+            return False     # X(...) is a product, not a function
+        key = word.lower()
+        if key in self.functions:
+            raise self.error(f"the function {word} is defined twice", lhs[0].pos, lhs[-1].end)
+        if key in NT.REFUSED_WORDS or NT.lookup_function(key) is not None and key != "attention":
+            raise self.error(f"{word} is a function symrow knows; define a function of "
+                             f"another name", lhs[0].pos, lhs[-1].end)
+        self.functions[key] = _Function(word, params, rhs, lhs[0].pos, lhs[-1].end)
+        return True
+
+    def _family_definition(self, lhs: list, rhs: list) -> bool:
+        lhs = _strip_spacing(lhs)
+        if not lhs or not NT.is_name_start(lhs[0]):
+            return False
+        cur = Cursor(lhs, lhs[0].pos, lhs[-1].end)
+        try:
+            parts, _, _ = NT.read_name(cur, self.src)
+        except NT.NameError_:
+            return False
+        if not cur.at_end() or parts.sub is None or not _FAMILY_INDEX.match(parts.sub):
+            return False
+        if parts.kind != "word":
+            return False      # W_i = ... : only word names (head_i) make families
+        base = dataclasses.replace(parts, sub=None, font=None).canonical
+        self.families[base] = _Family(base, parts, parts.sub, rhs, lhs[0].pos, lhs[-1].end)
+        return True
+
+    def _degree_definition(self, lhs: list, rhs: list):
+        """``\\tilde{D}_{ii} = \\sum_j \\tilde{A}_{ij}``: the degree matrix of Ã."""
+        lhs, rhs = _strip_spacing(lhs), _strip_spacing(rhs)
+        if not lhs or not NT.is_name_start(lhs[0]) or not rhs or not _is(rhs[0], "\\sum"):
+            return None
+        cur = Cursor(lhs, lhs[0].pos, lhs[-1].end)
+        try:
+            parts, _, _ = NT.read_name(cur, self.src)
+        except NT.NameError_:
+            return None
+        if not cur.at_end() or parts.sub is None or len(parts.sub.replace(",", "")) != 2 or \
+                parts.sub.replace(",", "")[0] != parts.sub.replace(",", "")[1]:
+            return None
+        i = parts.sub.replace(",", "")[0]
+        k = 1
+        j = None
+        while k < len(rhs) and _is(rhs[k], "_", "^"):
+            if _is(rhs[k], "_"):
+                text = _plain(rhs[k + 1]) if k + 1 < len(rhs) else ""
+                j = text.split("=")[0].strip("{} ")
+            k += 2
+        body = rhs[k:]
+        if not body or not NT.is_name_start(body[0]):
+            return None
+        cur = Cursor(body, body[0].pos, body[-1].end)
+        try:
+            adj, _, _ = NT.read_name(cur, self.src)
+        except NT.NameError_:
+            return None
+        if not cur.at_end() or adj.sub is None or adj.sub.replace(",", "") != i + (j or "?"):
+            raise self.error("read the degree matrix as D_{ii} = \\sum_j A_{ij}",
+                             lhs[0].pos, rhs[-1].end)
+        matrix = dataclasses.replace(adj, sub=None, font=None)
+        name = dataclasses.replace(parts, sub=None, font=None).canonical
+        self.notes.append(("degree", {"D": name, "A": matrix.canonical}))
+        return name, Call("degree", (Name(matrix.canonical, pos=body[0].pos),),
+                          pos=lhs[0].pos)
+
+    def _top_function(self) -> _Function:
+        if not self.functions:
+            raise self.error("there is no formula here, only definitions of families such "
+                             "as head_i", 0)
+        used = set()
+        for fn in list(self.functions.values()) + list(self.families.values()):
+            text = self.src.text[fn.body[0].pos:fn.body[-1].end].lower() if fn.body else ""
+            for other in self.functions:
+                if other != getattr(fn, "word", "").lower() and re.search(
+                        r"(?<![a-z])" + re.escape(other) + r"(?![a-z])", text):
+                    used.add(other)
+        tops = [fn for key, fn in self.functions.items() if key not in used]
+        if len(tops) != 1:
+            names = ", ".join(fn.word for fn in (tops or self.functions.values()))
+            raise self.error(f"which of the functions {names} is the formula? add a last "
+                             f"line that uses it, such as Y = {tops[0].word if tops else 'F'}"
+                             f"(X)", 0)
+        return tops[0]
+
+    def _call_user(self, fn: _Function, args: list, pos: int) -> Expr:
+        if len(args) != len(fn.params):
+            raise self.error(f"{fn.word} takes {len(fn.params)} argument(s), "
+                             f"({', '.join(fn.params)}); this call gives {len(args)}", pos)
+        if fn.word in self.calling:
+            raise self.error(f"{fn.word} is defined in terms of itself", fn.pos, fn.end)
+        self.calling.append(fn.word)
+        self.bindings.append(dict(zip(fn.params, args)))
+        try:
+            return self.expression(fn.body)
+        finally:
+            self.bindings.pop()
+            self.calling.pop()
+
+    def _attention(self, args: list, pos: int) -> Expr:
+        """The builtin ``Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V``."""
+        if len(args) != 3:
+            raise self.error(f"Attention takes three arguments (Q, K, V); this call gives "
+                             f"{len(args)}", pos)
+        q, k, v = args
+        if not any(n == "attention" for n, _ in self.notes):
+            self.notes.append(("attention", {}))
+        scores = Scaled(Product(q, Transpose(k)), sympy.S.One,
+                        sympy.sqrt(size_symbol("d_k")), pos=pos)
+        return Product(Softmax(scores, pos=pos), v, pos=pos)
+
+    def _instance(self, family: _Family, index, pos: int, end: int) -> Name:
+        """``\\mathrm{head}_2``: the family's definition with its index set to 2."""
+        parts = dataclasses.replace(family.parts, sub=str(index), font=None)
+        name = parts.canonical
+        # the family's body sees the arguments of the function it is used in
+        # (head_i uses MultiHead's Q, K and V)
+        bound = tuple(sorted((k, text(v)) for scope in self.bindings for k, v in scope.items()))
+        if name in self.instances:
+            if self.instance_bindings[name] != bound:
+                raise self.error(f"{name} is used with two sets of arguments; write the "
+                                 f"second use with names of its own", pos, end)
+            return Name(name, pos=pos)
+        if not isinstance(index, int):
+            raise self.error(f"{name}: which one? write the index as a number, or list "
+                             f"them as {family.name}_1, \\dots, {family.name}_h", pos, end)
+        self.instances[name] = index
+        self.instance_bindings[name] = bound
+        self.index_subs.append({family.index: str(index)})
+        try:
+            expr = self.expression(family.body)
+        finally:
+            self.index_subs.pop()
+        self.pending.append((name, expr))
+        return Name(name, pos=pos)
 
     # -- expressions ----------------------------------------------------------------------
     def expression(self, nodes: list) -> Expr:
@@ -286,11 +671,18 @@ class _Reader:
                 return Sum((terms[0],), (-1,), pos=terms[0].pos)
             scalars = [t for t in terms if isinstance(t, _Scalar)]
             if scalars and len(scalars) < len(terms):
-                s = scalars[0]
-                raise self.unsupported(
-                    f"adding a scalar or vector ({self.src.text[s.pos:s.end].strip()}) to a "
-                    f"matrix (a broadcast bias)", s.pos, s.end)
-            if scalars:
+                # a lowercase letter added to a matrix is a bias row: XW + b
+                out = []
+                for t in terms:
+                    if isinstance(t, _Scalar):
+                        if t.name is None:
+                            raise self.unsupported(
+                                f"adding a number ({self.src.text[t.pos:t.end].strip()}) to "
+                                f"every entry of a matrix", t.pos, t.end)
+                        t = Name(t.name, pos=t.pos)
+                    out.append(t)
+                terms = out
+            elif scalars:
                 total = sum(sg * t.value for sg, t in zip(signs, terms))
                 return _Scalar(total, terms[0].pos, terms[-1].end)
             return Sum(tuple(terms), tuple(signs), pos=terms[0].pos)
@@ -298,12 +690,27 @@ class _Reader:
             self.depth -= 1
 
     def term(self, cur: Cursor, stop):
+        """Products, with ``\\odot`` binding more loosely than juxtaposition."""
+        left = self._product(cur, stop)
+        while _is(cur.peek(), *_HADAMARD):
+            tok = cur.take()
+            nxt = cur.peek()
+            if nxt is None or _is(nxt, "+", "-") or (stop and _is(nxt, *stop)):
+                raise self.error(f"'{tok.text}' needs something on its right", *_span(tok))
+            right = self._product(cur, stop)
+            if isinstance(left, _Scalar) or isinstance(right, _Scalar):
+                raise self.error(f"'{tok.text}' multiplies two matrices entry by entry; one "
+                                 f"side here is a number", *_span(tok))
+            left = Hadamard(left, right, pos=tok.pos)
+        return left
+
+    def _product(self, cur: Cursor, stop):
         factors: list = []
         num, den = sympy.S.One, sympy.S.One
         start = cur.peek()
         while True:
             node = cur.peek()
-            if node is None or _is(node, "+", "-") or (stop and _is(node, *stop)):
+            if node is None or _is(node, "+", "-", *_HADAMARD) or (stop and _is(node, *stop)):
                 break
             if _is(node, *V.MUL) and node.text != "\\times":
                 cur.take()
@@ -339,7 +746,9 @@ class _Reader:
                                                         (cur.pos, cur.end)))
         if not mats:
             pos = factors[0].pos
-            return _Scalar(num / den, pos, factors[-1].end)
+            name = factors[0].name if len(factors) == 1 and num == factors[0].value and \
+                den == 1 else None
+            return _Scalar(num / den, pos, factors[-1].end, name)
         expr = mats[0]
         for right in mats[1:]:
             expr = Product(expr, right, pos=right.pos)
@@ -382,17 +791,16 @@ class _Reader:
         if word in V.TRANSPOSE_WORDS or word.replace("{", "").replace("}", "") in \
                 V.TRANSPOSE_WORDS:
             return self._transpose(value, caret)
-        if isinstance(value, _Scalar):
-            exponent = self.sum(Cursor(_nodes(arg), arg.pos, arg.end), stop=None)
-            if not isinstance(exponent, _Scalar):
-                raise self.error("an exponent must be a number", *_span(arg))
-            return _Scalar(value.value ** exponent.value, value.pos, arg.end)
-        if word in ("-1", "{-1}"):
-            raise self.unsupported("the inverse of a matrix", caret.pos, arg.end)
         if word in ("+", "{+}", "\\dagger", "{\\dagger}"):
             raise self.unsupported("the pseudo-inverse of a matrix", caret.pos, arg.end)
-        raise self.unsupported(f"a power of a matrix ({self.src.text[caret.pos:arg.end]})",
-                               caret.pos, arg.end)
+        exponent = self.sum(Cursor(_nodes(arg), arg.pos, arg.end), stop=None)
+        if not isinstance(exponent, _Scalar) or not exponent.value.is_Rational:
+            raise self.error("an exponent must be a number, such as 2 or -1/2", *_span(arg))
+        if isinstance(value, _Scalar):
+            return _Scalar(value.value ** exponent.value, value.pos, arg.end)
+        if exponent.value == 1:
+            return value
+        return Power(value, exponent.value, pos=caret.pos)
 
     # -- primaries ---------------------------------------------------------------------------
     def primary(self, cur: Cursor):
@@ -400,14 +808,7 @@ class _Reader:
         if node is None:
             raise self.error("the formula ends too early", cur.end)
         if isinstance(node, Group):
-            cur.take()
-            if not node.children:
-                raise self.error("empty braces", *_span(node))
-            self._enter(node.pos, node.end)
-            try:
-                return self.sum(Cursor(node.children, node.pos, node.end), stop=None)
-            finally:
-                self.depth -= 1
+            return self._group(cur)
         if isinstance(node, Env):
             cur.take()
             return self._matrix_env(node)
@@ -421,7 +822,7 @@ class _Reader:
             if len(text) > 30:
                 raise self.error("this number has more than 30 digits", *_span(tok))
             return _Scalar(sympy.Rational(text), tok.pos, tok.end)
-        if text in _OPENERS:
+        if text in ("(", "[", "\\lbrack"):
             cur.take()
             return self._bracketed(cur, tok, _OPENERS[text])
         if text == "\\left":
@@ -436,20 +837,26 @@ class _Reader:
             return self._frac(cur)
         if text == "\\sqrt":
             return self._sqrt(cur)
-        if text in _ACCENTS:
-            return self._name(cur)
-        if text in V.BOLD:
-            return self._name(cur)
-        if text in _FONT_WORDS:
+        if text == "\\max":
+            return self._max(cur)
+        if text in _HADAMARD:
+            raise self.error(f"'{text}' needs something on its left", *_span(tok))
+        if text in NT.OPERATORS and NT.OPERATORS[text] is None:
+            raise self.unsupported(_UNSUPPORTED.get(text, text), *_span(tok))
+        if text in NT.UPRIGHT:
             return self._font(cur)
+        if text in V.ACCENTS or text in V.BOLD or text in NT.GREEK_CAPITALS:
+            return self._name(cur)
         if text in _COMMAND_FUNCS:
             cur.take()
             return self._call(cur, _COMMAND_FUNCS[text], tok)
-        if text in _GREEK_FUNCS:
-            cur.take()
-            if self._opens_bracket(cur.peek()):
-                return self._call(cur, text[1:], tok)
-            return _Scalar(sympy.Symbol(text[1:], positive=True), tok.pos, tok.end)
+        if text in NT.GREEK_LOWER:
+            if self._opens_bracket(cur.peek(1)):
+                cur.take()
+                key = text[1:]
+                fn = NT.lookup_function(key)
+                return self._call(cur, fn.key if fn else key, tok)
+            return self._lower(cur)
         if text == "\\ell":
             cur.take()
             return _Scalar(size_symbol("ell"), tok.pos, tok.end)
@@ -461,18 +868,45 @@ class _Reader:
                 return word
             if text.isupper():
                 return self._name(cur)
-            return self._size(cur)
+            return self._lower(cur)
         if tok.kind == "bad":
             raise self.error(f"unexpected character {text!r}", *_span(tok))
         if tok.kind == "cmd":
             raise self.error(f"{text} is not part of a formula symrow reads", *_span(tok))
         raise self.error(f"unexpected {text!r}", *_span(tok))
 
+    def _group(self, cur: Cursor):
+        node = cur.take()
+        if not node.children:
+            raise self.error("empty braces", *_span(node))
+        children = node.children
+        # {\rm softmax}(...), {a \over b}
+        if _is(children[0], "\\rm", "\\mathrm", "\\it", "\\bf", "\\boldsymbol") and \
+                children[0].text in ("\\rm", "\\it", "\\bf"):
+            word = "".join(_plain(c) for c in children[1:])
+            if re.fullmatch(r"[A-Za-z]{2,16}", word) and self._opens_bracket(cur.peek()):
+                return self._named_call(cur, word, node)
+            children = children[1:]
+            if not children:
+                raise self.error("empty braces", *_span(node))
+        overs = [k for k, c in enumerate(children) if _is(c, "\\over")]
+        self._enter(node.pos, node.end)
+        try:
+            if len(overs) == 1:
+                k = overs[0]
+                top = self.sum(Cursor(children[:k], node.pos, children[k].pos), stop=None)
+                bottom = self.sum(Cursor(children[k + 1:], children[k].end, node.end),
+                                  stop=None)
+                return self._divide(top, bottom, children[k])
+            return self.sum(Cursor(children, node.pos, node.end), stop=None)
+        finally:
+            self.depth -= 1
+
     def _opens_bracket(self, node) -> bool:
         return _is(node, "(", "[", "\\left") or (isinstance(node, Token) and node.text in
                                                  V.SIZES)
 
-    def _bracketed(self, cur: Cursor, opener: Token, close: str, right: bool = False):
+    def _bracket_nodes(self, cur: Cursor, opener: Token, close: str, right: bool = False):
         inner: list = []
         depth = 0
         while True:
@@ -485,7 +919,7 @@ class _Reader:
                 elif _is(node, "\\right"):
                     if depth == 0:
                         closer = cur.take()
-                        if not _is(closer, close):
+                        if not _is(closer, close, "."):
                             raise self.error(f"\\right must close with {close}",
                                              *_span(node))
                         break
@@ -500,11 +934,60 @@ class _Reader:
             inner.append(node)
         if not [n for n in inner if not _is(n, *V.SPACING)]:
             raise self.error("empty brackets", *_span(opener))
-        self._enter(opener.pos, node.end)
+        return inner, node.end
+
+    def _bracketed(self, cur: Cursor, opener: Token, close: str, right: bool = False):
+        inner, end = self._bracket_nodes(cur, opener, close, right)
+        if len(_split_commas(inner)) > 1:
+            comma = next(n for n in inner if _is(n, ","))
+            raise self.error("a list in brackets is not a matrix formula; a function's "
+                             "arguments go after its name, as in \\mathrm{Concat}(A, B)",
+                             *_span(comma))
+        self._enter(opener.pos, end)
         try:
-            return self.sum(Cursor(inner, opener.pos, node.end), stop=None)
+            return self.sum(Cursor(inner, opener.pos, end), stop=None)
         finally:
             self.depth -= 1
+
+    def _call_args(self, cur: Cursor, tok) -> tuple[list[list], int]:
+        """The comma-separated arguments of a call, as node lists."""
+        while isinstance(cur.peek(), Token) and cur.peek().text in V.SIZES:
+            cur.take()
+        node = cur.peek()
+        if node is None or not self._opens_bracket(node):
+            raise self.error("needs its argument in brackets", *_span(tok))
+        opener = cur.take()
+        right = False
+        if _is(opener, "\\left"):
+            opener = cur.take()
+            right = True
+        if not isinstance(opener, Token) or opener.text not in _OPENERS:
+            raise self.error("\\left must be followed by ( or [", *_span(tok))
+        inner, end = self._bracket_nodes(cur, opener, _OPENERS[opener.text], right)
+        return [_strip_spacing(p) for p in _split_commas(inner)], end
+
+    def _args(self, pieces: list[list], tok) -> list:
+        out = []
+        for piece in pieces:
+            if not piece:
+                raise self.error("an empty argument", *_span(tok))
+            self._enter(piece[0].pos, piece[-1].end)
+            try:
+                out.append(self.sum(Cursor(piece, piece[0].pos, piece[-1].end), stop=None))
+            finally:
+                self.depth -= 1
+        return out
+
+    def _divide(self, top, bottom, tok):
+        if not isinstance(bottom, _Scalar):
+            raise self.unsupported("dividing by a matrix (an inverse)", *_span(tok))
+        if bottom.value == 0:
+            raise self.error("division by zero", bottom.pos, bottom.end)
+        if isinstance(top, _Scalar):
+            return _Scalar(top.value / bottom.value, tok.pos, bottom.end)
+        if isinstance(top, Scaled):
+            return Scaled(top.arg, top.num, top.den * bottom.value, pos=tok.pos)
+        return Scaled(top, sympy.S.One, bottom.value, pos=tok.pos)
 
     def _arg(self, cur: Cursor, what: str, tok: Token):
         node = cur.take()
@@ -521,17 +1004,19 @@ class _Reader:
 
     def _frac(self, cur: Cursor):
         tok = cur.take()
+        digits = cur.peek()
+        if isinstance(digits, Token) and digits.kind == "num" and len(digits.text) > 1 \
+                and digits.text.isdigit():
+            # \frac12: TeX takes one digit for each argument
+            cur.take()
+            value = sympy.Rational(int(digits.text[0]), int(digits.text[1:2]))
+            rest = digits.text[2:]
+            if rest:
+                cur.nodes.insert(cur.i, Token("num", rest, digits.pos + 2, digits.end))
+            return _Scalar(value, tok.pos, digits.pos + 2)
         top = self._arg(cur, tok.text, tok)
         bottom = self._arg(cur, tok.text, tok)
-        if not isinstance(bottom, _Scalar):
-            raise self.unsupported("dividing by a matrix (an inverse)", *_span(tok))
-        if bottom.value == 0:
-            raise self.error("division by zero", bottom.pos, bottom.end)
-        if isinstance(top, _Scalar):
-            return _Scalar(top.value / bottom.value, tok.pos, bottom.end)
-        if isinstance(top, Scaled):
-            return Scaled(top.arg, top.num, top.den * bottom.value, pos=tok.pos)
-        return Scaled(top, sympy.S.One, bottom.value, pos=tok.pos)
+        return self._divide(top, bottom, tok)
 
     def _sqrt(self, cur: Cursor):
         tok = cur.take()
@@ -542,47 +1027,159 @@ class _Reader:
             raise self.unsupported("the square root of a matrix", *_span(tok))
         return _Scalar(sympy.sqrt(inner.value), tok.pos, inner.end)
 
+    def _max(self, cur: Cursor, tok=None):
+        """``\\max(0, X)`` (or ``\\max\\{0, X\\}``): ReLU."""
+        tok = tok or cur.take()
+        if _is(cur.peek(), "_"):
+            raise self.unsupported("a maximum over an index (\\max_j)", *_span(tok))
+        pieces, end = self._call_args(cur, tok)
+        args = self._args(pieces, tok)
+        zeros = [a for a in args if isinstance(a, _Scalar) and a.value == 0]
+        mats = [a for a in args if not isinstance(a, _Scalar)]
+        if len(args) == 2 and len(zeros) == 1 and len(mats) == 1:
+            return Apply("relu", mats[0], pos=tok.pos)
+        raise self.unsupported("\\max of anything but 0 and a matrix (ReLU)", tok.pos, end)
+
     def _font(self, cur: Cursor):
-        tok = cur.take()
-        if _is(cur.peek(), "*"):
-            cur.take()
-        arg = cur.take()
+        """``\\operatorname{softmax}(...)``, ``\\mathrm{head}_1``, ``\\mathrm{W}``."""
+        tok = cur.peek()
+        k = 2 if _is(cur.peek(1), "*") else 1
+        arg = cur.peek(k)
         word = _plain(arg) if arg is not None else ""
-        if not word or not re.fullmatch(r"[A-Za-z]+", word):
-            # \mathrm{W}: a name in an upright font
-            if arg is not None and len(_nodes(arg)) == 1 and _plain(arg).isupper():
-                sub = Cursor(_nodes(arg), arg.pos, arg.end)
-                return self._after_name(cur, self._name(sub))
-            raise self.error(f"{tok.text}{{...}} must hold a function's name, as in "
-                             f"\\operatorname{{softmax}}", *_span(tok))
+        if word and re.fullmatch(r"[A-Za-z]{2,16}", word):
+            after = cur.peek(k + 1)
+            key = word.lower()
+            if self._opens_bracket(after):
+                for _ in range(k + 1):
+                    cur.take()
+                return self._named_call(cur, word, tok)
+            if not (_is(after, "_") or self._family_name(word)):
+                if key in NT.REFUSED_WORDS:
+                    raise self.unsupported(NT.REFUSED_WORDS[key] or word, tok.pos, arg.end)
+                if NT.lookup_function(key) or key in self.functions or key == "attention":
+                    raise self.error(f"{word} needs its argument in brackets, as in "
+                                     f"{word}(X)", tok.pos, arg.end)
+        if k == 2:
+            raise self.error(f"{tok.text}* is for operators such as argmax", *_span(tok))
+        # \mathrm{W}, \mathsf{X}, \mathrm{head}_1: a name in an upright font
+        return self._name(cur)
+
+    def _family_name(self, word: str) -> bool:
+        return ("\\mathrm{%s}" % word) in self.families
+
+    def _named_call(self, cur: Cursor, word: str, tok):
+        """``word(...)``: a function the text defines, a known one, or an unknown one."""
         key = word.lower()
-        if key in _UNSUPPORTED_WORDS:
-            raise self.unsupported(_UNSUPPORTED_WORDS[key], tok.pos, arg.end)
-        if len(word) == 1 and word.isupper():
-            sub = Cursor(_nodes(arg), arg.pos, arg.end)
-            return self._after_name(cur, self._name(sub))
-        if not self._opens_bracket(cur.peek()):
-            raise self.error(f"{word} needs its argument in brackets, as in {word}(X)",
-                             tok.pos, arg.end)
-        return self._call(cur, _WORD_FUNCS.get(key, key if key in FUNCTIONS else word), tok)
+        if key in NT.REFUSED_WORDS:
+            raise self.unsupported(NT.REFUSED_WORDS[key] or word, *_span(tok))
+        if key in self.functions:
+            pieces, _ = self._call_args(cur, tok)
+            return self._call_user(self.functions[key], self._args(pieces, tok), tok.pos)
+        if key == "attention":
+            pieces, _ = self._call_args(cur, tok)
+            return self._attention(self._args(pieces, tok), tok.pos)
+        if key == "max":
+            return self._max(cur, tok)
+        fn = NT.lookup_function(key)
+        if fn is None:
+            suggestion = NT.did_you_mean(word)
+            if suggestion is not None:
+                raise self.error(f"unknown function {word!r}; did you mean {suggestion}?",
+                                 *_span(tok))
+            return self._call(cur, word, tok)
+        if fn.reading == "concat":
+            return self._concat(cur, tok)
+        if fn.reading in ("softmax", "apply"):
+            return self._call(cur, fn.key, tok)
+        pieces, end = self._call_args(cur, tok)
+        args = self._args(pieces, tok)
+        if any(isinstance(a, _Scalar) for a in args):
+            raise self.error(f"{word} of a number; symrow reads functions of matrices",
+                             tok.pos, end)
+        return Call(fn.reading, tuple(args), pos=tok.pos)
+
+    def _concat(self, cur: Cursor, tok):
+        """``\\mathrm{Concat}(A, B)`` and ``\\mathrm{Concat}(\\mathrm{head}_1, \\dots,
+        \\mathrm{head}_h)``."""
+        pieces, end = self._call_args(cur, tok)
+        dots = [k for k, p in enumerate(pieces) if len(p) == 1 and _is(p[0], *_ELLIPSES)]
+        if not dots:
+            parts = self._args(pieces, tok)
+        else:
+            if dots != [1] or len(pieces) != 3:
+                raise self.error("write a list of blocks as A_1, \\dots, A_h", tok.pos, end)
+            first, last = pieces[0], pieces[2]
+            if not NT.is_name_start(first[0]) or not NT.is_name_start(last[0]):
+                raise self.error("write a list of blocks as A_1, \\dots, A_h", tok.pos, end)
+            a, _, _ = NT.read_name(Cursor(first, first[0].pos, first[-1].end), self.src)
+            b, _, _ = NT.read_name(Cursor(last, last[0].pos, last[-1].end), self.src)
+            if a.sub != "1" or b.sub is None or dataclasses.replace(a, sub=None) != \
+                    dataclasses.replace(b, sub=None):
+                raise self.error("write a list of blocks as A_1, \\dots, A_h: the same name "
+                                 "with the indices 1 to h", tok.pos, end)
+            count = self._count(b.sub, dataclasses.replace(a, sub=None, font=None), tok, end)
+            parts = []
+            for k in range(1, count + 1):
+                name_tokens = first  # re-read the first block's name with index k
+                parts.append(self._block(name_tokens, a, k))
+        if len(parts) < 2:
+            raise self.error("Concat needs at least two blocks", tok.pos, end)
+        if any(isinstance(p, _Scalar) for p in parts):
+            raise self.error("Concat of a number; the blocks are matrices", tok.pos, end)
+        return Concat(tuple(parts), pos=tok.pos)
+
+    def _count(self, last: str, base, tok, end) -> int:
+        """How many blocks ``A_1, \\dots, A_h`` stands for: a number written, the heads
+        option, or the shapes given."""
+        if last.isdigit():
+            count = int(last)
+        elif self.heads is not None:
+            count = self.heads
+        else:
+            given = [int(m) for name in self.known
+                     for m in re.findall(r"_\{?(\d{1,2})\}?", name)]
+            if not given or max(given) < 2:
+                raise self.error(f"how many blocks is {base.canonical}_1, \\dots, "
+                                 f"{base.canonical}_{last}? give the number of heads "
+                                 f"(heads=2, or --heads 2)", tok.pos, end)
+            count = max(given)
+        if not 2 <= count <= MAX_HEADS:
+            raise self.error(f"the number of blocks must be 2 to {MAX_HEADS}; got {count}",
+                             tok.pos, end)
+        self.notes.append(("blocks", {"count": count, "last": last}))
+        return count
+
+    def _block(self, nodes: list, parts, k: int):
+        family = self.families.get(dataclasses.replace(parts, sub=None, font=None).canonical)
+        pos = nodes[0].pos
+        if family is not None:
+            return self._instance(family, k, pos, nodes[-1].end)
+        name = dataclasses.replace(parts, sub=str(k), font=None).canonical
+        return self._bound(name, pos) or Name(name, pos=pos)
 
     def _word(self, cur: Cursor):
-        """A function typed as plain letters: ``softmax(...)``, ``relu(...)``."""
-        for word, func in sorted(_WORD_FUNCS.items(), key=lambda kv: -len(kv[0])):
-            toks = [cur.peek(k) for k in range(len(word))]
-            if not all(isinstance(t, Token) and t.kind == "letter" for t in toks):
-                continue
-            if "".join(t.text for t in toks).lower() != word:
-                continue
-            if any(toks[k].pos != toks[k - 1].end for k in range(1, len(toks))):
-                continue
-            nxt = cur.peek(len(word))
-            if not self._opens_bracket(nxt):
-                continue
-            for _ in word:
-                cur.take()
-            return self._call(cur, func, toks[0])
-        return None
+        """A function typed as plain letters: ``softmax(...)``, ``relu(...)``, ``f(X)``."""
+        head = self._head_word(cur.nodes[cur.i:])
+        if head is None:
+            return None
+        word, k = head
+        if k < 2 and word.lower() not in self.functions:
+            return None
+        nxt = cur.peek(k)
+        if not self._opens_bracket(nxt):
+            if k >= 2 and (NT.lookup_function(word) is not None or word.lower() in
+                           self.functions):
+                raise self.error(f"{word} needs its argument in brackets, as in {word}(X)",
+                                 *_span(cur.peek()))
+            return None
+        key = word.lower()
+        if not (key in self.functions or NT.lookup_function(key) or key == "attention"
+                or key in NT.REFUSED_WORDS or key == "max"):
+            return None
+        tok = cur.peek()
+        for _ in range(k):
+            cur.take()
+        return self._named_call(cur, word, tok)
 
     def _call(self, cur: Cursor, func: str, tok: Token):
         while isinstance(cur.peek(), Token) and cur.peek().text in V.SIZES:
@@ -600,66 +1197,82 @@ class _Reader:
             return Softmax(arg, pos=tok.pos)
         return Apply(func, arg, pos=tok.pos)
 
-    def _size(self, cur: Cursor):
-        """A lowercase letter is a scalar: a size (n, d_k) or a constant."""
-        tok = cur.take()
-        name = tok.text
-        if _is(cur.peek(), "_"):
-            cur.take()
-            sub = cur.take()
-            word = _plain(sub) if sub is not None else ""
-            if not _NAME_SUB.match(word.strip("{}")):
-                raise self.error("a size's subscript must be letters or digits, as in d_k",
-                                 *_span(tok))
-            name += "_" + word.strip("{}")
-        if _is(cur.peek(), "(") and name in ("f", "g", "h"):
-            return self._call(cur, name, tok)
-        return _Scalar(size_symbol(name), tok.pos, tok.end)
+    # -- names -----------------------------------------------------------------------------
+    def _read_parts(self, cur: Cursor):
+        first = cur.peek()
+        try:
+            parts, pos, end = NT.read_name(cur, self.src)
+        except NT.NameError_ as err:
+            raise self.error(err.message, err.pos, err.end) from None
+        if self.index_subs:
+            subs = self.index_subs[-1]
 
-    def _name(self, cur: Cursor) -> Name:
-        tok = cur.take()
-        accent = None
-        if tok.text in _ACCENTS or tok.text in V.BOLD:
-            arg = cur.take()
-            inner = [n for n in _nodes(arg) if not _is(n, *V.SPACING)] if arg is not None \
-                else []
-            if len(inner) != 1 or not isinstance(inner[0], Token) or \
-                    inner[0].kind != "letter" or not inner[0].text.isupper():
-                raise self.error(f"{tok.text}{{...}} must hold one capital letter, as in "
-                                 f"{tok.text}{{A}}", tok.pos, arg.end if arg else tok.end)
-            if tok.text in _ACCENTS:
-                accent = _ACCENTS[tok.text]
-            letter = inner[0].text
-        else:
-            letter = tok.text
-        name = letter
-        if accent:
-            name = "\\%s{%s}" % (accent, letter)
-        node = cur.peek()
-        if _is(node, "_"):
-            cur.take()
-            sub = cur.take()
-            word = _plain(sub) if sub is not None else ""
-            word = word.strip("{}")
-            if word.startswith("\\mathrm") or word.startswith("\\text"):
-                word = re.sub(r"\\[a-z]+", "", word).strip("{}")
-            if not _NAME_SUB.match(word):
-                raise self.error("a matrix name's subscript must be up to 8 letters or "
-                                 "digits, as in W_Q or W_{out}", *_span(node))
-            name += "_" + word
-        node = cur.peek()
-        if _is(node, "^"):
-            arg = cur.peek(1)
-            text = _plain(arg) if arg is not None else ""
-            head = re.fullmatch(r"\{?\(([1-9][0-9]{0,2})\)\}?", text)
-            if head:
-                cur.take()
-                cur.take()
-                name += f"^({head.group(1)})"
-        return Name(name, pos=tok.pos)
+            def put(script):
+                if script is None:
+                    return None
+                return re.sub(r"(?<![A-Za-z\\])([a-z])(?![A-Za-z])",
+                              lambda m: subs.get(m.group(1), m.group(1)), script)
+            new = dataclasses.replace(parts, sub=put(parts.sub), sup=put(parts.sup))
+            if new != parts:
+                self.tied.setdefault(parts.canonical, set()).add(new.canonical)
+            parts = new
+        return parts, first.pos, end
 
-    def _after_name(self, cur: Cursor, name: Name) -> Name:
-        return name
+    def _bound(self, name: str, pos: int):
+        for scope in reversed(self.bindings):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def _name(self, cur: Cursor) -> Expr:
+        parts, pos, end = self._read_parts(cur)
+        return self._named(parts, pos, end)
+
+    def _named(self, parts, pos: int, end: int) -> Expr:
+        name = parts.canonical
+        bound = self._bound(name, pos)
+        if bound is not None:
+            return bound
+        if parts.kind == "word":
+            family = self.families.get(dataclasses.replace(parts, sub=None,
+                                                           font=None).canonical)
+            if family is not None and parts.sub is not None:
+                index = int(parts.sub) if parts.sub.isdigit() else parts.sub
+                return self._instance(family, index, pos, end)
+        if name in ("I", "I_n", "I_N", "I_d", "I_m") and name not in self.known and \
+                parts.accent is None:
+            return Identity(pos=pos)
+        if parts.font:
+            self.fonts.setdefault(name, parts.font)
+        return Name(name, pos=pos)
+
+    def _lower(self, cur: Cursor):
+        """A lowercase letter: a vector when a shape is given for it or it is bound to a
+        function's parameter; otherwise a scalar (a size such as n or d_k, or a
+        constant)."""
+        tok = cur.peek()
+        if tok.text in ("f", "g", "h") and _is(cur.peek(1), "("):
+            cur.take()
+            return self._call(cur, tok.text, tok)
+        parts, pos, end = self._read_parts(cur)
+        name = parts.canonical
+        bound = self._bound(name, pos)
+        if bound is not None:
+            return bound
+        if name in self.known or _loose(name) in self.known_loose or parts.font or \
+                parts.sup is not None:
+            # a layer's superscript (b^{[l]}) makes a vector: a scalar would not carry one
+            return self._named(parts, pos, end)
+        if parts.kind == "greek-lower":
+            value = sympy.Symbol(parts.head[1:], positive=True)
+            if parts.sub:
+                value = sympy.Symbol(f"{parts.head[1:]}_{parts.sub}", positive=True)
+            return _Scalar(value, pos, end, name)
+        if parts.sub is not None and not _NAME_SUB.match(parts.sub):
+            raise self.error("a size's subscript must be letters or digits, as in d_k",
+                             pos, end)
+        symbol = parts.head + (f"_{parts.sub}" if parts.sub else "")
+        return _Scalar(size_symbol(symbol), pos, end, name)
 
     def _matrix_env(self, env: Env):
         if env.name not in MATRIX_ENVS:
@@ -669,9 +1282,9 @@ class _Reader:
         for node in env.children:
             if isinstance(node, Token) and node.kind == "rowsep":
                 rows.append([])
-            else:
+            elif not _is(node, "\\hline"):
                 rows[-1].append(node)
-        rows = [r for r in rows if r]
+        rows = [r for r in rows if _strip_spacing(r)]
         if len(rows) != 1:
             raise self.unsupported("a block matrix with more than one row of blocks",
                                    env.pos, env.end)
@@ -683,7 +1296,7 @@ class _Reader:
                 cells[-1].append(node)
         parts = []
         for cell in cells:
-            if not cell:
+            if not _strip_spacing(cell):
                 raise self.error("an empty block in a bmatrix", env.pos, env.end)
             parts.append(self.expression(cell))
         if len(parts) == 1:
@@ -691,39 +1304,34 @@ class _Reader:
         return Concat(tuple(parts), pos=env.pos)
 
 
-def _nodes(node) -> list:
-    if node is None:
-        return []
-    return node.children if isinstance(node, Group) else [node]
+def _loose(name: str) -> str:
+    """A name without its font and braces, to match shapes keyed loosely."""
+    try:
+        return NT.parse_name(name).canonical
+    except (NT.NameError_, ParseError):
+        return name
 
 
-def _plain(node) -> str:
-    """The text of a simple argument (``T``, ``{\\top}``, ``{-1}``); '' if not simple."""
-    if node is None:
-        return ""
-    if isinstance(node, Token):
-        return node.text
-    if isinstance(node, Group):
-        out = []
-        for child in node.children:
-            inner = _plain(child)
-            if not inner:
-                return ""
-            out.append(inner if isinstance(child, Token) else "{" + inner + "}")
-        return "".join(out)
-    return ""
+def read_latex(text: str, *, shapes=None, heads: int | None = None) -> Formula:
+    """Read a formula (or several definitions, functions and families) written in LaTeX.
 
-
-def read_latex(text: str) -> Formula:
-    """Read a formula (or several definitions) written in LaTeX."""
+    ``shapes`` are the names given a shape (a lowercase name with a shape is a
+    vector or a matrix, not a scalar; a family's blocks are counted from
+    them); ``heads`` is how many blocks ``head_1, \\dots, head_h`` stands for."""
     if not isinstance(text, str):
         raise OptionError(f"a formula must be a string of LaTeX; got {type(text).__name__}")
     if len(text) > MAX_FORMULA:
         raise ParseError(f"the formula has {len(text)} characters, more than symrow reads "
                          f"({MAX_FORMULA})")
+    try:
+        text = expand_macros(text)
+    except ValueError as err:
+        raise ParseError(str(err)) from None
     src = Source(text)
     tree = build_tree(tokenize(text), src)
-    return _Reader(src).definitions(tree)
+    known = {_loose(k) for k in (shapes or ())}
+    formula = _Reader(src, known=known, heads=heads).definitions(tree)
+    return dataclasses.replace(formula, source=text)
 
 
 # -- SymPy input -------------------------------------------------------------------------------
@@ -860,6 +1468,6 @@ def _names_in(expr: Expr) -> set:
     return {e.name for e in walk(expr) if isinstance(e, Name)}
 
 
-def read_formula(formula) -> Formula:
+def read_formula(formula, **options) -> Formula:
     """Read LaTeX text (see the module documentation) into a :class:`Formula`."""
-    return read_latex(formula)
+    return read_latex(formula, **options)

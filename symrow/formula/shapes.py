@@ -29,16 +29,18 @@ from typing import Mapping
 
 import sympy
 
-from ..errors import OptionError, ShapeError, SizeError
+from ..errors import OptionError, ShapeError, SizeError, SymrowError
 from ..seq import check_size, size_symbol
-from .expr import (Apply, Concat, Expr, Formula, Name, Product, Scaled, Softmax, Sum,
-                   Transpose, text)
+from ..reader.notation import NameError_, lookup_function, parse_name
+from .expr import (Apply, Call, Concat, Expr, Formula, Hadamard, Identity, Name, Power,
+                   Product, Scaled, Softmax, Sum, Transpose, children, text, walk)
 
 __all__ = ["Shapes", "infer", "GENERAL_NAMES"]
 
 #: conventional names for general sizes, in the order they are handed out (never an
 #: index letter of the derivations: i, j, k, l, r, t)
-GENERAL_NAMES = ("m", "ell", "n", "d", "p", "q", "s", "u", "v", "w", "g", "h")
+GENERAL_NAMES = ("m", "ell", "n", "d", "p", "q", "s", "u", "v", "w", "g", "h", "a", "b", "c",
+                 "e", "f", "o", "x", "y", "z")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,6 +116,8 @@ class _Inference:
         self.ties: list[tuple[sympy.Symbol, int]] = []
         self.scalars: set[str] = set()
         self.concat: list[tuple[int, list[int]]] = []
+        self.biases = _bias_names(formula)
+        self.ones: list[int] = []          # sizes that are 1 by the reading (a bias row)
 
     def shape_text(self, rc) -> str:
         return f"{_show(self.u.get(rc[0]))} x {_show(self.u.get(rc[1]))}"
@@ -156,14 +160,40 @@ class _Inference:
             return rc
         if isinstance(expr, (Softmax, Apply)):
             return self.shape(expr.arg)
+        if isinstance(expr, Power):
+            r, c = self.shape(expr.arg)
+            if not self.u.union(r, c):
+                raise ShapeError(f"{text(expr)} is a power of a matrix that is not square "
+                                 f"({self.shape_text((r, c))})")
+            return r, c
+        if isinstance(expr, Identity):
+            v = self.u.new()
+            return v, v
+        if isinstance(expr, Hadamard):
+            left, right = self.shape(expr.left), self.shape(expr.right)
+            if not (self.u.union(left[0], right[0]) and self.u.union(left[1], right[1])):
+                a, b = text(expr.left), text(expr.right)
+                raise ShapeError(
+                    f"the Hadamard product {text(expr)} multiplies matrices of different "
+                    f"shapes entry by entry: {a} is {self.shape_text(left)} and {b} is "
+                    f"{self.shape_text(right)}")
+            return left
+        if isinstance(expr, Call):
+            return self._call(expr)
         if isinstance(expr, Sum):
             shapes = [self.shape(t) for t in expr.terms]
-            first = shapes[0]
-            for term, rc in zip(expr.terms[1:], shapes[1:]):
-                if not (self.u.union(first[0], rc[0]) and self.u.union(first[1], rc[1])):
-                    a, b = text(expr.terms[0]), text(term)
+            bias = [self._is_bias(t, rc) for t, rc in zip(expr.terms, shapes)]
+            main = [k for k, b in enumerate(bias) if not b] or [0]
+            first = shapes[main[0]]
+            for k, (term, rc) in enumerate(zip(expr.terms, shapes)):
+                if k == main[0]:
+                    continue
+                rows_ok = self._one(rc[0]) if bias[k] else self.u.union(first[0], rc[0])
+                if not (rows_ok and self.u.union(first[1], rc[1])):
+                    a, b = text(expr.terms[main[0]]), text(term)
+                    what = "adds a row to every row of" if bias[k] else "adds"
                     raise ShapeError(
-                        f"the sum {text(expr)} adds matrices of different shapes: {a} is "
+                        f"the sum {text(expr)} {what} matrices of different shapes: {a} is "
                         f"{self.shape_text(first)} and {b} is {self.shape_text(rc)}")
             return first
         if isinstance(expr, Concat):
@@ -178,6 +208,68 @@ class _Inference:
             self.concat.append((cols, [rc[1] for rc in shapes]))
             return shapes[0][0], cols
         raise TypeError(type(expr).__name__)
+
+    def _is_bias(self, term: Expr, rc) -> bool:
+        """A term added to every row: a lowercase name used only as a term of sums
+        (``XW + b``), or a matrix with one row added to one with more."""
+        if isinstance(term, Name) and term.name in self.biases:
+            return self.u.get(rc[0]) in (None, 1)
+        return self.u.get(rc[0]) == 1 and isinstance(term, Name)
+
+    def _one(self, v: int) -> bool:
+        """Size ``v`` is 1 because of what it is (a row added to every row)."""
+        self.ones.append(v)
+        return self.u.set(v, 1)
+
+    def _call(self, expr: Call) -> tuple[int, int]:
+        """The shape of a function with a reading of its own, by the rule its entry in the
+        notation table names (:class:`symrow.reader.notation.Function`)."""
+        shapes = [self.shape(a) for a in expr.args]
+        fn = lookup_function(expr.func)
+        rule = fn.shape if fn is not None else "same"
+        first = shapes[0]
+        if rule == "row-params":
+            for arg, rc in zip(expr.args[1:], shapes[1:]):
+                if not (self._one(rc[0]) and self.u.union(first[1], rc[1])):
+                    raise ShapeError(f"the gain and shift of {text(expr)} are rows as wide as "
+                                     f"{text(expr.args[0])} ({self.shape_text(first)}); "
+                                     f"{text(arg)} is {self.shape_text(rc)}")
+            return first
+        if rule == "diag":
+            if not self._one(first[0]):
+                raise ShapeError(f"diag takes a row of numbers; {text(expr.args[0])} is "
+                                 f"{self.shape_text(first)}")
+            return first[1], first[1]
+        if rule in ("degree", "square"):
+            if not self.u.union(first[0], first[1]):
+                raise ShapeError(f"{text(expr)} needs a square matrix; "
+                                 f"{text(expr.args[0])} is {self.shape_text(first)}")
+            return first
+        if rule in ("same-all", "rowdiag", "coldiag"):
+            for arg, rc in zip(expr.args[1:], shapes[1:]):
+                if not (self.u.union(first[0], rc[0]) and self.u.union(first[1], rc[1])):
+                    raise ShapeError(f"the arguments of {text(expr)} must have one shape; "
+                                     f"{text(expr.args[0])} is {self.shape_text(first)} and "
+                                     f"{text(arg)} is {self.shape_text(rc)}")
+            if rule == "rowdiag":
+                return first[0], first[0]
+            if rule == "coldiag":
+                return first[1], first[1]
+            return first
+        if rule == "pointsum":
+            one = self.u.new()
+            self._one(one)
+            return one, first[1]
+        if rule == "diagrow":
+            one = self.u.new()
+            self._one(one)
+            return one, first[1]
+        if rule == "block":
+            params = dict(expr.params)
+            width = self.u.new()
+            self.u.set(width, params["width"])
+            return first[0], width
+        return first
 
     def _inner(self, expr: Expr) -> int | None:
         """The inner size of the product ``expr`` is (following defined names)."""
@@ -196,6 +288,13 @@ class _Inference:
                 if name in self.operands:
                     raise ShapeError(f"{name} is used before it is defined")
                 self.defined[name] = rc
+        for group in self.formula.tied:
+            present = [self.operands[n] for n in group if n in self.operands]
+            for rc in present[1:]:
+                if not (self.u.union(present[0][0], rc[0]) and
+                        self.u.union(present[0][1], rc[1])):
+                    raise ShapeError(f"{', '.join(group)} are one matrix for each head, so "
+                                     f"they share a shape; the shapes given differ")
         unknown = sorted(set(self.given) - set(self.operands))
         if unknown:
             defined = [n for n in unknown if n in self.defined]
@@ -204,6 +303,27 @@ class _Inference:
                                   f"from it, so do not give it")
             raise OptionError(f"shapes were given for {', '.join(unknown)}, which the formula "
                               f"does not use; it uses {', '.join(self.operands)}")
+
+
+def _bias_names(formula: Formula) -> set:
+    """Lowercase names used only as terms of sums: rows added to every row (``XW + b``)."""
+    as_term: set = set()
+    elsewhere: set = set()
+    for _name, expr in formula.definitions:
+        for node in walk(expr):
+            for child in children(node):
+                if isinstance(child, Name):
+                    (as_term if isinstance(node, Sum) else elsewhere).add(child.name)
+        if isinstance(expr, Name):
+            elsewhere.add(expr.name)
+    out = set()
+    for name in as_term - elsewhere:
+        try:
+            if parse_name(name).lowercase:
+                out.add(name)
+        except NameError_:
+            continue
+    return out
 
 
 def _normalise(given: Mapping | None, max_dim) -> dict:
@@ -215,8 +335,17 @@ def _normalise(given: Mapping | None, max_dim) -> dict:
             raise SizeError(f"the shape of {name} must be (rows, cols); got {shape!r}")
         rows = check_size(shape[0], f"rows of {name}", max_dim)
         cols = check_size(shape[1], f"cols of {name}", max_dim)
-        out[name] = (rows, cols)
+        out[canonical_key(name)] = (rows, cols)
     return out
+
+
+def canonical_key(name: str) -> str:
+    """A name as symrow keys it (``W^{(l)}`` -> ``W^(l)``, ``\\mathbf{X}`` -> ``X``); a
+    key that is not a name is kept as given (and reported as unused)."""
+    try:
+        return parse_name(name).canonical
+    except (NameError_, SymrowError):
+        return name
 
 
 def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | None = None,
@@ -230,7 +359,7 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
     example shapes, so that ``combine --a 2x3`` needs no ``--b``).
     """
     given = _normalise(given, max_dim)
-    kinds = {isinstance(v, int) for shape in given.values() for v in shape}
+    kinds = {isinstance(v, int) for shape in given.values() for v in shape if v != 1}
     if len(kinds) > 1:
         shown = ", ".join(f"{n}: {r} x {c}" for n, (r, c) in given.items())
         raise SizeError(f"the shapes mix concrete and general sizes ({shown}); give all "
@@ -248,7 +377,8 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
             root = u.find(v)
             if root not in roots:
                 roots.append(root)
-    values = [u.value.get(root) for root in roots]
+    ones = {u.find(v) for v in inf.ones}
+    values = [u.value.get(root) for root in roots if root not in ones]
     kinds = {isinstance(v, int) for v in values if v is not None}
     if kinds == {True, False}:
         shown = ", ".join(f"{n}: {_show(u.get(r))} x {_show(u.get(c))}"
@@ -257,6 +387,14 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
                         f"sizes as integers, or all as names such as 'n' and 'd'")
     concrete = kinds == {True}
     ties: dict = {}
+    concats = {u.find(v) for v, _parts in inf.concat}
+
+    def fill_concats() -> None:
+        for v, parts in inf.concat:
+            if u.get(v) is None and all(u.get(p) is not None for p in parts):
+                total = sum((u.get(p) for p in parts), sympy.S.Zero)
+                u.set(v, int(total) if total.is_Integer else total)
+    fill_concats()
     if concrete:
         for name, (r, c) in inf.operands.items():
             for v, what in ((r, "rows"), (c, "columns")):
@@ -286,8 +424,13 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
         taken = used | inf.scalars | letters
         names = iter(n for n in GENERAL_NAMES if n not in taken)
         for root in roots:
-            if u.value.get(u.find(root)) is None:
-                u.set(root, size_symbol(next(names)))
+            if u.value.get(u.find(root)) is None and u.find(root) not in concats:
+                name = next(names, None)
+                if name is None:
+                    raise ShapeError("the formula has more sizes than symrow has names for; "
+                                     "give some of its shapes")
+                u.set(root, size_symbol(name))
+        fill_concats()
         for sym, v in inf.ties:
             ties.setdefault(sym, u.get(v))
     shapes = {name: (u.get(r), u.get(c)) for name, (r, c) in inf.operands.items()}

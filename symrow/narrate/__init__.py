@@ -27,7 +27,8 @@ from ..steps import Step
 from .languages import LANGUAGES, Language, codes, get_language, register
 
 __all__ = ["segments", "template", "check_lang", "article", "glued", "phrase", "Titles",
-           "SOURCES", "LANGUAGES", "Language", "get_language", "register", "codes"]
+           "register_templates", "unregister_templates", "SOURCES", "LANGUAGES", "Language",
+           "get_language", "register", "codes"]
 
 _FORMATTER = string.Formatter()
 
@@ -47,6 +48,18 @@ class _Sources(Mapping):
 
 #: the template modules of each language; within a language, keys must not clash
 SOURCES = _Sources()
+
+
+def register_templates(lang: str, templates: dict) -> None:
+    """Add the sentences of a new reading (or preset) in ``lang``: keys are step kinds
+    (``"rmsnorm"``, ``"heading.rmsnorm"``, with ``.variant`` or ``.style`` suffixes).  A key
+    that exists already is refused, so that no reading changes another's words."""
+    get_language(lang).add_templates(templates)
+
+
+def unregister_templates(lang: str, keys) -> None:
+    """Remove sentences added with :func:`register_templates`."""
+    get_language(lang).remove_templates(keys)
 
 
 def check_lang(lang: Any) -> str:

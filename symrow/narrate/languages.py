@@ -31,6 +31,7 @@ A copy of English with other words, say:
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 from types import MappingProxyType
@@ -105,12 +106,30 @@ class Language:
                     raise ValueError(f"{self.code}: template {key!r} is in both "
                                      f"{origin[key]} and {_name(source)}")
                 table[key], origin[key] = text, _name(source)
-        object.__setattr__(self, "_templates", MappingProxyType(table))
+        # the sources' templates, and those added since (add_templates)
+        object.__setattr__(self, "_added", {})
+        object.__setattr__(self, "_templates", MappingProxyType(
+            collections.ChainMap(self._added, table)))
 
     @property
     def templates(self) -> Mapping[str, str]:
-        """Every template of the language, by key (read-only)."""
+        """Every template of the language, by key (read-only): its sources', and
+        any added with :meth:`add_templates`."""
         return self._templates
+
+    def add_templates(self, templates: Mapping[str, str]) -> None:
+        """Add the sentences of a new reading (or preset); a key the language has
+        already is refused (an :class:`~symrow.OptionError`), so that no reading
+        changes another's words."""
+        clash = sorted(set(templates) & set(self._templates))
+        if clash:
+            raise OptionError(f"{self.code} narration for {', '.join(clash)} exists already")
+        self._added.update(templates)
+
+    def remove_templates(self, keys) -> None:
+        """Remove templates added with :meth:`add_templates` (not the sources')."""
+        for key in keys:
+            self._added.pop(key, None)
 
 
 def _name(source: Any) -> str:

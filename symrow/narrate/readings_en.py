@@ -129,6 +129,135 @@ TEMPLATES: dict[str, str] = {
             "of the sum is the sum of the rows {i}."),
     "sum_entries": "Entry by entry:",
 
+    # -- matrices side by side ------------------------------------------------------------
+    "heading.concat": "Side by side: {blocks}",
+    "concat.general": ("Placing {count} vector sequences side by side strings their points "
+                       "together: point {c_i} is the points with the same index, one after "
+                       "another, so it has as many coordinates as they have together:"),
+    "concat.concrete": ("Placing {count} vector sequences side by side strings their points "
+                        "together: point {c_i} is the points with the same index, one after "
+                        "another:"),
+
+    # -- diagonal matrices ------------------------------------------------------------------
+    "heading.degree": "The degree matrix {D}",
+    "degree.general": ("{D} is diagonal: entry {d_ii} adds up row {i} of {A}, the weight "
+                       "that point {i} receives in all; every other entry is 0:"),
+    "degree.concrete": ("{D} is diagonal: each diagonal entry adds up one row of {A}, the "
+                        "weight that point receives in all; every other entry is 0:"),
+    "heading.diag": "The diagonal matrix {S}",
+    "diag": "{S} has the entries of {s} on its diagonal and 0 everywhere else:",
+    "heading.power": "A power of a diagonal matrix: {P}",
+    "power": ("{D} is diagonal, so its power {P} is diagonal too, each diagonal entry "
+              "raised on its own:"),
+    "heading.rowscale": "Each point scaled: {DX}",
+    "rowscale": ("A diagonal matrix on the left does not mix points: it scales each point "
+                 "of {X} by its own number, point {x_i} by {d_ii}:"),
+    "rowscale_entries": "Entry by entry:",
+    "heading.colscale": "Each coordinate scaled: {XD}",
+    "colscale": ("A diagonal matrix on the right does not mix points either: every point "
+                 "keeps its place, and coordinate {j} of every point is scaled by "
+                 "{d_jj}:"),
+    "colscale_entries": "Entry by entry:",
+
+    # -- a bias row, the Hadamard product, LayerNorm -------------------------------------------
+    "heading.bias": "A bias row: {S}",
+    "bias": ("The row {b} is added to every row: every point moves by the same vector "
+             "{b}, so the point cloud is shifted as a whole and keeps its shape:"),
+    "bias_entry": "Entry by entry, coordinate j of every point gets {b_j}:",
+    "heading.hadamard": "Entry by entry: {S}",
+    "hadamard": ("The Hadamard product multiplies entry by entry: point {i} of {L} and "
+                 "point {i} of {R} make point {i} of the result, coordinate by coordinate, "
+                 "so one gates the other:"),
+    "hadamard_entries": "Written out entry by entry:",
+    "heading.layernorm": "LayerNorm: {Y}",
+    "layernorm.plain": ("LayerNorm works on each point on its own, like the softmax: it "
+                        "subtracts the mean of the coordinates of {x_i} and divides by "
+                        "their standard deviation (with a small {eps} added under the "
+                        "root):"),
+    "layernorm.affine": ("LayerNorm works on each point on its own, like the softmax: it "
+                         "subtracts the mean of the coordinates of {x_i}, divides by their "
+                         "standard deviation (with a small {eps} added under the root), "
+                         "then scales the coordinates by {gamma} and adds {beta}:"),
+    "layernorm_read.plain": ("So every point is moved to mean 0 and variance 1 over its "
+                             "{d} coordinates; no point sees another."),
+    "layernorm_read.affine": ("So every point is moved to mean 0 and variance 1 over its "
+                              "{d} coordinates, then stretched by {gamma} and shifted by "
+                              "{beta}; no point sees another."),
+
+    # -- how the text was read ------------------------------------------------------------------
+    "note_scalar": ("{x} is read as a scalar: it multiplies every entry. If it is a vector, "
+                    "give it a shape, and it is read as one."),
+    "note_degree": ("{D} is not defined here and is raised to a power, so it is read as "
+                    "the degree matrix of {A}, with these diagonal entries:"),
+    "note_attention": ("Attention is the scaled dot-product attention of the Transformer "
+                       "paper: match, then a distribution, then combine."),
+    "note_blocks": "There are {count} heads here.",
+    "note_function": ("The formula is the function {F} applied to its own arguments, "
+                      "which are read as the operands."),
+    "family": ("The other heads, {others}, are read in exactly the same way, each with "
+               "its own matrices:"),
+
+    # -- the backward pass -------------------------------------------------------------------------
+    "heading.backward_forward": "The forward pass",
+    "backward_forward": ("The formula computes these values in turn; the last, {C}, is its "
+                         "result:"),
+    "heading.backward_loss": "The loss and its gradient",
+    "backward_loss.bar": 'Let L be a number computed from {C}, a loss. Write {G} for {dLdC}: the matrix of how L changes with each entry of {C}, the upstream gradient. Every gradient has the shape of its variable, so {G} is a vector sequence like {C}, one point {g_i} per row; a bar over a name means its gradient throughout:',
+    "backward_loss.partial": ("Let L be a number computed from {C}, a loss. Its gradient "
+                              "{G} is the matrix of how L changes with each entry of {C}, the "
+                              "upstream gradient. Every gradient has the shape of its "
+                              "variable, so {G} is a vector sequence like {C}, one point "
+                              "{g_i} per row:"),
+    "heading.backward_grad": "The gradient {Zbar}",
+    "backward_uses.one": "{Z} is used here, so its gradient comes back through this:",
+    "backward_uses.many": ("{Z} is used {count} times, here; each use sends back a share of "
+                           "its gradient, and {Zbar} is the sum of the shares:"),
+    "backward_rule.combine": 'Back through a combine: the gradient of the left factor matches each point of the gradient against the rows of the right factor (a match), and the gradient of the right factor gathers the points of the gradient weighted by the left factor (a combine over the points):',
+    "backward_rule.match": 'Back through a match: the gradient of the left factor combines the rows of the right factor with the weights in the gradient (a combine), and the gradient of the right factor does the same with the rows of the left factor:',
+    "backward_rule.tcombine": "Back through a combine over the points: the gradient of the transposed factor matches the rows of the other factor against those of the gradient, and the other factor's gradient combines with the transposed one:",
+    "backward_rule.transpose": "Back through a transpose, the gradient is transposed:",
+    "backward_rule.scale": "Back through a scaling by c, the gradient is scaled by c too:",
+    "backward_rule.mask": ("Back through the mask, the gradient passes unchanged; the mask "
+                           "itself is not differentiated:"),
+    "backward_rule.softmax": 'Back through the row-wise softmax, each row on its own: each row of the gradient is multiplied by the Jacobian of that row alone, and multiplied out it is the shortcut on the right:',
+    "backward_rule.apply": "Back through a function applied entry by entry, the gradient is multiplied entry by entry by its derivative (the derivative of ReLU is the step function, the sigmoid's is itself times one minus itself, tanh's is one minus its square, exp's is exp):",
+    "backward_rule.sum": "Back through a sum, each term receives the gradient, with its sign:",
+    "backward_rule.bias": ("Back through a bias row: the matrix receives the gradient, and "
+                           "the row, which moved every point, gathers the gradients of all "
+                           "the points:"),
+    "backward_rule.hadamard": ("Back through an entry-by-entry product, each factor's "
+                               "gradient is the gradient times the other factor, entry by "
+                               "entry:"),
+    "backward_rule.layernorm": 'Back through LayerNorm, each point on its own, with the normalised point and its gradient times the gain:',
+    "backward_rule.rowscale": ("Back through a diagonal matrix that scaled each point: the "
+                               "points are scaled back, and each diagonal entry gathers one "
+                               "inner product:"),
+    "backward_rule.colscale": ("Back through a diagonal matrix that scaled each "
+                               "coordinate:"),
+    "backward_rule.power": "Back through a power of a diagonal matrix:",
+    "backward_rule.degree": ("Back through the degree matrix: every entry of row i counted "
+                             "in d_ii:"),
+    "backward_rule.diag": "Back through diag(s): each entry of s gets its diagonal entry:",
+    "backward_rule.concat": ("Back through matrices side by side: each block gets the "
+                             "columns of the gradient that it filled (J_k below):"),
+    "backward_flash": 'Since {Pbar} = {ObarVT} and {O} = {PV}, each row sum of {PbarP} is the inner product of a row of {Obar} with the same row of {O}, so it can be computed from the output alone (FlashAttention does so):',
+    "backward_result": "So:",
+    "heading.backward_gradients": "The gradients",
+    "backward_gradients": "Together, the gradients of the loss with respect to the operands:",
+    "softmax_vjp": ("Row i of the gradient of the softmax's argument multiplies the row "
+                    "{g_i} by the Jacobian {jac}; multiplied out, each entry is the weight "
+                    "times its gradient minus the weighted mean of the gradients:"),
+    "softmax_vjp_matrix": ("All rows at once, with rowsum the sum of each row (it equals "
+                           "the row sums of the output's gradient times the output, which "
+                           "is how FlashAttention computes it):"),
+    "pointsum": "A sum over the {n} points: every point's gradient {g_i} is added up:",
+    "rowdot": "Entry (i, i) is one inner product, of the point {g_i} with the point {x_i}:",
+    "coldot": "Entry (j, j) adds up coordinate {j} of the gradient times the same coordinate:",
+    "block": "The columns {first} to {last} of {G}:",
+    "diagrow": "The diagonal of {G}, as a row:",
+    "rowspread": "Every entry of row i gets the diagonal entry of row i:",
+    "layernorm_vjp": 'Each point on its own, with {eps} as in the forward pass:',
+
     # -- the full expansion ---------------------------------------------------------------
     "heading.expansion": "Everything substituted",
     "expand_rows.general": ("Substituting the softmax and the match into the combine "

@@ -27,7 +27,9 @@ DOC_ENVS = frozenset({"align", "align*", "aligned", "equation", "equation*", "ga
                       "eqnarray*", "displaymath", "math", "flalign", "flalign*"})
 #: environments that hold an explicit matrix
 MATRIX_ENVS = frozenset({"bmatrix", "pmatrix", "matrix", "Bmatrix", "smallmatrix",
-                         "bmatrix*", "pmatrix*"})
+                         "bmatrix*", "pmatrix*", "vmatrix", "array"})
+#: environments whose \begin takes one argument (array's column spec), kept in Env.args
+_ARG_ENVS = frozenset({"array", "alignat", "alignat*", "alignedat", "tabular"})
 
 #: a few Unicode characters that students paste, and their LaTeX
 _UNICODE = {"\u2212": "-", "\u00b7": r"\cdot", "\u22c5": r"\cdot", "\u00d7": r"\times",
@@ -264,6 +266,13 @@ def build_tree(tokens: list[Token], src: Source) -> list[Node]:
             current = []
             k = k2
             # array-style column spec: \begin{array}{cc}, \begin{alignat}{2}
+            if name in _ARG_ENVS and k < len(tokens) and tokens[k].text == "{":
+                close = next((j for j in range(k + 1, min(len(tokens), k + 40))
+                              if tokens[j].text == "}"), None)
+                if close is not None:
+                    stack[-1] = ("env", (name, tok, tokens[close].end, tokens[k + 1:close]),
+                                 stack[-1][2])
+                    k = close + 1
             continue
         if tok.kind == "cmd" and tok.text == "\\end":
             name, k2 = _env_name(tokens, k, src)
@@ -274,12 +283,13 @@ def build_tree(tokens: list[Token], src: Source) -> list[Node]:
                                     tok.pos, tokens[k2 - 1].end)
                 raise src.error(f"\\end{{{name}}} has no matching \\begin{{{name}}}",
                                 tok.pos, tokens[k2 - 1].end)
-            _, (open_name, begin, _), parent = stack.pop()
+            _, (open_name, begin, _, *spec), parent = stack.pop()
             if open_name != name:
                 line = src.line_col(begin.pos)[0]
                 raise src.error(f"\\end{{{name}}} does not match \\begin{{{open_name}}} "
                                 f"from line {line}", tok.pos, tokens[k2 - 1].end)
-            parent.append(Env(name, begin, current, tok, tokens[k2 - 1].end))
+            parent.append(Env(name, begin, current, tok, tokens[k2 - 1].end,
+                              list(spec[0]) if spec else []))
             current = parent
             k = k2
             continue
@@ -289,7 +299,7 @@ def build_tree(tokens: list[Token], src: Source) -> list[Node]:
         kind, opener, _ = stack[-1]
         if kind == "{":
             raise src.error("'{' is never closed", opener.pos, opener.end)
-        name, begin, name_end = opener
+        name, begin, name_end = opener[:3]
         raise src.error(f"\\begin{{{name}}} is never closed by \\end{{{name}}}",
                         begin.pos, name_end)
     return root

@@ -19,7 +19,7 @@ BOLD = {"\\boldsymbol", "\\mathbf", "\\bm", "\\vec", "\\mathbfit", "\\pmb", "\\m
 ACCENTS = {"\\hat": "hat", "\\widehat": "hat", "\\tilde": "tilde", "\\widetilde": "tilde",
            "\\bar": "bar", "\\overline": "bar", "\\check": "check", "\\breve": "breve"}
 #: element-wise functions: a word in \operatorname{...} (lower case) or a command, and
-#: the name symrow gives the function (see symrow.derive.plan.FUNCTION_VALUES)
+#: the name symrow gives the function (see symrow.values.FUNCTION_VALUES)
 FUNCTION_WORDS = {"relu": "relu", "sigmoid": "sigma", "tanh": "tanh", "gelu": "gelu"}
 FUNCTION_COMMANDS = {"\\tanh": "tanh", "\\sigma": "sigma", "\\phi": "phi",
                      "\\varphi": "varphi", "\\psi": "psi"}

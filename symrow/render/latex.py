@@ -28,6 +28,7 @@ __all__ = ["SymrowLatexPrinter", "latex", "printer", "strut", "vecseq_display", 
 
 _DOTS = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}
 _RELS = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
+         "gets": r"\longleftarrow",
          "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}
 
 #: widest a display line may be by default, in ems of the math font, as
@@ -85,12 +86,7 @@ class SymrowLatexPrinter(LatexPrinter):
         return seq.latex_name
 
     def _print_RowVec(self, node: N.RowVec) -> str:
-        seq = node.seq
-        sup = "^{%s}" % seq.tag if seq.tag else ""
-        bold = r"\boldsymbol{%s}" % seq.letter
-        if seq.accent:
-            bold = "\\%s{%s}" % (seq.accent, bold)
-        return r"%s%s_{%s}" % (bold, sup, self._print_index(node.index))
+        return node.seq.row_latex(self._print_index(node.index))
 
     def _print_index(self, index) -> str:
         if isinstance(index, int):
@@ -173,6 +169,16 @@ class SymrowLatexPrinter(LatexPrinter):
         if "^" in base and not base.startswith(r"\left("):
             base = "{%s}" % base  # K^{(1)} and w^{Q}_{1}: no double superscript
         return "%s^{T}" % base
+
+    def _print_Power(self, node: N.Power) -> str:
+        base = self.parenthesize(node.base, PRECEDENCE["Pow"], strict=True)
+        if "^" in base and not base.startswith(r"\left("):
+            base = "{%s}" % base
+        return "%s^{%s}" % (base, self._print(node.exponent))
+
+    def _print_Hadamard(self, node: N.Hadamard) -> str:
+        return r" \odot ".join(self.parenthesize(f, PRECEDENCE["Mul"], strict=True)
+                                for f in node.factors)
 
     def _print_Sub(self, node: N.Sub) -> str:
         return "%s_{%s}" % (self.parenthesize(node.base, PRECEDENCE["Pow"], strict=True),

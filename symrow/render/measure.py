@@ -559,6 +559,7 @@ class Measure:
 
     def m_Rel(self, node: N.Rel, style: str) -> Box:
         rel = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
+               "gets": r"\longleftarrow",
                "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}[node.rel]
         box = leaf_box(rel, style)._replace(first="rel", last="rel")
         return row([self(node.lhs, style), box, self(node.rhs, style)], style)
@@ -612,6 +613,20 @@ class Measure:
         base = self._paren_if(node.base, style, isinstance(node.base, N.Node)
                               and node.base.precedence < N.Transpose.precedence)
         return _scripted(base, None, leaf_box("T", _SCRIPT[style]), style)
+
+    def m_Power(self, node: N.Power, style: str) -> Box:
+        base = self._paren_if(node.base, style, isinstance(node.base, N.Node)
+                              and node.base.precedence < N.Power.precedence)
+        return _scripted(base, None, self(node.exponent, _SCRIPT[style]), style)
+
+    def m_Hadamard(self, node: N.Hadamard, style: str) -> Box:
+        boxes = []
+        for k, f in enumerate(node.factors):
+            if k:
+                boxes.append(leaf_box(r"\odot", style))
+            boxes.append(self._paren_if(f, style, isinstance(
+                f, (N.OSum, N.Neg, N.Rel, N.Chain, sympy.Add))))
+        return row(boxes, style)
 
     def m_Sub(self, node: N.Sub, style: str) -> Box:
         base = self._paren_if(node.base, style, isinstance(node.base, N.Node)

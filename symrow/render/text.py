@@ -22,14 +22,15 @@ from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from .. import nodes as N
-from ..scripts import ACCENTS, SUB as _SUB, SUP as _SUP, script as _script
+from ..scripts import ACCENTS, GREEK, SUB as _SUB, SUP as _SUP, script as _script
 
 __all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text",
            "entry_text", "text_walls"]
 
 #: an entry symbol's name, as :meth:`symrow.VecSeq.symbol` makes it: a letter
 #: (maybe accented), a tag ``^{Q}``, and indices ``_{12}``, ``_{10,2}``, ``_{i\ell}``
-_ENTRY = re.compile(r"^(?:\\(?P<accent>[a-z]+)\{(?P<aletter>[a-z])\}|(?P<letter>[a-z]))"
+_ENTRY = re.compile(r"^(?:\\(?P<accent>hat|tilde|bar|check|breve)\{(?P<aletter>[a-z]|\\[a-z]+)\}"
+                    r"|(?P<letter>[a-z]|\\[a-z]+))"
                     r"(?:\^\{(?P<tag>[^{}]*)\})?_\{(?P<index>.*)\}$")
 
 
@@ -50,15 +51,21 @@ def entry_text(name: str) -> str | None:
     m = _ENTRY.match(name)
     if m is None:
         return None
-    letter = m["letter"] or (m["aletter"] + ACCENTS.get(m["accent"], ""))
+    letter = m["letter"] or m["aletter"]
+    if letter.startswith("\\"):
+        if letter not in GREEK:
+            return None
+        letter = GREEK[letter]
+    if m["accent"]:
+        letter += ACCENTS.get(m["accent"], "")
     tag = m["tag"]
     out = letter + (_script(tag, _SUP, "^") if tag else "")
     return out + _script(_index_words(m["index"]), _SUB, "_")
 
 
-_BOLD = {ch: chr(0x1D41A + k) for k, ch in enumerate("abcdefghijklmnopqrstuvwxyz")}
 _DOTS = {"c": "⋯", "v": "⋮", "d": "⋱", "l": "…"}
-_RELS = {"=": "=", "in": "∈", "to": "⟶", "mapsto": "⟼", "ge": "≥", "le": "≤", "approx": "≈",
+_RELS = {"=": "=", "in": "∈", "to": "⟶", "mapsto": "⟼", "gets": "⟵", "ge": "≥", "le": "≤",
+         "approx": "≈",
          "times": "×"}
 
 #: widest a text display line may be before a chain breaks at its ``=``
@@ -97,14 +104,10 @@ class SymrowTextPrinter(PrettyPrinter):
         return prettyForm(seq.text_name)
 
     def _print_RowVec(self, node: N.RowVec):
-        seq = node.seq
-        tag = _script(seq.tag, _SUP, "^") if seq.tag else ""
         index = node.index
         idx = ("ℓ" if isinstance(index, sympy.Symbol) and index.name == "ell"
                else str(index))
-        sub = _script(idx, _SUB, "_") if idx != "ℓ" else "_ℓ"
-        accent = ACCENTS.get(seq.accent, "") if seq.accent else ""
-        return prettyForm(_BOLD[seq.letter] + accent + tag + sub)
+        return prettyForm(node.seq.row_text(idx))
 
     def _print_Dots(self, node: N.Dots):
         return prettyForm(_DOTS[node.kind])
@@ -188,6 +191,16 @@ class SymrowTextPrinter(PrettyPrinter):
             base = prettyForm(*base.parens())
         return prettyForm(*base.right("ᵀ"))
 
+    def _print_Power(self, node: N.Power):
+        base = self._paren(node.base, PRECEDENCE["Pow"])
+        exponent = str(node.exponent)
+        return prettyForm(*base.right(_script(exponent, _SUP, "^")))
+
+    def _print_Hadamard(self, node: N.Hadamard):
+        out = self._join([self._paren(f, PRECEDENCE["Mul"]) for f in node.factors], " ⊙ ")
+        out.binding = prettyForm.MUL
+        return out
+
     def _print_Sub(self, node: N.Sub):
         base = self._paren(node.base, PRECEDENCE["Pow"])
         return prettyForm(*base.right(_script(text(node.index), _SUB, "_")))
@@ -231,7 +244,10 @@ class SymrowTextPrinter(PrettyPrinter):
     def _print_Sqrt(self, node: N.Sqrt):
         if isinstance(node.arg, sympy.Basic):
             return self._print(sympy.sqrt(node.arg, evaluate=False))
-        return prettyForm(*self._print(node.arg).parens().left("√"))
+        inner = self._print(node.arg)
+        if isinstance(node.arg, N.Label):
+            return prettyForm(*inner.left("√"))
+        return prettyForm(*prettyForm(*inner.parens()).left("√"))
 
     def _print_Call(self, node: N.Call):
         args = self._join([self._print(a) for a in node.args], ", ")

@@ -1,0 +1,135 @@
+"""Readings that arrange points: operands, transposes and matrices side by side.
+
+* :class:`Operand`: a matrix given by name, read as a vector sequence;
+* :class:`Transpose`: ``(AB)^T`` and other transposed results: the points
+  become the coordinates;
+* :class:`Concat`: matrices side by side, ``[A_1 A_2 ...]``: each point of
+  the result strings together the points of the blocks (multi-head
+  attention's Concat).
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from ... import nodes as N
+from ...build import row_bmat, table
+from ...formula import expr as E
+from ...steps import Step
+from .base import Ctx, I, J, Reading, register, variant
+
+__all__ = ["Operand", "Transpose", "Concat"]
+
+
+@register
+class Operand(Reading):
+    """A matrix given by name: its entries are its own symbols (or its given values)."""
+
+    reading = "operand"
+    always_named = True
+    pointwise = False
+    __slots__ = ()
+
+    def value(self, get, plan):
+        return sympy.ImmutableMatrix(self.seq.matrix)
+
+    def general(self, get, plan):
+        return sympy.MatrixSymbol(self.seq.name, self.rows, self.cols)
+
+    def as_expr(self, args):
+        return E.Name(self.name)
+
+
+
+@register
+class Transpose(Reading):
+    """``X^T``: a transposed result."""
+
+    reading = "transpose"
+    always_named = True
+    pointwise = False
+    __slots__ = ()
+
+    def value(self, get, plan):
+        return sympy.Matrix(get(self.inputs[0]).T)
+
+    def general(self, get, plan):
+        return get(self.inputs[0]).T
+
+    def definition(self, parts):
+        return N.Transpose(parts[0])
+
+    def steps(self, ctx: Ctx, part: str) -> list[Step]:
+        (inner,) = self.inputs
+        C = self.seq
+        XT = N.Transpose(inner.whole())
+        if ctx.concrete:
+            display = N.Chain([C, XT, table(self.rows, self.cols,
+                                            lambda r, c: inner.entry(c, r))])
+        else:
+            display = N.Chain([C.symbol(I, J), inner.entry_symbol(J, I)])
+        return [ctx.heading("transpose", XT=XT, part=part),
+                ctx.step("transpose", {"C": C, "XT": XT, "X": inner.whole(),
+                                       "c_i": C.vector(I), "variant": variant(ctx)},
+                         display, part=part)]
+
+    def as_expr(self, args):
+        return E.Transpose(args[0])
+
+    def backward(self, g, bw):
+        """C = Xᵀ: X̄ = C̄ᵀ."""
+        return [(0, E.Transpose(g))]
+
+
+
+@register
+class Concat(Reading):
+    """Matrices side by side: row i of the result is the rows i of the blocks, one after
+    another."""
+
+    reading = "concat"
+    always_named = True
+    pointwise = False
+    __slots__ = ()
+
+    def value(self, get, plan):
+        return sympy.Matrix.hstack(*[get(t) for t in self.inputs])
+
+    def general(self, get, plan):
+        return sympy.BlockMatrix([[get(t) for t in self.inputs]])
+
+    def definition(self, parts):
+        return N.Bmat([parts])
+
+    def row_formula(self):
+        return N.Bmat([[t.row(I) for t in self.inputs]])
+
+    def steps(self, ctx: Ctx, part: str) -> list[Step]:
+        C = self.seq
+        blocks = N.Bmat([[t.whole() for t in self.inputs]])
+        display = [N.Chain([C, blocks]), N.Chain([C.vector(I), self.row_formula()])]
+        if ctx.concrete:
+            display.append(N.Chain([C, table(self.rows, self.cols, self._entry)]))
+        return [ctx.heading("concat", blocks=blocks, part=part),
+                ctx.step("concat", {"C": C, "blocks": blocks, "c_i": C.vector(I),
+                                    "count": len(self.inputs), "variant": variant(ctx)},
+                         N.Group(display), part=part)]
+
+    def _entry(self, r, c):
+        for t in self.inputs:
+            if c <= t.cols:
+                return t.entry(r, c)
+            c -= t.cols
+        raise IndexError(c)
+
+    def as_expr(self, args):
+        return E.Concat(tuple(args))
+
+    def backward(self, g, bw):
+        """C = [A_1 ... A_k]: each block's gradient is its columns of C̄."""
+        out, start = [], 0
+        for k, t in enumerate(self.inputs):
+            out.append((k, E.Call("block", (g,), params=(("start", start),
+                                                          ("width", t.cols)))))
+            start = start + t.cols
+        return out

@@ -404,8 +404,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_run_handout, kind="handout")
 
     p = _subparser(sub, "check", "check a hand derivation (LaTeX) against symrow, step by step")
-    p.add_argument("file", metavar="FILE", help="the hand derivation in LaTeX (a fragment or a "
-                                                "whole document, or Markdown); - reads stdin")
+    p.add_argument("files", metavar="FILE_OR_DIR", nargs="+",
+                   help="the hand derivation in LaTeX (a fragment or a whole document), "
+                        "Markdown or a Jupyter notebook; - reads stdin.  Several files or a "
+                        "folder check a whole class (every .tex, .md and .ipynb file, in "
+                        "parallel) and print a summary table")
     p.add_argument("--against", required=True, metavar="PRESET|FORMULA|handout",
                    help="the derivation to compare with: a preset ("
                         + ", ".join(_presets()) + "), a formula in LaTeX (with --shape), or "
@@ -432,10 +435,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the LaTeX parser: latex2sympy2 (installed on Python < 3.13), builtin "
                         "(every Python; the same reports), or auto (the default: "
                         "$SYMROW_PARSER if set, else latex2sympy2 where it is installed)")
+    p.add_argument("--summary", metavar="FILE", default=None,
+                   help="write the class summary to FILE (atomically); its suffix picks the "
+                        "format: .csv, .json, .md or .txt")
+    p.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
+                   help="processes for a class check (default: every core)")
     _add_limits(p, "max_dim", "max_terms")
     # None marks "not given", so that options foreign to --against can be refused
     options = [a.dest for a in p._actions if a.dest not in (
-        "help", "file", "against", "format", "timeout", "parser", "max_dim", "max_terms")]
+        "help", "files", "against", "format", "timeout", "parser", "max_dim", "max_terms",
+        "summary", "jobs")]
     p.set_defaults(run=_run_check, kind="check", check_options=options,
                    **{dest: None for dest in options})
     return parser
@@ -729,6 +738,60 @@ def _check_options(args) -> None:
                 setattr(args, opt.dest, opt.default)
 
 
+#: the format of a class summary a --summary file's suffix asks for
+SUMMARY_SUFFIXES = {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown",
+                    ".txt": "text"}
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes, got "
+                                         f"{text!r}") from None
+    if not 1 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"--jobs takes 1 to 256 processes; got {value}")
+    return value
+
+
+def _is_class(args) -> bool:
+    files = args.files
+    return (len(files) > 1 or args.summary is not None or args.jobs is not None or
+            (files[0] != "-" and Path(files[0]).is_dir()))
+
+
+def _summary_format(path: str) -> str:
+    fmt = SUMMARY_SUFFIXES.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise OptionError(f"--summary {path}: the suffix picks the format; use .csv, .json, "
+                          f".md or .txt")
+    return fmt
+
+
+def _run_class(args, values: dict) -> int:
+    import functools
+    from .checker.classroom import check_class
+    from .outfile import write_atomic
+    if "-" in args.files:
+        raise OptionError("a class check reads files and folders, not - (stdin)")
+    summary_fmt = _summary_format(args.summary) if args.summary else None
+    fmt = {"text": "text", "json": "json", "markdown": "markdown"}.get(args.format)
+    if fmt is None:
+        raise OptionError(f"--format {args.format} does not apply to a class check: its "
+                          f"summary is text, json or markdown (and csv with --summary)")
+    if args.summary:
+        folder = Path(args.summary).parent
+        if str(folder) and not folder.is_dir():
+            raise OptionError(f"--summary {args.summary}: folder {folder} does not exist")
+    summary = check_class(args.files, functools.partial(_against, args), jobs=args.jobs,
+                          values=values or None, timeout=args.timeout,
+                          parser=args.parser or "auto")
+    if summary_fmt is not None:
+        write_atomic(args.summary, summary.render(summary_fmt))
+    emit(summary.render(fmt), None)
+    return summary.exit_code
+
+
 def _run_check(args) -> int:
     _check_options(args)
     values = {}
@@ -736,11 +799,21 @@ def _run_check(args) -> int:
         if name in values:
             raise OptionError(f"--values gives {name} twice")
         values[name] = rows
+    if _is_class(args):
+        return _run_class(args, values)
     derivation = _against(args)
-    tex = _read_input(args.file)
+    name = args.files[0]
+    note = ""
+    if name != "-" and name.lower().endswith(".ipynb"):
+        from .checker.classroom import read_submission
+        tex, note = read_submission(Path(name))
+    else:
+        tex = _read_input(name)
     import symrow
     report = symrow.check(tex, against=derivation, timeout=args.timeout,
                           values=values or None, parser=args.parser or "auto")
+    if note:
+        report.notes = report.notes + (note,)
     out = {"json": report.to_json, "markdown": report.to_markdown,
            "latex": report.to_latex}.get(args.format, report.to_text)()
     emit(out if out.endswith("\n") else out + "\n", None)

@@ -173,7 +173,7 @@ class VecSeq(Printable):
       entries (entry symbols, or the values it was built from).
     """
 
-    __slots__ = ("parts", "name", "rows", "cols", "_values", "_matrix")
+    __slots__ = ("parts", "name", "rows", "cols", "_values", "_matrix", "_entries")
 
     def __init__(self, name: str, rows, cols, *, head: int | None = None,
                  values: sympy.MatrixBase | None = None, max_dim: int | None = None,
@@ -194,6 +194,7 @@ class VecSeq(Printable):
         if values is not None:
             self._values = sympy.ImmutableMatrix(values)
         self._matrix = None
+        self._entries: dict = {}   # entry symbols by their indices, made once each
 
     # -- identity -------------------------------------------------------
     def __repr__(self) -> str:
@@ -354,6 +355,13 @@ class VecSeq(Printable):
     # -- entries and rows ------------------------------------------------
     def symbol(self, i, j) -> sympy.Symbol:
         """The entry symbol in row ``i``, column ``j`` (1-based; ints, symbols or names)."""
+        key = (i, j)
+        found = self._entries.get(key)
+        if found is None:
+            found = self._entries[key] = self._symbol(i, j)
+        return found
+
+    def _symbol(self, i, j) -> sympy.Symbol:
         i, j = (sympy.Symbol(x) if isinstance(x, str) else x for x in (i, j))
         ti, wi = _index_tex(i)
         tj, wj = _index_tex(j)

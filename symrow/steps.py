@@ -119,6 +119,9 @@ class Derivation(Printable):
                 out.append(f"{name} is read as a scalar that multiplies every entry; to read "
                            f"it as a vector, give it a shape (shapes={{'{name}': (3, 1)}}, or "
                            f"--shape '{name}=3x1')")
+            elif kind == "undefined":
+                out.append(f"{params['name']} is not a function symrow knows; it is read as "
+                           f"a function applied to every entry, left undefined")
             elif kind == "degree_assumed":
                 out.append(f"{params['D']} is raised to a power but not defined, so it is "
                            f"read as the degree matrix of {params['A']}; declare it with "

@@ -181,8 +181,70 @@ def main() -> int:
         print(f"  {p}: whole check: {h['time']:.2f} s (CPU {h['cpu']:.2f} s), target <= "
               f"{HANDOUT_TARGET:.0f} s ({ok}); {h['checked']} claims checked, {h['wrong']} "
               f"wrong, {h['unreadable']} unreadable, {h['unchecked']} not checked")
+    print()
+    status = max(status, bench_class())
     return status
 
 
+#: the size of the class in the class benchmark, and its target ratio
+CLASS_SIZE, CLASS_TARGET = 60, 0.5
+
+
+def write_class(folder: Path) -> list[Path]:
+    """60 submissions against attention (m = n = d = 2): the published-style pages of the
+    test table that are written against it, as .md, .tex and .ipynb files, in turn."""
+    sys.path.insert(0, str(TESTS))
+    from check_cases.published import PAGES
+    pages = [p for p in PAGES if p.against == "att222"]
+    files = []
+    for k in range(CLASS_SIZE):
+        page = pages[k % len(pages)]
+        suffix = ".ipynb" if page.notebook else ".md" if page.id.split("-")[0] in (
+            "zenn", "qiita") else ".tex"
+        path = folder / f"student{k + 1:02d}-{page.id}{suffix}"
+        path.write_text(page.text, encoding="utf-8")
+        files.append(path)
+    return files
+
+
+def bench_class() -> int:
+    """A class of 60 files checked at once against 60 separate ``symrow check`` runs."""
+    import os
+    import tempfile
+    import time
+    args = ["--against", "attention", "--m", "2", "--n", "2", "--d", "2"]
+    cmd = [sys.executable, "-m", "symrow", "check"]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "submissions"
+        folder.mkdir()
+        files = write_class(folder)
+        t = time.perf_counter()
+        one = subprocess.run(cmd + [str(folder), *args, "--summary", str(Path(tmp) / "c.csv")],
+                             capture_output=True, text=True)
+        together = time.perf_counter() - t
+        t = time.perf_counter()
+        codes = [subprocess.run(cmd + [str(f), *args], capture_output=True, text=True).returncode
+                 for f in files]
+        apart = time.perf_counter() - t
+        rows = (Path(tmp) / "c.csv").read_text(encoding="utf-8").splitlines()[1:]
+    verdicts = {}
+    for row in rows:
+        verdict = row.split(",")[1]
+        verdicts[verdict] = verdicts.get(verdict, 0) + 1
+    ratio = together / apart
+    ok = "within" if ratio <= CLASS_TARGET else "OVER"
+    print(f"a class: {CLASS_SIZE} files (.md, .tex, .ipynb) against attention m = n = d = 2, "
+          f"on {os.cpu_count()} cores")
+    print(f"  {'one class check':>24}  {'60 separate checks':>18}  {'ratio':>6}")
+    print(f"  {together:>22.2f} s  {apart:>16.2f} s  {ratio:>6.2f}   target <= "
+          f"{CLASS_TARGET} ({ok})")
+    print(f"  class exit code {one.returncode}; verdicts "
+          + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))
+          + f"; separate runs: exit codes {sorted(set(codes))}")
+    return 0 if ratio <= CLASS_TARGET and len(rows) == CLASS_SIZE else 1
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--class"]:
+        raise SystemExit(bench_class())
     raise SystemExit(main())

@@ -173,4 +173,4 @@ class TestValues:
                               "combine", "--a", "2x2", "--b", "2x2", "--values", "A=1,2;3,5"],
                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
         assert out.returncode == 1, out.stdout + out.stderr
-        assert "constant term 4, expected 5" in out.stdout
+        assert "the value is 4, expected 5" in out.stdout

@@ -194,10 +194,16 @@ def test_e_power_and_bare_e():
     assert verdicts(r"e^{1} = e", "att222") == ["holds"]
 
 
-@pytest.mark.parametrize("name", ["E", "I", "x", r"\pi"])
+@pytest.mark.parametrize("name", ["E", "x", r"\pi"])
 def test_other_letters_are_unknown(name):
     report = symrow.check(f"s_{{11}} = {name}", against("att222"))
     assert report.steps[0].status == "unreadable"
+
+
+def test_capital_i_is_the_identity_never_the_imaginary_unit():
+    """latex2sympy2 reads I as sqrt(-1); the checker reads it as the identity matrix."""
+    assert verdicts(r"Q I = I Q = Q = I_2 Q", "att222") == ["holds"] * 3
+    assert verdicts(r"Q = K = \mathbf{I}", "att222") == ["defines", "defines"]
 
 
 # -- subscripts ----------------------------------------------------------------------------------

@@ -76,8 +76,13 @@ def test_values_make_approximations_checkable():
     (r"\boldsymbol{b}_1 = \begin{bmatrix} 1 & 0 \end{bmatrix}, \quad b_{21} = 5, \quad "
      r"b_{22} = 6, \quad \boldsymbol{b}_2 = \begin{bmatrix} 5 & 6 \end{bmatrix}",
      ["defines", "defines", "defines", "holds"]),
-    # a number against symbols without values is not judged
-    (r"c_{11} = 7", ["unchecked"]),
+    # a number against symbols: with no numbers on the page, a false identity; with
+    # numbers for some operands but not these, not judged
+    (r"c_{11} = 7", ["wrong"]),
+    (r"A = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}, \quad c_{11} = 7",
+     ["defines", "unchecked"]),
+    (r"c_{11} = 7, \quad A = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}",
+     ["unchecked", "defines"]),
     # a symbolic step stays symbolic: a wrong one is wrong, whatever the values
     (r"A = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}, \quad c_{11} = a_{11} b_{12}",
      ["defines", "wrong"]),
@@ -95,7 +100,7 @@ def test_values_given_up_front_check_a_definition():
     report, got = one(r"c_{21} = 41", "comb22",
                       values={"A": [[1, 2], [3, 4]], "B": [[5, 6], [7, 8]]})
     assert got == ["wrong"]
-    assert "constant term 41, expected 43" in report.to_text()
+    assert "the value is 41, expected 43" in report.to_text()
 
 
 @pytest.mark.parametrize("tex, key, statuses", [

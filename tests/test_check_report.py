@@ -68,10 +68,11 @@ def test_one_term_is_singular():
     assert text.splitlines()[-1] == "verdict: wrong (1 claim checked: 1 wrong)"
 
 
-def test_a_wrong_constant_reads_constant_term():
+def test_a_wrong_number_reads_in_plain_words():
     report = symrow.check(r"c_{21} = 41", against("comb22"),
                           values={"A": [[1, 2], [3, 4]], "B": [[5, 6], [7, 8]]})
-    assert "constant term 41, expected 43" in report.to_text()
+    assert "the value is 41, expected 43" in report.to_text()
+    assert "constant" not in report.to_text()
     assert report.steps[0].detail["coefficients"] == [{"term": "1", "expected": "43",
                                                        "got": "41"}]
 

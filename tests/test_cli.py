@@ -87,8 +87,8 @@ def test_check_parses_its_arguments():
     from symrow.cli import build_parser
     args = build_parser().parse_args(["check", "-", "--against", "attention", "--m", "2",
                                       "--n", "3", "--d", "2", "--causal", "--format", "json"])
-    assert (args.file, args.against, args.m, args.n, args.d, args.causal, args.format) == \
-        ("-", "attention", 2, 3, 2, True, "json")
+    assert (args.files, args.against, args.m, args.n, args.d, args.causal, args.format) == \
+        (["-"], "attention", 2, 3, 2, True, "json")
     args = build_parser().parse_args(["check", "mine.tex", "--against", "combine",
                                       "--general"])
     assert args.general and args.against == "combine"

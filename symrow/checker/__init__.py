@@ -21,6 +21,8 @@ verdict: wrong (2 claims checked: 1 holds, 1 wrong)
 
 How it works, in stages, each in its own module:
 
+0. :mod:`.document` leaves only the page's mathematics to read (Markdown
+   fences and comments, notebooks, Beamer overlays), keeping every offset;
 1. :mod:`.lexer` and :mod:`.structure` read the text into tokens, nest
    braces and environments, and cut it into chains ``a = b \\approx c``: each
    relation is a claim; math without one (``Row $i$ of $C$``) is not;
@@ -33,11 +35,13 @@ How it works, in stages, each in its own module:
 3. :mod:`.evaluate` turns the parsed trees into SymPy numbers and matrices
    in the derivation's own symbols (:mod:`.reference`);
 4. :mod:`.verify` compares the sides of ``=`` entry by entry and explains a
-   difference; :mod:`.relations` checks the other relations;
+   difference (and :mod:`.hints` names a familiar mistake that explains
+   it); :mod:`.relations` checks the other relations;
    :mod:`.report` holds the result, :mod:`.present` shows it as
    Markdown or LaTeX.
 
-:mod:`.run` walks the claims.  A derivation with general sizes is checked
+:mod:`.run` walks the claims (and decides the page's vector convention).
+:mod:`.classroom` checks a whole class in parallel.  A derivation with general sizes is checked
 at several concrete sizes (:mod:`.general`); the handout section by
 section, each against its own derivation.
 

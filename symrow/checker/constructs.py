@@ -69,10 +69,41 @@ class ConstructReader:
             cur.take()
             self._elementwise(cur, em, V.FUNCTION_WORDS[text.lower()], tok.pos, arg.end)
             return
+        if text.isalpha() and len(text) > 1:
+            save = cur.i
+            cur.take()
+            cur.take()
+            if self._heading(cur, em, text, tok.pos):
+                return
+            cur.i = save
         raise TranslateError(f"{tok.text}{{{text or '...'}}} is not supported here; the "
                              f"functions symrow knows are softmax, \\exp, \\sqrt, and "
                              f"ReLU, \\sigma, \\tanh and \\phi entry by entry",
                              tok.pos, arg.end)
+
+    def _heading(self, cur: Cursor, em: Emitter, word: str, pos: int) -> bool:
+        """``\\mathrm{Attention}(Q, K, V)`` (the cursor after the word): a name for the
+        derivation's result, when its arguments are the derivation's operands; else
+        refused as a heading.  False when no bracket follows."""
+        if not is_token(cur.peek(), "(", "\\left"):
+            return False
+        got = self._bracket_arg(cur, word, pos, pos)
+        if got is None:
+            return False
+        inner, a, b = got
+        args = "".join(plain([n]) for n in inner if not is_token(n, *V.SPACING))
+        names = [n for n in args.split(",") if n]
+        operands = [q.name for q in self.ref.quantities.values() if q.level == 0 and
+                    q.symbols.free_symbols]
+        result = getattr(self.ref, "result", None)
+        if result in self.ref.quantities and names and set(names) == set(operands):
+            em.atom(Atom("whole", result), pos, b)
+            self._postfix(cur, em, simple=False)
+            return True
+        shown = " ".join(self.src.text[pos:b].split())
+        raise TranslateError(f"a function-style heading: {shown} is not this derivation's "
+                             f"result ({result}, of {', '.join(operands)}); not checked",
+                             pos, b)
 
     def _elementwise(self, cur: Cursor, em: Emitter, func: str, pos: int, end: int) -> None:
         """``\\operatorname{ReLU}(X)``, ``\\tanh(x)``, ``\\phi(q_{11})``: a function
@@ -221,10 +252,17 @@ class ConstructReader:
             node = cur.peek()
             if node is None:
                 raise TranslateError("\\exp needs an argument", cmd.pos, cmd.end)
-            # \exp x: the next factor alone
+            # \exp x: the next factor alone, when nothing multiplies or divides it (in
+            # \exp s/\sqrt{d} no one can tell how far the argument reaches)
             sub_start = cur.i
             self._primary(cur, Emitter())
             got = cur.nodes[sub_start:cur.i], node.pos, cur.nodes[cur.i - 1].end
+            nxt = cur.peek()
+            if nxt is not None and not is_token(nxt, "+", "-", "=", ",", *V.SPACING) and \
+                    not (isinstance(nxt, Token) and nxt.kind == "rowsep"):
+                raise TranslateError("\\exp without brackets, and something follows its "
+                                     "argument: it is unclear how far the argument reaches; "
+                                     "write \\exp(...) or e^{...}", cmd.pos, nxt.end)
         inner, a, b = got
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError("\\exp of nothing", a, b)
@@ -354,7 +392,38 @@ class ConstructReader:
             em.put(str(abs(item.const)), pos, end)
 
     # -- explicit matrices ----------------------------------------------------------
+    @staticmethod
+    def _columns_told_apart(env: Env, rows: list) -> None:
+        """A row typed with spaces between its entries (``1 \\ 2``, ``1 \\quad 2``, or
+        two numbers side by side) has columns no one can tell apart: unreadable, never
+        a product."""
+        gaps = ("\\ ", "\\quad", "\\qquad", "\\hspace", "\\enspace", "\\;", "\\:")
+        operators = set(V.MUL) | set(V.DIV) | {"+", "-", "=", ","}
+        for row in rows:
+            for cell in row:
+                nodes = [n for n in cell if not is_token(n, "\\,", "\\!")]
+                for k in range(1, len(nodes) - 1):
+                    if is_token(nodes[k], *gaps) and len(row) == 1 and not (
+                            is_token(nodes[k - 1], *operators) or
+                            is_token(nodes[k + 1], *operators)):
+                        raise TranslateError(
+                            "the columns of this matrix cannot be told apart: the entries "
+                            "of a row are separated by spaces, not by '&'; write & between "
+                            "them", nodes[k].pos, nodes[k].end)
+                for a, b in zip(nodes, nodes[1:]):
+                    if isinstance(a, Token) and isinstance(b, Token) and a.kind == "num" \
+                            and b.kind == "num":
+                        raise TranslateError(
+                            "the columns of this matrix cannot be told apart: two numbers "
+                            "stand side by side; write & between the entries of a row",
+                            b.pos, b.end)
+
     def _matrix(self, env: Env, em: Emitter, cur: Cursor) -> None:
+        if env.name == "array" and not env.args and env.children and \
+                isinstance(env.children[0], Group):
+            # \left[ \begin{array}{cc} ... \end{array} \right]: its column spec goes
+            import dataclasses
+            env = dataclasses.replace(env, name="matrix", children=env.children[1:])
         if env.name not in MATRIX_ENVS:
             raise TranslateError(f"the environment {env.name} is not supported here; "
                                  f"write matrices with bmatrix or pmatrix", env.pos,
@@ -366,6 +435,7 @@ class ConstructReader:
         if len(rows) > limit or max(len(r) for r in rows) > limit:
             raise TranslateError(f"this matrix is larger than {limit} x {limit}", env.pos,
                                  env.begin.end)
+        self._columns_told_apart(env, rows)
         width = len(rows[0])
         units = []
         for r, row in enumerate(rows):

@@ -31,8 +31,8 @@ from ..values import function_of, matrix_product
 from . import parse as l2s
 from .indices import index_names, index_value
 from .translate import Atom, Unit
-from .values import (MathError, assemble, exp_of, is_matrix, row_softmax, scalar_or_matrix,
-                     shape_text)
+from .values import (MathError, Unsized, assemble, exp_of, is_matrix, row_softmax,
+                     scalar_or_matrix, shape_text)
 
 __all__ = ["ReadError", "parse_unit", "Evaluator", "free_indices", "MathError"]
 
@@ -264,10 +264,14 @@ def index_range(name: str, uses: dict) -> int:
 class Evaluator:
     """Evaluate parsed units against a reference."""
 
-    def __init__(self, ref):
+    def __init__(self, ref, column: bool = False):
         self.ref = ref
+        #: read a vector (``\\boldsymbol{q}_i``) as a column, not a row
+        self.column = column
         self._memo: dict = {}
         self._names: dict = {}
+        #: set when a sum adds no terms (see :func:`empty_sums`)
+        self.empty = False
 
     def value(self, unit: Unit, env: dict):
         """The value of a unit with the indices in ``env``.
@@ -306,6 +310,8 @@ class Evaluator:
                     raise MathError(f"{q.name} is {q.rows} x {q.cols}, so it has no {what} "
                                     f"{value} (check the bounds of the sum)")
             if kind == "row":
+                if self.column:       # the page writes its vectors as columns
+                    return sympy.ImmutableMatrix(q.row(idx[0] - 1).T)
                 return q.row(idx[0] - 1)
             return q.entry(idx[0] - 1, idx[1] - 1)
         if kind == "size":
@@ -314,6 +320,8 @@ class Evaluator:
             return sympy.Integer(self.ref.sizes[atom.name])
         if kind == "index":
             return sympy.Integer(self._index(atom.name, env))
+        if kind == "special":
+            return self._special(atom, env)
         if kind == "sub":
             return self.value(atom.cells[0][0], env)
         if kind == "matrix":
@@ -329,6 +337,19 @@ class Evaluator:
             from .patterns import grid_value
             return grid_value(self, atom, env)
         raise MathError(f"internal: a {kind} placeholder where a value belongs")
+
+    def _special(self, atom: Atom, env: dict):
+        """``I``, ``I_n``, ``\\mathbf{0}``, ``\\mathbf{1}_n``: sized when a size is written,
+        else :class:`~.values.Unsized` (the other operand gives the size)."""
+        if not atom.items:
+            return Unsized(atom.name)
+        n = self._index(atom.items[0], env)
+        if not 1 <= n <= self.ref.max_dim:
+            raise MathError(f"a size of {n} for {atom.name}")
+        if atom.name == "I":
+            return sympy.ImmutableMatrix(sympy.eye(n))
+        return sympy.ImmutableMatrix(sympy.zeros(n, 1) if atom.name == "0" else
+                                     sympy.ones(n, 1))
 
     def holds(self, condition, env: dict) -> bool:
         """Does a condition ((relation, index, index), ...) hold at ``env``?"""
@@ -406,6 +427,12 @@ class Evaluator:
 
     @staticmethod
     def _add(values):
+        if any(isinstance(v, Unsized) for v in values):
+            sized = [v for v in values if not isinstance(v, Unsized)]
+            if not sized:
+                raise MathError("cannot tell the size of I, 0 or 1 here: write it, as in I_n")
+            shape = sized[0].shape if is_matrix(sized[0]) else (1, 1)
+            values = [v.fill(*shape) if isinstance(v, Unsized) else v for v in values]
         mats = [v for v in values if is_matrix(v)]
         if not mats:
             return sympy.Add(*values)
@@ -422,6 +449,8 @@ class Evaluator:
 
     @staticmethod
     def _mul(x, y):
+        if isinstance(x, Unsized) or isinstance(y, Unsized):
+            return _mul_unsized(x, y)
         if not is_matrix(x) and not is_matrix(y):
             return x * y
         if not is_matrix(x) or not is_matrix(y):
@@ -447,8 +476,8 @@ class Evaluator:
         if is_matrix(b):
             if e == 1:
                 return b
-            raise MathError(f"a power of a {shape_text(b)}; only transposes (^T) are "
-                            f"supported on matrices")
+            raise MathError(f"a power of a {shape_text(b)} (^{e}); a matrix takes only "
+                            f"transposes here, written ^T, ^\\top or ^\\mathsf{{T}}")
         if b is sympy.S.Exp1:
             return exp_of(e)
         if e.is_Number:
@@ -477,6 +506,13 @@ class Evaluator:
         name = atom.name
         if name == "group":
             return value
+        if isinstance(value, Unsized):
+            if name == "T":
+                return value.transposed()
+            if name == "entry":
+                return value.entry(*[self._index(item, env) for item in atom.items])
+            raise MathError(f"cannot tell the size of {value.kind} here: write it, as in "
+                            f"{value.kind}_n")
         if name == "T":
             return sympy.ImmutableMatrix(value.T) if is_matrix(value) else value
         if name == "softmax":
@@ -525,5 +561,82 @@ class Evaluator:
         terms = [self._sum(body, limits[:-1], unit, {**env, name: k})
                  for k in range(low, high + 1)]
         if not terms:
+            self.empty = True
             return sympy.S.Zero
         return self._add(terms)
+
+
+def _mul_unsized(x, y):
+    """A product with ``I``, ``0`` or ``1`` of no written size: the other factor sizes it
+    (``A I = A``, ``P \\mathbf{1}`` is the column of row sums, ``2 I``)."""
+    if isinstance(x, Unsized) and isinstance(y, Unsized):
+        raise MathError("cannot tell the sizes of a product of I, 0 or 1: write one, as in I_n")
+    if isinstance(y, Unsized):
+        other, u, right = x, y, True
+    else:
+        other, u, right = y, x, False
+    if not is_matrix(other):
+        return u.times(other)
+    if u.kind == "0":
+        return u
+    if u.kind == "I":
+        return scalar_or_matrix(sympy.ImmutableMatrix(other * u.scale))
+    if right:    # A 1: a column of ones after A
+        ones = sympy.ones(other.cols, 1) if not u.row else None
+        if ones is None:
+            raise MathError("a row of ones after a matrix: write 1^T before it")
+        return scalar_or_matrix(matrix_product(other, ones) * u.scale)
+    if not u.row:
+        raise MathError("a column of ones before a matrix: write 1^T (a row of ones)")
+    return scalar_or_matrix(matrix_product(sympy.ones(1, other.rows), other) * u.scale)
+
+
+def empty_sums(ev: Evaluator, unit: Unit, env: dict) -> bool:
+    """Does a sum in ``unit`` add no terms at ``env`` (``\\sum_{j=1}^{i-1}`` at i = 1)?"""
+    ev.empty = False
+    try:
+        ev._ev(unit.tree, unit, env)   # not remembered: the flag must be raised afresh
+    except MathError:
+        return False
+    return ev.empty
+
+
+def unused_bounds(ev: Evaluator, unit: Unit, env: dict) -> list:
+    """``[(name, count)]``: sums whose body does not use their index (``\\sum_{j'}
+    e^{s_{ij}}``), with the number of copies they add at ``env``."""
+    out = []
+    units = [unit]
+    while units:
+        u = units.pop()
+        for node in sympy.preorder_traversal(u.tree):
+            if isinstance(node, sympy.Sum) and len(node.args) == 2:
+                body, (var, lo, hi) = node.args
+                atom = _atom(var, u)
+                if atom is None or atom.kind != "bound":
+                    continue
+                used = set()
+                for sym in body.free_symbols:
+                    inner = u.atoms.get(sym.name)
+                    if inner is None:
+                        continue
+                    if inner.kind in ("entry", "row", "index", "size"):
+                        used.update(index_names(inner) if False else
+                                    [n for item in inner.items for n in index_names(item)]
+                                    + ([inner.name] if inner.kind in ("index", "size") else []))
+                    for cell in sub_units(inner):
+                        used |= unit_names(cell)
+                if atom.name in used:
+                    continue
+                try:
+                    low = ev._int(lo, u, env, "lower bound")
+                    hi_atom = _atom(hi, u)
+                    if hi_atom is not None and hi_atom.kind == "auto":
+                        continue
+                    high = ev._int(hi, u, env, "upper bound")
+                except MathError:
+                    continue
+                if high - low + 1 > 1:
+                    out.append((atom.name, high - low + 1))
+        for atom in u.atoms.values():
+            units.extend(sub_units(atom))
+    return out

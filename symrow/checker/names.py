@@ -78,6 +78,29 @@ class NameReader:
             letter = "\\%s{%s}" % (V.ACCENTS[tok.text], letter)
         return letter, tok.text in V.BOLD, inner_sub, tok.pos, arg.end
 
+    def _word_heading(self, cur: Cursor, em: Emitter) -> bool:
+        """``Attention(Q, K, V)`` typed as plain letters (a capital, then three or more
+        letters, then a bracket)."""
+        first = cur.peek()
+        if not first.text.isupper():
+            return False
+        word = [first]
+        while True:
+            node = cur.peek(len(word))
+            if not (isinstance(node, Token) and node.kind == "letter" and
+                    node.pos == word[-1].end):
+                break
+            word.append(node)
+        if len(word) < 4 or not is_token(cur.peek(len(word)), "(", "\\left"):
+            return False
+        save = cur.i
+        for _ in word:
+            cur.take()
+        if self._heading(cur, em, "".join(t.text for t in word), first.pos):
+            return True
+        cur.i = save
+        return False
+
     def _softmax_letters(self, cur: Cursor, em: Emitter) -> bool:
         """``softmax(...)`` typed as plain letters."""
         word = []
@@ -97,7 +120,26 @@ class NameReader:
             cur.take()
         return self._softmax(cur, em, word[0].pos, word[-1].end)
 
+    def _special_vector(self, cur: Cursor, em: Emitter) -> bool:
+        """``\\mathbf{0}``, ``\\boldsymbol{1}_n``, ``\\mathbb{1}``: the zero or the ones
+        vector (sized by its subscript, or by what it meets)."""
+        tok, arg = cur.peek(), cur.peek(1)
+        inner = arg_nodes(arg) if arg is not None else []
+        inner = [n for n in inner if not is_token(n, *V.SPACING)]
+        if not (len(inner) == 1 and is_token(inner[0], "0", "1")):
+            return False
+        cur.take()
+        cur.take()
+        sub, sup, primes, (_, send) = self._scripts(cur)
+        end = max(arg.end, send)
+        items = () if sub is None else self._index_items(sub, tok.pos, end, single=True)
+        em.atom(Atom("special", inner[0].text, items), tok.pos, end)
+        self._scripts_after(sup, primes, em, tok.pos, end)
+        return True
+
     def _name(self, cur: Cursor, em: Emitter) -> None:
+        if cur.peek().text in V.BOLD and self._special_vector(cur, em):
+            return
         letter, bold, inner_sub, pos, end = self._head(cur)
         head_end = end
         sub, sup, primes, (_, send) = self._scripts(cur)
@@ -186,6 +228,11 @@ class NameReader:
             items = self._index_items(sub, pos, end, single=False)
             return self._indexed(q, items, False, pos, end), sup
         q = ref.matrices.get(letter)
+        if q is None and letter == "I":
+            # the identity, sized by its subscript (I_n) or by what it meets
+            if sub is None:
+                return Atom("special", "I"), sup
+            return Atom("special", "I", self._index_items(sub, pos, end, single=True)), sup
         if q is None:
             raise TranslateError(self._unknown(shown), pos, end)
         if sub is None:

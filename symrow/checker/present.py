@@ -155,6 +155,8 @@ def _md_step(step) -> list[str]:
         block = _difference_display(step)
         if block is not None:
             out += ["", "$$", block, "$$"]
+        for hint in (step.detail or {}).get("hints", ()):
+            out += ["", f"> hint: {_md_text(hint)}"]
         counter = _counter_text(step.detail or {})
         if counter:
             out += ["", f"> {counter}"]
@@ -171,8 +173,13 @@ def to_markdown(report) -> str:
     """The report as Markdown: ``$$`` displays, one per step."""
     lines = [f"**symrow check: {report.verdict}** against {report.against}: "
              f"{report.summary().split('(', 1)[1].rstrip(')')}", ""]
+    if report.convention:
+        lines += [f"> convention: {_md_text(report.convention)}", ""]
     for note in report.notes:
         lines += [f"> {note}", ""]
+    for unread in report.unread:
+        lines += [f"> not read: line {unread['line']}, column {unread['column']}: "
+                  f"{_md_text(unread['reason'])}", ""]
     for step in report.steps:
         lines += _md_step(step) + [""]
     return "\n".join(lines).rstrip() + "\n"
@@ -206,6 +213,8 @@ def _tex_step(step) -> list[str]:
         if block is not None:
             out += ["\\begin{align*}", block.replace("\\begin{aligned}\n", "")
                     .replace("\n\\end{aligned}", ""), "\\end{align*}"]
+        for hint in (step.detail or {}).get("hints", ()):
+            out.append(_tex_text("hint: " + hint))
         counter = _counter_text(step.detail or {})
         if counter:
             out.append(counter)
@@ -219,6 +228,10 @@ def to_latex(report) -> str:
     lines = [f"\\noindent\\textbf{{symrow check: {report.verdict}}} against "
              f"{_tex_text(report.against)}: "
              f"{_tex_text(report.summary().split('(', 1)[1].rstrip(')'))}", ""]
+    extra = ([f"convention: {report.convention}"] if report.convention else []) + [
+        f"not read: line {u['line']}, column {u['column']}: {u['reason']}"
+        for u in report.unread]
+    lines += [_tex_text(text) + "\\par" for text in extra] + ([""] if extra else [])
     for step in report.steps:
         lines += _tex_step(step) + [""]
     return "\n".join(lines).rstrip() + "\n"

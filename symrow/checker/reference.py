@@ -131,6 +131,8 @@ class Reference:
                               "checked through its instances (symrow.check does that)")
         self.kind = derivation.kind
         self.options = dict(derivation.options)
+        #: the name of the derivation's result (O of attention), for Attention(Q, K, V)
+        self.result = getattr(derivation, "result_name", None)
         self.max_dim = max(get_limits().max_dim, 64)
         quantities = {name: _matrix(value) for name, value in derivation.quantities.items()
                       if isinstance(value, sympy.MatrixBase)}

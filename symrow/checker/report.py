@@ -165,11 +165,17 @@ def _detail_lines(detail: dict, prefix: str = "") -> list[str]:
             lines.append(prefix + "extra term" + ("s" if len(detail["extra"]) > 1 else "")
                          + ": " + ", ".join(detail["extra"]))
         for c in detail.get("coefficients", ()):
-            if c["term"] == "1":
-                lines.append(prefix + f"constant term {c['got']}, expected {c['expected']}")
+            if c["term"] == "1" and not detail.get("missing") and not detail.get("extra") \
+                    and len(detail.get("coefficients", ())) == 1:
+                lines.append(prefix + f"the value is {c['got']}, expected {c['expected']}")
+            elif c["term"] == "1":
+                lines.append(prefix + f"the number added on its own is {c['got']}, expected "
+                                      f"{c['expected']}")
             else:
                 lines.append(prefix + f"coefficient of {c['term']}: {c['got']}, expected "
                                       f"{c['expected']}")
+    for hint in detail.get("hints", ()):
+        lines.append(prefix + "hint: " + hint)
     counter = detail.get("counterexample")
     if counter:
         values = list(counter["values"].items())
@@ -190,10 +196,16 @@ class Report:
     ``steps`` are :class:`StepReport` records in the order of the text.
     """
 
-    def __init__(self, against: str, steps, *, notes: tuple = ()):
+    def __init__(self, against: str, steps, *, notes: tuple = (), unread: tuple = (),
+                 convention: str | None = None):
         self.against = against
         self.steps = tuple(steps)
         self.notes = tuple(notes)
+        #: math on the page that was not read: dicts with line, column, near, reason
+        self.unread = tuple(unread)
+        #: the vector convention the page was read with (``row`` or ``column``, and how
+        #: it was found), or None when no step depends on it
+        self.convention = convention
 
     @property
     def counts(self) -> dict:
@@ -210,8 +222,8 @@ class Report:
             return "wrong"
         if counts["unreadable"]:
             return "unreadable"
-        if not counts["checked"]:
-            return "unchecked"
+        if not counts["checked"] or self.unread:
+            return "unchecked"      # "holds" only when every piece of math was read
         return "holds"
 
     @property
@@ -230,6 +242,10 @@ class Report:
                "steps": [step.to_dict() for step in self.steps]}
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.unread:
+            out["unread"] = [dict(u) for u in self.unread]
+        if self.convention:
+            out["convention"] = self.convention
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -253,11 +269,18 @@ class Report:
             more.append(f"{c['unchecked']} not checked")
         if c["defines"]:
             more.append(_plural(c["defines"], "definition"))
+        if self.unread:
+            more.append(f"{len(self.unread)} piece{'s' if len(self.unread) > 1 else ''} "
+                        f"of math not read")
         return f"{self.verdict} ({checked}" + ("; " + ", ".join(more) if more else "") + ")"
 
     def to_text(self) -> str:
         lines = [f"symrow check against {self.against}"]
+        if self.convention:
+            lines.append(f"convention: {self.convention}")
         lines += [f"note: {note}" for note in self.notes]
+        lines += [f"not read: line {u['line']}, column {u['column']}: {u['reason']}"
+                  for u in self.unread]
         widths = (max((len(str(s.index)) for s in self.steps), default=1),
                   max((len(str(s.line)) for s in self.steps), default=1))
         section = None

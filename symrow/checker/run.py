@@ -179,6 +179,8 @@ class Outcome:
     others: tuple = ()
     error: tuple | None = None      # (message, pos, end) for an unreadable step
     sizes: dict | None = None
+    pending: "Outcome | None" = None   # the verdict if the page turns out to give no numbers
+    vacuous: bool = False              # no assignment satisfied the notes
 
 
 class _Context:
@@ -194,16 +196,43 @@ class _Context:
         self.cache = cache
 
 
-class _Run:
-    def __init__(self, tex: str, targets: list[Target], parser: str = "auto"):
+class _PageSource:
+    """The prepared page (:mod:`.document`) as a :class:`~.lexer.Source`: it is read
+    from its prepared text, and shows the text as written."""
+
+    def __new__(cls, page):
         from .lexer import Source
+
+        class PageSource(Source):
+            def near(self, pos: int, end: int | None = None) -> str:
+                shown = Source(page.original)
+                return shown.near(pos, end)
+        src = PageSource(page.text)
+        src.original = page.original
+        return src
+
+
+class _Run:
+    def __init__(self, tex: str, targets: list[Target], parser: str = "auto", page=None):
+        from .document import prepare
         self.parser = parser
-        self.src = Source(tex)
+        self.page = page if page is not None else prepare(tex)
+        self.src = _PageSource(self.page)
         self.targets = targets
         self.cache: dict = {}
         self.contexts: dict = {}
-        self.section_of = _section_map(tex, targets)
+        self.section_of = _section_map(self.page.text, targets)
         self.steps: list[StepReport] = []
+        self.notes: list[str] = []
+        #: unchecked steps (by id) and their verdict if the page gives no numbers
+        self.pending: dict = {}
+        #: conditions on sizes that hold over a stretch of the page: (start, end, conditions)
+        self.scoped: list = []
+        #: whether the page (or values=) gives an operand numbers
+        self.numbers = any(t.values for t in targets)
+        #: the vector convention, as the report states it; vectors read as columns?
+        self.convention: str | None = None
+        self.column = False
 
     # -- plumbing -----------------------------------------------------------------------
     def contexts_for(self, target: Target) -> list[_Context]:
@@ -211,6 +240,9 @@ class _Run:
         if got is None:
             got = [_Context(ref, sizes, self.src, self.cache)
                    for sizes, ref in target.instances()]
+            if self.column:
+                for ctx in got:
+                    ctx.evaluator = _evaluator(ctx.ref, True)
             self.contexts[id(target)] = got
         return got
 
@@ -220,7 +252,8 @@ class _Run:
                 "near": self.src.near(pos, end)}
 
     def text_of(self, member) -> str:
-        return self.src.text[member.pos:member.end].strip()
+        text = self.src.original[member.pos:member.end].strip()
+        return _LEADING_SPACE.sub("", text)
 
     def unit(self, ctx: _Context, member):
         """The member translated and parsed for one reference, or an error tuple."""
@@ -247,9 +280,8 @@ class _Run:
 
     # -- the walk -----------------------------------------------------------------------------
     def run(self) -> list[StepReport]:
-        from .lexer import build_tree, tokenize
         from .structure import split
-        tree = build_tree(tokenize(self.src.text), self.src)
+        tree = self.read_tree()
         chains = split(tree, self.src)
         if not chains:
             raise ParseError("there is no claim to check: write steps such as C = AB, one "
@@ -260,6 +292,8 @@ class _Run:
         notes: dict = {}
         for chain in chains:
             target = self.section_of(chain.pos)
+            if self.specializes(chain, target):
+                continue
             note = self.as_note(chain, target)
             if note is not None:
                 if claims and chain.before == "sep" and note:
@@ -267,7 +301,13 @@ class _Run:
                 continue
             if chain.note_only:
                 continue
+            remark = self.notation(chain, target)
+            if remark is not None:
+                if remark:
+                    self.notes.append(remark)
+                continue
             claims.append(chain)
+        self.choose_convention(claims)
         k = 0
         while k < len(claims):
             group = [claims[k]]
@@ -276,6 +316,37 @@ class _Run:
             self.check_group(group, notes)
             k += len(group)
         return self.steps
+
+    def read_tree(self):
+        """The page as a tree.  In Markdown, a paragraph whose braces or environments do
+        not balance is listed as not read, and the rest of the page is read."""
+        from .lexer import build_tree, tokenize
+        first = None
+        for _ in range(50):
+            try:
+                return build_tree(tokenize(self.src.text), self.src)
+            except ParseError as err:
+                if first is None:
+                    first = err
+                if not self.page.markdown:
+                    raise
+                pos = self._offset(err.line, err.column)
+                text = self.page.text
+                start = text.rfind("\n\n", 0, pos)
+                start = 0 if start == -1 else start + 2
+                end = text.find("\n\n", pos)
+                end = len(text) if end == -1 else end
+                if start == 0 and end == len(text) or not text[start:end].strip():
+                    raise first from None
+                self.page.unread.append((pos, pos + 1, f"{err.reason}: this paragraph was not read"))
+                self.page.text = "".join(ch if ch == "\n" else " " for ch in text[start:end]
+                                         ).join((text[:start], text[end:]))
+                self.src = _PageSource(self.page)
+        raise first
+
+    def _offset(self, line: int, column: int) -> int:
+        starts = [0] + [k + 1 for k, ch in enumerate(self.page.text) if ch == "\n"]
+        return starts[max(0, min(line, len(starts)) - 1)] + max(column, 1) - 1
 
     def check_group(self, group: list, notes: dict) -> None:
         """A chain and the chains that may continue it (an ambiguous layout)."""
@@ -316,6 +387,52 @@ class _Run:
     def error_at(self, r: StepReport) -> dict:
         return {"line": r.line, "column": r.column, "near": r.left[:30]}
 
+    # -- the vector convention ---------------------------------------------------------------
+    def choose_convention(self, claims: list) -> None:
+        """Rows (symrow's reading) or columns: as the page states it in words, else as the
+        first claim with vectors that only one reading makes sense of."""
+        import re
+        prose = self.page.text
+        said = {name for name, pattern in _CONVENTION_WORDS if re.search(pattern, prose)}
+        if len(said) == 1:
+            (name,) = said
+            self.set_convention(name == "column",
+                                f"{name} vectors (as the text states)")
+            return
+        used = False
+        for chain in claims:
+            if chain.problem is not None:
+                continue
+            target = self.section_of(chain.pos)
+            ctx = self.contexts_for(target)[0]
+            for k, rel in enumerate(chain.relations):
+                if rel.kind not in ("eq", "approx"):
+                    continue
+                lu, ru = self.unit(ctx, chain.members[k]), self.unit(ctx, chain.members[k + 1])
+                if isinstance(lu, tuple) or isinstance(ru, tuple):
+                    continue
+                if not (_has_vector(lu) or _has_vector(ru)):
+                    continue
+                used = True
+                rows = _sensible(ctx.ref, lu, ru, column=False)
+                cols = _sensible(ctx.ref, lu, ru, column=True)
+                if rows != cols:
+                    line = self.src.line_col(rel.pos)[0]
+                    which = "row" if rows else "column"
+                    self.set_convention(cols, f"{which} vectors (inferred from line {line}, "
+                                              f"which only makes sense with {which} vectors)")
+                    return
+        if used:
+            self.convention = "row vectors (symrow's reading; nothing on the page says "\
+                              "otherwise)"
+
+    def set_convention(self, column: bool, text: str) -> None:
+        self.convention = text
+        self.column = column
+        for contexts in self.contexts.values():
+            for ctx in contexts:
+                ctx.evaluator = _evaluator(ctx.ref, column)
+
     # -- notes -------------------------------------------------------------------------------
     def as_note(self, chain, target: Target):
         """A range note (``1 \\le i \\le m``, ``j > i``, ``i = 1, \\dots, m``): its
@@ -323,6 +440,8 @@ class _Run:
         from .indices import NotIndex, index_names, read_expr
         if chain.problem is not None or not chain.relations:
             return None
+        if len(chain.relations) == 1 and chain.relations[0].kind == "in":
+            return self.range_note(chain, target)
         if any(r.kind not in ("le", "lt", "ge", "gt", "eq", "ne") for r in chain.relations):
             return None
         items = []
@@ -333,6 +452,8 @@ class _Run:
                 return None
         sizes = target.instances()[0][1].sizes
         names = {n for item in items for n in index_names(item)}
+        if any(not n[0].islower() for n in names):
+            return None          # capitals name matrices: Q = K = V is a claim
         if not names or names <= set(sizes):
             return None          # only sizes and numbers: a claim such as d = 2
         if chain.listed or (len(items) == 2 and chain.relations[0].kind == "eq"
@@ -340,45 +461,199 @@ class _Run:
             return []
         return [(r.kind, items[k], items[k + 1]) for k, r in enumerate(chain.relations)]
 
+    def specializes(self, chain, target: Target) -> bool:
+        """``\\ell = 3 のとき``, ``for $n = 4$``: against general sizes, a size set to a number
+        is not a claim but a case; the claims after it in its paragraph are checked at the
+        size choices where it holds."""
+        from .indices import NotIndex, read_expr
+        if not target.general or chain.problem is not None or len(chain.members) != 2 or \
+                chain.relations[0].kind != "eq":
+            return False
+        try:
+            a, b = (read_expr(m.nodes, subscripts=False) for m in chain.members)
+        except NotIndex:
+            return False
+        from .general import size_names
+        sizes = set(size_names(target.derivation))
+        if isinstance(a, int) and isinstance(b, str):
+            a, b = b, a
+        if not (isinstance(a, str) and a in sizes and isinstance(b, int)):
+            return False
+        text = self.page.text
+        end = text.find("\n\n", chain.end)
+        end = len(text) if end == -1 else end
+        self.scoped.append((chain.end, end, [("eq", a, b)]))
+        shown = "\\ell" if a == "ell" else a
+        line = self.src.line_col(chain.pos)[0]
+        self.notes.append(f"line {line}: {shown} = {b} is a case, not a claim: what follows "
+                          f"in its paragraph is checked where {shown} = {b}")
+        return True
+
+    def range_note(self, chain, target: Target):
+        """``i \\in \\{1, 2\\}``, ``j \\in \\{1, \\dots, n\\}``, ``i \\in [m]``,
+        ``k \\in \\mathbb{N}``: the range an index runs over (its conditions), or
+        None when the left side is not an index (``A \\in \\mathbb{R}^{m \\times n}``
+        is a claim)."""
+        from .indices import NotIndex, read_expr
+        from .units import is_token
+        left, right = chain.members
+        try:
+            name = read_expr(left.nodes, subscripts=False)
+        except NotIndex:
+            return None
+        if not isinstance(name, str) or not name[0].islower():
+            return None
+        sizes = target.instances()[0][1].sizes
+        if name in sizes:
+            return None
+        nodes = right.nodes
+        if len(nodes) >= 2 and is_token(nodes[0], "\\{", "[", "\\lbrace") and \
+                is_token(nodes[-1], "\\}", "]", "\\rbrace"):
+            inner = nodes[1:-1]
+            parts: list = [[]]
+            for node in inner:
+                if is_token(node, ","):
+                    parts.append([])
+                else:
+                    parts[-1].append(node)
+            dots = ("\\dots", "\\ldots", "\\cdots")
+            items = [p for p in parts if p and not (len(p) == 1 and is_token(p[0], *dots))]
+            try:
+                values = [read_expr(p, subscripts=False) for p in items]
+            except NotIndex:
+                return []
+            if is_token(nodes[0], "[") and len(values) == 1:
+                values = [1, values[0]]            # [n] = {1, ..., n}
+            if len(values) >= 2:
+                listed = [v for v in values if isinstance(v, int)]
+                if len(listed) == len(values) and listed != list(range(listed[0],
+                                                                        listed[-1] + 1)):
+                    return []                      # a set with gaps: no range to restrict
+                return [("ge", name, values[0]), ("le", name, values[-1])]
+        return []
+
+    def notation(self, chain, target: Target) -> str | None:
+        """A line that introduces notation rather than claiming something: a gradient's
+        name (``\\bar{Z} = \\partial L / \\partial Z``), or a function-style heading
+        (``\\mathrm{Attention}(Q, K, V) = ...``) that is not this derivation's.  The
+        note to make, or None."""
+        from .lexer import walk_tokens
+        if chain.problem is not None:
+            return None
+        words = {t.text for m in chain.members for t in walk_tokens(m.nodes)}
+        line = self.src.line_col(chain.pos)[0]
+        if words & {"\\partial", "\\nabla"}:
+            if len(chain.members) == 2 and chain.relations[0].kind == "eq" and \
+                    any(_is_gradient(m.nodes) for m in chain.members) and \
+                    any(_is_short_name(m.nodes) for m in chain.members):
+                return (f"line {line}: a notation for a gradient "
+                        f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
+                        f"checked here")
+            # a claim about gradients: the derivation has none to compare with
+            self.page.unread.append((chain.pos, chain.end,
+                                     "a claim about gradients, which this derivation does "
+                                     "not derive: not read"))
+            return ""
+        if len(chain.members) != 2 or chain.relations[0].kind != "eq":
+            return None
+        ctx = self.contexts_for(target)[0]
+        unit = self.unit(ctx, chain.members[0])
+        if isinstance(unit, tuple) and unit[0].startswith("a function-style heading"):
+            return f"line {line}: {unit[0]}"
+        return None
+
     # -- one chain -----------------------------------------------------------------------
     def check_chain(self, chain, conditions: list) -> list[StepReport]:
+        conditions = conditions + [c for start, end, conds in self.scoped
+                                   if start <= chain.pos < end for c in conds]
         if chain.problem is not None:
             message, pos, end = chain.problem
             line, column = self.src.line_col(pos)
-            return [StepReport(0, line, column, self.src.text[pos:end], "", "unreadable",
+            return [StepReport(0, line, column, self.src.original[pos:end], "", "unreadable",
                                message, error=self.error(message, pos, end))]
         target = self.section_of(chain.pos)
         out = []
+        defining = self.definition_chain(chain, target)
         for k, rel in enumerate(chain.relations):
             lm, rm = chain.members[k], chain.members[k + 1]
-            outcome = self.check_step(target, rel, lm, rm, conditions)
+            # Q = K = [numbers]: each name is given the values on the far right
+            self.defining = defining
+            try:
+                outcome = self.check_step(target, rel, lm,
+                                          chain.members[-1] if defining else rm, conditions)
+            finally:
+                self.defining = False
             line, column = self.src.line_col(rel.pos)
             err = None
             if outcome.error is not None:
                 err = self.error(*outcome.error)
-            out.append(StepReport(
-                0, line, column, self.text_of(lm), self.text_of(rm), outcome.status,
-                outcome.message, entry=outcome.entry, indices=outcome.indices,
-                detail=outcome.detail, others=tuple(outcome.others), error=err,
-                relation=rel.kind, sizes=outcome.sizes,
-                section=target.section, symbol=rel.token.text))
+            def report(o: Outcome) -> StepReport:
+                return StepReport(
+                    0, line, column, self.text_of(lm), self.text_of(rm), o.status,
+                    o.message, entry=o.entry, indices=o.indices,
+                    detail=o.detail, others=tuple(o.others), error=err,
+                    relation=rel.kind, sizes=o.sizes,
+                    section=target.section, symbol=rel.token.text)
+            out.append(report(outcome))
+            if outcome.pending is not None:
+                outcome.pending.sizes = outcome.sizes
+                self.pending[id(out[-1])] = report(outcome.pending)
         return out
+
+    def definition_chain(self, chain, target: Target) -> bool:
+        """``Q = K = [numbers]``, ``Q = K = I`` or ``Q = K = V``: operand names, then
+        what they all are."""
+        if len(chain.members) < 3 or any(r.kind != "eq" for r in chain.relations):
+            return False
+        ctx = self.contexts_for(target)[0]
+        for member in chain.members[:-1]:
+            if self.operand_atom(ctx, member) is None:
+                return False
+        last = self.unit(ctx, chain.members[-1])
+        if isinstance(last, tuple):
+            return False
+        if self.operand_atom(ctx, chain.members[-1]) is not None:
+            return True
+        from .values import Unsized, is_matrix
+        try:
+            value = ctx.evaluator.value(last, {})
+        except Exception:  # noqa: BLE001 - not a definition; the steps say why
+            return False
+        if isinstance(value, Unsized):
+            return True
+        return is_matrix(value) and not value.free_symbols
+
+    def operand_atom(self, ctx, member):
+        """The operand a member names, alone (``Q``, ``\\mathbf{K}``), or None."""
+        unit = self.unit(ctx, member)
+        if isinstance(unit, tuple) or len(unit.atoms) != 1:
+            return None
+        (key, atom), = unit.atoms.items()
+        if atom.kind != "whole" or unit.text.strip() != key:
+            return None
+        q = ctx.ref.quantities.get(atom.name)
+        return atom if q is not None and q.level == 0 else None
 
     def check_step(self, target: Target, rel, lm, rm, conditions) -> Outcome:
         result = None
+        vacuous = None
         for ctx in self.contexts_for(target):
             outcome = self.judge(ctx, rel, lm, rm, conditions)
-            if outcome.status == "wrong" and ctx.sizes is not None:
+            if outcome.vacuous and ctx.sizes is not None:
+                vacuous = outcome      # no index values (or sizes) here: the next choice
+                continue
+            if (outcome.status == "wrong" or outcome.pending is not None) and \
+                    ctx.sizes is not None:
                 outcome.sizes = dict(ctx.sizes)
             if outcome.status != "holds":
                 return outcome
             result = outcome
-        return result
+        return result if result is not None else vacuous
 
     # -- one step, one reference --------------------------------------------------------------
     def judge(self, ctx: _Context, rel, lm, rm, conditions) -> Outcome:
         from .evaluate import MathError, step_ranges
-        from .values import Undecided
+        from .values import NeedsValues, Undecided
         lu = self.unit(ctx, lm)
         ru = None if rel.kind == "in" else self.unit(ctx, rm)
         for u in (lu, ru):
@@ -402,6 +677,7 @@ class _Run:
             shape = space_shape(rm.nodes, ref.sizes)
         checked = 0
         defined = []
+        pending = None
         for values in itertools.product(*ranges):
             env = dict(zip(names, values))
             if not self.admits(conditions, env, ref):
@@ -409,6 +685,12 @@ class _Run:
             checked += 1
             try:
                 result = self.claim(ctx, rel, lu, ru, lm, rm, env, shape, defined)
+            except NeedsValues as err:
+                # a number against symbols: false as an identity, unless the page gives
+                # numbers somewhere (decided at the end); a definite finding elsewhere wins
+                if pending is None:
+                    pending = (err, env)
+                continue
             except Undecided as err:
                 return Outcome("unchecked", str(err), indices=env or None)
             except MathError as err:
@@ -422,18 +704,91 @@ class _Run:
                            f"report it)")
                 return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
             if result is not None:
+                detail = result.detail.to_dict() if result.detail else None
+                found = self.hints(ctx, lu, ru, env, result.entry)
+                if found:
+                    detail = {**(detail or {"missing": [], "extra": [], "coefficients": []}),
+                              "hints": found}
                 return Outcome("wrong", result.message, entry=result.entry,
-                               indices=env or None,
-                               detail=result.detail.to_dict() if result.detail else None,
+                               indices=env or None, detail=detail,
                                others=tuple(result.others))
+        if pending is not None:
+            err, env = pending
+            return Outcome("unchecked", str(err), indices=env or None,
+                           pending=self.identity_wrong(ctx, lu, ru, env, err.difference))
+        if defined and isinstance(defined[0], tuple):
+            _, name, other = defined[0]
+            return Outcome("defines", f"takes {name} equal to {other} for what follows "
+                                      f"(an assumption, not a claim)")
         if defined:
             return Outcome("defines", "gives " + ", ".join(defined) + " "
                            + ("its values" if len(defined) == 1 else "their values")
                            + " for what follows")
         if not checked:
-            return Outcome("unchecked", "not checked: no index values satisfy the note "
-                                        "after this claim")
+            return Outcome("unchecked", "not checked: no index values (or sizes) satisfy "
+                                        "the note that restricts this claim", vacuous=True)
         return Outcome("holds")
+
+    def sum_hints(self, ctx, lu, ru, env: dict) -> list[str]:
+        """Sums that add nothing, or copies of one term: said in plain words."""
+        from .evaluate import empty_sums, unused_bounds
+        if ru is None:
+            return []
+        ev = ctx.evaluator
+        where = ", ".join(f"{k} = {v}" for k, v in env.items())
+        out = []
+        for side, unit in (("left", lu), ("right", ru)):
+            if empty_sums(ev, unit, env):
+                out.append((f"for {where} " if where else "") + f"the sum on the {side} is "
+                           f"empty: it adds no terms, so it is 0")
+            for name, count in unused_bounds(ev, unit, env):
+                out.append(f"the sum over {name} on the {side} does not use {name}: it adds "
+                           f"{count} copies of the same term")
+        return out
+
+    def hints(self, ctx, lu, ru, env: dict, entry) -> list[str]:
+        """Plain-word hints for a wrong step (:mod:`.hints`, and sums)."""
+        from .hints import hints
+        from .values import is_matrix
+        out = self.sum_hints(ctx, lu, ru, env)
+        last = getattr(self, "_last", None)
+        if last is None:
+            return out
+        left, right = last
+        if entry is not None:
+            i, j = entry
+            left = left[i - 1, j - 1] if is_matrix(left) else left
+            right = right[i - 1, j - 1] if is_matrix(right) else right
+        if is_matrix(left) or is_matrix(right):
+            return out
+        try:
+            out += hints(left, right, ctx.ref)
+        except Exception:  # noqa: BLE001 - a hint must never cost the verdict
+            pass
+        return out
+
+    def identity_wrong(self, ctx, lu, ru, env: dict, difference) -> Outcome:
+        """The verdict on a number claimed equal to symbols when the page gives no numbers:
+        the claim is an identity in the entries, and it is false."""
+        from .values import is_matrix
+        ev = ctx.evaluator
+        reasons = self.sum_hints(ctx, lu, ru, env)
+        numbers = []
+        for side, unit in (("left", lu), ("right", ru)):
+            value = ev.value(unit, env)
+            if not is_matrix(value) and not getattr(value, "free_symbols", True):
+                numbers.append(f"the {side} side is the number {value}")
+        head = (", ".join(numbers) or "one side is a number") + (
+            ", the other is not that number for every value of the entries (no numbers are "
+            "given on this page, so the step claims an identity)")
+        message = "; ".join(reasons[:1] + [head])
+        if difference is not None and difference.entry is not None:
+            message = f"entry {difference.entry}: " + message
+        detail = difference.detail.to_dict() if difference is not None and \
+            difference.detail is not None else None
+        return Outcome("wrong", message,
+                       entry=difference.entry if difference is not None else None,
+                       indices=env or None, detail=detail)
 
     @staticmethod
     def admits(conditions, env, ref) -> bool:
@@ -456,9 +811,11 @@ class _Run:
         ev = ctx.evaluator
         ref = ctx.ref
         left = ev.value(lu, env)
+        self._last = None
         if rel.kind == "in":
             return R.membership(left, shape, self.text_of(rm))
         right = ev.value(ru, env)
+        self._last = (left, right)
         if rel.kind == "eq":
             if self.define(ctx, lu, left, right, env, defined):
                 return None
@@ -471,6 +828,19 @@ class _Run:
             return R.mapping(left, right, ref, self.text_of(lm), self.text_of(rm))
         raise R.unchecked(rel.kind)
 
+    def assume(self, ctx, lu, left, right, defined: list) -> bool:
+        """``Q = K = V`` (all operands, no numbers): take them equal for what follows."""
+        ref = ctx.ref
+        mine, theirs = _operand_of(ref, left), _operand_of(ref, right)
+        if mine is None or theirs is None or (mine.rows, mine.cols) != (theirs.rows, theirs.cols):
+            return False
+        if mine.name == theirs.name:
+            return False
+        for s, r in zip(mine.symbols, theirs.symbols):
+            ref.values[s] = ref.values.get(r, r)
+        defined.append(("assumed", self.src.original[lu.pos:lu.end].strip(), theirs.name))
+        return True
+
     def define(self, ctx, lu, left, right, env, defined: list) -> bool:
         """``A = [numbers]``: give the operand A these values (True), unless it has some."""
         from .values import Undecided, is_matrix
@@ -479,12 +849,18 @@ class _Run:
             return False
         if len(lu.atoms) != 1:
             return False
+        if getattr(self, "defining", False) and self.assume(ctx, lu, left, right, defined):
+            return True
         (atom,) = lu.atoms.values()
         if atom.kind not in ("whole", "row", "entry"):
             return False
         q = ref.quantities.get(atom.name)
         if q is None or q.level != 0:
             return False
+        from .values import Unsized
+        if isinstance(right, Unsized):
+            right = right.fill(q.rows, q.cols) if atom.kind == "whole" else \
+                right.fill(*((1, q.cols) if atom.kind == "row" else (1, 1)))
         lefts = list(left) if is_matrix(left) else [left]
         rights = list(right) if is_matrix(right) else [right]
         if any(getattr(r, "free_symbols", True) for r in rights):
@@ -504,9 +880,96 @@ class _Run:
                 return False
         for s, r in zip(lefts, rights):
             ref.values[s] = r
+        self.numbers = True
         name = self.src.text[lu.pos:lu.end].strip()
         defined.append(name)
         return True
+
+
+def _is_gradient(nodes: list) -> bool:
+    """``\\partial L / \\partial Z``, ``\\frac{\\partial L}{\\partial Z}``, ``\\nabla_Z L``:
+    a gradient and nothing else (no sums, products or matrices around it)."""
+    from .lexer import Env, Group, Token, walk_tokens
+    tokens = list(walk_tokens(nodes))
+    if any(isinstance(n, Env) for n in nodes) or len(tokens) > 24:
+        return False
+    texts = [t.text for t in tokens]
+    if "\\nabla" in texts:
+        return not any(t in texts for t in ("+", "-", "\\cdot", "\\sum"))
+    if texts.count("\\partial") != 2 or any(t in texts for t in ("+", "-", "\\sum")):
+        return False
+    return texts[0] in ("\\partial", "\\frac", "\\dfrac", "\\tfrac")
+
+
+def _is_short_name(nodes: list) -> bool:
+    """A name alone: ``\\bar{Z}``, ``\\delta_i``, ``G^{(l)}``, ``dS``."""
+    from .lexer import Group, Token
+    k = 0
+    if not nodes or not isinstance(nodes[0], Token) or nodes[0].kind not in ("letter", "cmd"):
+        return False
+    k = 1
+    if nodes[0].kind == "cmd" and k < len(nodes) and isinstance(nodes[k], Group):
+        k += 1                                     # \bar{Z}, \mathbf{g}
+    while k < len(nodes):
+        node = nodes[k]
+        if isinstance(node, Token) and node.text == "'":
+            k += 1
+        elif isinstance(node, Token) and node.text in ("_", "^") and k + 1 < len(nodes):
+            k += 2
+        else:
+            return False
+    return True
+
+
+#: spacing a member's text may start with (``,\\ s_{12} = 0``): not shown
+_LEADING_SPACE = re.compile(r"^(?:\\[,;:! ]\s*|\\q?quad\s*)+")
+
+#: words that state the convention (English and Japanese)
+_CONVENTION_WORDS = (("column", r"(?i)column[- ]vectors?|列ベクトル|縦ベクトル"),
+                     ("row", r"(?i)row[- ]vectors?|行ベクトル|横ベクトル"))
+
+
+def _evaluator(ref, column: bool):
+    from .evaluate import Evaluator
+    return Evaluator(ref, column=column)
+
+
+def _has_vector(unit) -> bool:
+    from .evaluate import sub_units
+    for atom in unit.atoms.values():
+        if atom.kind == "row":
+            return True
+        if any(_has_vector(cell) for cell in sub_units(atom)):
+            return True
+    return False
+
+
+def _sensible(ref, lu, ru, column: bool) -> bool:
+    """Do both sides evaluate, to values of one shape, with vectors read this way?"""
+    from .evaluate import step_ranges
+    from .values import MathError, Unsized, shape_of
+    try:
+        env = {name: 1 for name in step_ranges(lu, ru, ref)}
+        ev = _evaluator(ref.with_own_values(dict(ref.values)), column)
+        left, right = ev.value(lu, env), ev.value(ru, env)
+    except MathError:
+        return False
+    except Exception:  # noqa: BLE001 - the walk reports it
+        return False
+    if isinstance(left, Unsized) or isinstance(right, Unsized):
+        return True
+    return shape_of(left) == shape_of(right)
+
+
+def _operand_of(ref, value):
+    """The operand whose entry symbols ``value`` is (a matrix), or None."""
+    from .values import is_matrix
+    if not is_matrix(value):
+        return None
+    for q in ref.quantities.values():
+        if q.level == 0 and q.symbols.shape == value.shape and q.symbols == value:
+            return q
+    return None
 
 
 def _join(first, second):
@@ -525,7 +988,18 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
     reading formulas with ``parser`` (see :func:`symrow.checker.parse.parse`)."""
     run = _Run(tex, targets, parser)
     steps = run.run()
+    if not run.numbers:
+        # no numbers anywhere on the page: a number claimed equal to symbols is an
+        # identity in the entries, and a false one
+        steps = [run.pending.get(id(s), s) for s in steps]
     numbered = [dataclasses.replace(s, index=k) for k, s in enumerate(steps, start=1)]
+    unread = []
+    for pos, end, reason in sorted(run.page.unread):
+        line, column = run.src.line_col(pos)
+        unread.append({"line": line, "column": column, "near": run.src.near(pos, end),
+                       "reason": reason})
+    notes = [f"line {run.src.line_col(pos)[0]}: {message}"
+             for pos, message in sorted(run.page.notes)] + run.notes
     if len(targets) == 1:
         against = targets[0].describe()
         numbered = [dataclasses.replace(s, section=None) for s in numbered]
@@ -533,4 +1007,5 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
         against = "the handout: " + "; ".join(
             f"{t.section} {t.derivation.kind}{' (general)' if t.general else ''}"
             for t in targets)
-    return Report(against, numbered)
+    return Report(against, numbered, notes=tuple(notes), unread=tuple(unread),
+                  convention=run.convention)

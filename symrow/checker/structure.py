@@ -4,11 +4,15 @@ The structure is read here, not by the parser.  Math delimiters and the
 layout environments (``align*``, ``aligned``, ``equation``, ...) are
 dropped, ``&`` is ignored, and the text is cut into *segments* at row
 breaks (``\\\\``), the edges of math (``$``, ``\\[``, an environment),
-commas, ``\\text{...}`` and ``\\quad``.  A line break is only white space:
-it never ends an equation.  Then:
+commas, ``\\text{...}`` and wide spaces between two expressions
+(``\\quad``, ``\\qquad``, ``\\hspace{2pc}``: definitions side by side; a
+wide space next to a relation is only space).  A line break is only white
+space: it never ends an equation.  Then:
 
 * a segment that starts with a relation (``&= ...``) continues the chain
   above it; one that starts with ``+`` or ``-`` continues its last side;
+* a relation with nothing on either side (``$\\to$`` in a title), or an
+  arrow with one side (``$QK^\\top \\to$ softmax``), is a word, not a claim;
 * a segment with no relation at all makes no claim and is not a step,
   unless it continues the line above it (a display broken before a factor:
   ``a_{11}`` on one line and ``b_{11}`` on the next);
@@ -49,8 +53,11 @@ __all__ = ["Member", "Relation", "Chain", "split", "RELATIONS"]
 #: commands that start a stretch of prose: a separator between equations
 _TEXT_CMDS = {"\\text", "\\textrm", "\\textit", "\\textbf", "\\textnormal", "\\mbox",
               "\\intertext", "\\shortintertext", "\\textup", "\\textsf"}
-_DROP_WITH_ARG = {"\\label", "\\tag", "\\hspace", "\\vspace", "\\phantom", "\\hphantom",
+_DROP_WITH_ARG = {"\\label", "\\tag", "\\vspace", "\\phantom", "\\hphantom",
                   "\\vphantom"}
+#: wide spaces: between two equations they separate them (``X = A \\hspace{2pc} W = B``)
+_WIDE = {"\\quad", "\\qquad", "\\hspace", "\\hspace*", "\\hskip", "\\enspace",
+         "\\hfill", "\\hfil"}
 _DROP = {"\\nonumber", "\\notag", "\\displaystyle", "\\textstyle", "\\noindent",
          "\\allowbreak", "\\relax", "\\medskip", "\\smallskip", "\\bigskip"}
 _BREAK = {"\\newline"}
@@ -238,6 +245,14 @@ def _items(nodes: list, marked: bool) -> list:
                     if k < len(flat) and isinstance(flat[k][1], Group):
                         k += 1
                     continue
+                if text in ("\\stackrel", "\\overset", "\\underset") and k + 1 < len(flat) \
+                        and isinstance(flat[k][1], Group) and isinstance(flat[k + 1][1], Group):
+                    inner = [n for n in flat[k + 1][1].children if isinstance(n, Token)]
+                    if len(inner) == 1 and inner[0].text in RELATIONS:
+                        # S \stackrel{\text{def}}{=} QK^T: the relation, annotated
+                        items.append(("rel", Relation(RELATIONS[inner[0].text], inner[0])))
+                        k += 2
+                        continue
                 if text == ":" and k < len(flat) and isinstance(flat[k][1], Token) \
                         and flat[k][1].text == "=":
                     items.append(("rel", Relation("eq", flat[k][1])))
@@ -249,12 +264,22 @@ def _items(nodes: list, marked: bool) -> list:
                 if text in (",", ";", "."):
                     items.append(("sep", node))
                     continue
-                if text in ("\\quad", "\\qquad"):
+                if text in _WIDE:
+                    if text == "\\hspace":
+                        if k < len(flat) and isinstance(flat[k][1], Token) and \
+                                flat[k][1].text == "*":
+                            k += 1
+                        if k < len(flat) and isinstance(flat[k][1], Group):
+                            k += 1
+                    elif text == "\\hskip":
+                        while k < len(flat) and isinstance(flat[k][1], Token) and \
+                                flat[k][1].kind in ("num", "letter"):
+                            k += 1
                     items.append(("space", node))
                     continue
                 if text in _TEXT_CMDS or text in _CONNECTIVES:
                     if text in _TEXT_CMDS and k < len(flat) and isinstance(flat[k][1], Group):
-                        if _softmax_text(flat[k][1]):
+                        if _softmax_text(flat[k][1]) or _called(flat, k + 1):
                             items.append(("node", node))
                             continue
                         k += 1
@@ -262,6 +287,14 @@ def _items(nodes: list, marked: bool) -> list:
                     continue
         items.append(("node", node))
     return items
+
+
+def _called(flat: list, k: int) -> bool:
+    """Does a bracket follow at ``flat[k]`` (``\\text{Attention}(Q, K, V)``)?"""
+    if k >= len(flat) or flat[k][0] != "node":
+        return False
+    node = flat[k][1]
+    return isinstance(node, Token) and node.text in ("(", "\\left")
 
 
 def _is_binop(node) -> bool:
@@ -299,9 +332,13 @@ def _segments(items: list, marked: bool) -> list:
         elif _STRENGTH[kind] > _STRENGTH[before]:
             before = kind
 
-    for kind, node in items:
+    for n, (kind, node) in enumerate(items):
         if kind == "space":
-            if any(k == "node" for k, _ in current):
+            # a wide space between two equations separates them; next to a relation
+            # (``a \\quad = \\quad b``) it is only space
+            after = next((k for k, _ in items[n + 1:] if k != "space"), None)
+            if any(k == "node" for k, _ in current) and current[-1][0] != "rel" and \
+                    after != "rel":
                 cut("sep")
             continue
         if kind == "soft":
@@ -355,8 +392,11 @@ def split(nodes: list, src: Source) -> list:
     segments = _segments(_items(nodes, marked), marked)
     drafts: list[dict] = []
     draft: dict | None = None
+    resume: dict | None = None       # the chain a bracketed remark interrupted
     for seg in segments:
         parts, rels = _parts(seg)
+        if seg.before == "edge":
+            resume = None
         if draft is not None and not draft["parts"][-1] and seg.before != "edge":
             # the chain above ended with a relation: this segment supplies its right side
             draft["parts"][-1].extend(parts[0])
@@ -364,6 +404,9 @@ def split(nodes: list, src: Source) -> list:
             draft["rels"].extend(rels)
             continue
         if not parts[0] and rels:
+            if draft is None and resume is not None and seg.before in ("row", "soft"):
+                # a remark in brackets ended the line: ``... \\quad (d = 2) \\ &= ...``
+                draft = resume
             if draft is None:
                 drafts.append({"parts": [[]] + parts[1:], "rels": rels, "joinable": False,
                                "display": seg.display, "listed": False,
@@ -396,6 +439,7 @@ def split(nodes: list, src: Source) -> list:
                 drafts.append({"parts": note[0], "rels": note[1], "joinable": False,
                                "display": seg.display, "listed": False, "before": "sep",
                                "note_only": True})
+                resume = draft
             elif draft is not None and seg.before == "sep" and drafts[-1] is draft:
                 draft["listed"] = True
             draft = None
@@ -452,6 +496,10 @@ def _finish(d: dict, src: Source) -> list:
 def _finish_one(d: dict) -> list:
     parts, rels = d["parts"], d["rels"]
     out: list = []
+    if rels and not any(parts):
+        return out          # a relation alone, as a word: ``$\\to$`` in a title
+    if len(rels) == 1 and rels[0].kind == "map" and not all(parts):
+        return out          # an arrow with one side: ``$QK^\\top \\to$ softmax``
     members: list = []
     mine: list = []
     joinable = d["joinable"]

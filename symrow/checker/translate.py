@@ -59,6 +59,9 @@ from .units import Atom, Cursor, Emitter, TranslateError, Unit, arg_nodes, is_to
 
 __all__ = ["Atom", "Unit", "TranslateError", "Translator", "translate_text", "MAX_NESTING"]
 
+#: style switches that may stand inside a superscript
+_STYLES = ("\\scriptscriptstyle", "\\scriptstyle", "\\rm", "\\sf")
+
 #: the deepest nesting of brackets, fractions and exponents the translator reads
 MAX_NESTING = 40
 #: the most terms one flat sum may have (the parser needs deep recursion beyond that)
@@ -215,6 +218,11 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             cur.take()
             em.put("\\infty", tok.pos, tok.end)
             return
+        if text == "\\mathbb" and self._special_vector(cur, em):
+            return
+        if text in ("\\underbrace", "\\overbrace", "\\boxed", "\\underset", "\\overset"):
+            self._decorated(cur, em)
+            return
         if text in V.FONT:
             self._font(cur, em)
             return
@@ -223,7 +231,8 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             self._elementwise(cur, em, V.FUNCTION_COMMANDS[text], tok.pos, tok.end)
             return
         if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell":
-            if tok.kind == "letter" and self._softmax_letters(cur, em):
+            if tok.kind == "letter" and (self._softmax_letters(cur, em) or
+                                         self._word_heading(cur, em)):
                 return
             if text == "e" and is_token(cur.peek(1), "^"):
                 self._e_power(cur, em)
@@ -245,6 +254,25 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if tok.kind == "cmd":
             raise TranslateError(f"{text} is not supported here", tok.pos, tok.end)
         raise TranslateError(f"unexpected {text!r}", tok.pos, tok.end)
+
+    def _decorated(self, cur: Cursor, em: Emitter) -> None:
+        """``\\underbrace{QK^\\top}_{\\text{match}}``, ``\\boxed{x}``,
+        ``\\overset{\\text{note}}{x}``: the expression, without its annotation."""
+        cmd = cur.take()
+        if cmd.text in ("\\underset", "\\overset"):
+            note = cur.take()
+            if not isinstance(note, Group):
+                raise TranslateError(f"{cmd.text} needs {{note}}{{expression}}", cmd.pos,
+                                     cmd.end)
+        arg = cur.take()
+        if not isinstance(arg, Group) or not arg.children:
+            raise TranslateError(f"{cmd.text} needs its expression in braces", cmd.pos, cmd.end)
+        if cmd.text in ("\\underbrace", "\\overbrace") and is_token(cur.peek(), "_", "^"):
+            script = cur.take()
+            if cur.take() is None:
+                raise TranslateError(f"'{script.text}' needs something after it", script.pos,
+                                     script.end)
+        self._grouped(arg.children, arg.pos, arg.end, em, cur)
 
     # -- brackets -----------------------------------------------------------------
     def _until_close(self, cur: Cursor, opener: Token, close_text: str):
@@ -409,7 +437,16 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         return sub, sup, primes, (first[0], last_end)
 
     def _is_transpose(self, sup: list) -> bool:
-        text = plain(sup).replace("{", "").replace("}", "")
+        """``^T``, ``^{\\top}``, ``^{\\!\\top}``, ``^{\\scriptscriptstyle T}``,
+        ``^{\\mkern-1.5mu\\mathsf{T}}``: spacing and style inside do not matter."""
+        nodes = [n for n in sup if not is_token(n, *V.SPACING, *_STYLES)]
+        if nodes and is_token(nodes[0], "\\mkern", "\\mskip", "\\kern"):
+            k = 1
+            while k < len(nodes) and isinstance(nodes[k], Token) and \
+                    nodes[k].kind in ("num", "letter", "sym") and nodes[k].text not in "T":
+                k += 1
+            nodes = nodes[k:]
+        text = plain(nodes).replace("{", "").replace("}", "")
         return text in V.TRANSPOSE_WORDS
 
     def _postfix(self, cur: Cursor, em: Emitter, simple: bool) -> bool:

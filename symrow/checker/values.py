@@ -17,7 +17,8 @@ import sympy
 from .. import values
 
 __all__ = ["is_matrix", "scalar_or_matrix", "assemble", "shape_text", "exp_of", "row_softmax",
-           "MathError", "Undecided"]
+           "Unsized", "shape_of",
+           "MathError", "Undecided", "NeedsValues"]
 
 
 class MathError(Exception):
@@ -26,6 +27,19 @@ class MathError(Exception):
 
 class Undecided(MathError):
     """The two sides could not be compared (they cannot be evaluated anywhere)."""
+
+
+class NeedsValues(Undecided):
+    """One side is a number and the other depends on operands without values.
+
+    ``difference`` (a :class:`~.verify.Difference`) says how the two sides differ
+    as identities: when the page gives no numbers anywhere, the claim is an
+    identity, and this is why it is false.
+    """
+
+    def __init__(self, message: str, difference=None):
+        super().__init__(message)
+        self.difference = difference
 
 
 def is_matrix(value) -> bool:
@@ -81,3 +95,56 @@ def row_softmax(value):
         return scalar_or_matrix(values.row_softmax(value, cls=sympy.ImmutableMatrix))
     except ArithmeticError as e:
         raise MathError(str(e)) from None
+
+
+
+class Unsized:
+    """The identity ``I``, the zero ``\\mathbf{0}`` or the ones ``\\mathbf{1}`` written
+    without a size: it takes the size the other operand gives it.
+
+    ``kind`` is ``I``, ``0`` or ``1``; ``scale`` a number it is multiplied by;
+    ``row`` whether a ``\\mathbf{1}`` was transposed (a row of ones).
+
+    >>> import sympy
+    >>> Unsized("I", 2).fill(2, 2)
+    Matrix([
+    [2, 0],
+    [0, 2]])
+    """
+
+    def __init__(self, kind: str, scale=1, row: bool = False):
+        self.kind = kind
+        self.scale = sympy.sympify(scale)
+        self.row = row
+
+    def __repr__(self) -> str:
+        return f"Unsized({self.kind!r}, {self.scale})"
+
+    def fill(self, rows: int, cols: int):
+        """This as a ``rows`` x ``cols`` matrix (a 1 x 1 one as its entry)."""
+        if self.kind == "I":
+            if rows != cols:
+                raise MathError(f"the identity I next to a {rows} x {cols} matrix: an "
+                                f"identity is square")
+            value = sympy.eye(rows) * self.scale
+        elif self.kind == "0":
+            value = sympy.zeros(rows, cols)
+        else:
+            value = sympy.ones(rows, cols) * self.scale
+        return scalar_or_matrix(sympy.ImmutableMatrix(value))
+
+    def times(self, factor) -> "Unsized":
+        return Unsized(self.kind, self.scale * factor, self.row)
+
+    def transposed(self) -> "Unsized":
+        return Unsized(self.kind, self.scale, not self.row)
+
+    def entry(self, i: int, j: int):
+        if self.kind == "I":
+            return self.scale if i == j else sympy.S.Zero
+        return sympy.S.Zero if self.kind == "0" else self.scale
+
+
+def shape_of(value) -> tuple[int, int]:
+    """(rows, cols) of a value; a number is 1 x 1."""
+    return value.shape if is_matrix(value) else (1, 1)

@@ -39,7 +39,7 @@ import math
 import sympy
 
 from . import numeric
-from .values import MathError, Undecided, is_matrix, scalar_or_matrix, shape_text
+from .values import MathError, NeedsValues, Undecided, is_matrix, scalar_or_matrix, shape_text
 
 __all__ = ["EntryDiff", "Difference", "compare", "is_polynomial", "show"]
 
@@ -422,7 +422,7 @@ def _compare_values(left, right, ref, diff: EntryDiff) -> EntryDiff | None:
     written = not getattr(left, "free_symbols", True) or not getattr(right, "free_symbols", True)
     if (lv, rv) == (lg, rg):
         if lfree != rfree and written:
-            raise Undecided(_needs_values(ref, (lg, rg)))
+            raise NeedsValues(_needs_values(ref, (lg, rg)), diff)
         return diff
     if not lfree and not rfree:
         if _numbers_equal(lv, rv):
@@ -445,9 +445,28 @@ def _compare_values(left, right, ref, diff: EntryDiff) -> EntryDiff | None:
     return out
 
 
+def sized(left, right):
+    """``I``, ``0`` or ``1`` without a size (:class:`~.values.Unsized`) given the size of
+    the other side."""
+    from .values import Unsized, shape_of
+    lu, ru = isinstance(left, Unsized), isinstance(right, Unsized)
+    if lu and ru:
+        if (left.kind, left.scale) == (right.kind, right.scale) or {left.kind, right.kind} \
+                == {"0"}:
+            return sympy.S.Zero, sympy.S.Zero
+        raise MathError("cannot tell the sizes of I, 0 or 1 on both sides: write one, as "
+                        "in I_n")
+    if lu:
+        left = left.fill(*shape_of(right))
+    elif ru:
+        right = right.fill(*shape_of(left))
+    return left, right
+
+
 def compare(left, right, ref) -> Difference | None:
     """None when the step holds; else a :class:`Difference`."""
     left, right = scalar_or_matrix(left), scalar_or_matrix(right)
+    left, right = sized(left, right)
     # "= 0" next to a matrix means the zero matrix
     if is_matrix(left) and not is_matrix(right) and right == 0:
         right = sympy.zeros(*left.shape)
@@ -457,7 +476,11 @@ def compare(left, right, ref) -> Difference | None:
         return Difference(f"the left side is a {shape_text(left)}, the right side a "
                           f"{shape_text(right)}")
     if not is_matrix(left):
-        diff = compare_scalar(left, right, ref)
+        try:
+            diff = compare_scalar(left, right, ref)
+        except NeedsValues as err:
+            err.difference = Difference("the two sides differ", None, err.difference)
+            raise
         if diff is None:
             return None
         return Difference("the two sides differ", None, diff)
@@ -466,11 +489,20 @@ def compare(left, right, ref) -> Difference | None:
     for i in range(left.rows):
         for j in range(left.cols):
             if first is None:
-                diff = compare_scalar(left[i, j], right[i, j], ref)
+                try:
+                    diff = compare_scalar(left[i, j], right[i, j], ref)
+                except NeedsValues as err:
+                    err.difference = Difference(f"entry ({i + 1}, {j + 1}) differs",
+                                                (i + 1, j + 1), err.difference)
+                    raise
                 if diff is not None:
                     first = ((i + 1, j + 1), diff)
-            elif compare_scalar(left[i, j], right[i, j], ref) is not None:
-                others.append((i + 1, j + 1))
+            else:
+                try:
+                    if compare_scalar(left[i, j], right[i, j], ref) is not None:
+                        others.append((i + 1, j + 1))
+                except Undecided:
+                    others.append((i + 1, j + 1))
     if first is None:
         return None
     (i, j), diff = first

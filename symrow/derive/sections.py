@@ -160,6 +160,10 @@ def note_steps(ctx: Ctx, notes, *, part: str) -> list[Step]:
                        text="Attention"),
                 N.OMul([N.Call("softmax", [N.Frac(N.OMul([q, N.Transpose(k)]), N.Sqrt(d_k))]),
                         v])]), part=part))
+        elif kind == "undefined":
+            name = params["name"]
+            out.append(ctx.step("note_undefined", {"f": N.Label(
+                r"\operatorname{%s}" % name, name)}, part=part))
         elif kind == "blocks":
             out.append(ctx.step("note_blocks", {"count": params["count"]}, part=part))
         elif kind == "function_result":

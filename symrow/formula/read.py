@@ -1086,6 +1086,8 @@ class _Reader:
             if suggestion is not None:
                 raise self.error(f"unknown function {word!r}; did you mean {suggestion}?",
                                  *_span(tok))
+            if not any(n == ("undefined", {"name": word}) for n in self.notes):
+                self.notes.append(("undefined", {"name": word}))
             return self._call(cur, word, tok)
         if fn.reading == "concat":
             return self._concat(cur, tok)

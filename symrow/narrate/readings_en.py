@@ -191,6 +191,8 @@ TEMPLATES: dict[str, str] = {
                     "the degree matrix of {A}, with these diagonal entries:"),
     "note_attention": ("Attention is the scaled dot-product attention of the Transformer "
                        "paper: match, then a distribution, then combine."),
+    "note_undefined": ("{f} is not a function symrow knows: it is read as a function "
+                       "applied to every entry on its own, left undefined."),
     "note_blocks": "There are {count} heads here.",
     "note_function": ("The formula is the function {F} applied to its own arguments, "
                       "which are read as the operands."),

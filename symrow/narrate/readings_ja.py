@@ -159,6 +159,7 @@ TEMPLATES: dict[str, str] = {
                     "読む。対角成分は次のとおりである。"),
     "note_attention": ("Attention は Transformer の論文のスケール付き内積アテンションで、"
                        "照合し、配分に変換し、結合する。"),
+    "note_undefined": "{f} は symrow の知らない関数なので、各成分に別々に働く未定義の関数として読む。",
     "note_blocks": "ここではヘッドは {count} 個である。",
     "note_function": "式は関数 {F} をその引数に適用したもので、引数をオペランドとして読む。",
     "family": "残りのヘッド {others} も、それぞれの行列でまったく同じように読める。",

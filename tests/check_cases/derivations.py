@@ -26,6 +26,19 @@ def match(a=(2, 3), b=(2, 3)):
     return symrow.match(symrow.vecseq("A", *a), symrow.vecseq("B", *b))
 
 
+@functools.lru_cache(maxsize=None)
+def linear(x=(2, 2), w=(2, 2)):
+    from symrow.derive.presets import REGISTRY
+    return REGISTRY["linear"].build(shapes={"X": x, "W": w})
+
+
+@functools.lru_cache(maxsize=None)
+def general(kind: str):
+    if kind == "combine":
+        return symrow.combine(symrow.vecseq("A", "m", "ell"), symrow.vecseq("B", "ell", "n"))
+    return symrow.attention("m", "n", "d")
+
+
 def against(key: str):
     """A derivation by a short key: comb23, match23, att222, att222c, att232c, ..."""
     table = {
@@ -37,5 +50,7 @@ def against(key: str):
         "att222c": lambda: attention(2, 2, 2, True),
         "att232c": lambda: attention(2, 3, 2, True),
         "att444": lambda: attention(4, 4, 4),
+        "lin22": lambda: linear(),
+        "combgen": lambda: general("combine"),
     }
     return table[key]()

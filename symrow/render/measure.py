@@ -1,6 +1,6 @@
 """How wide, tall and deep a display node is when TeX sets it: an estimate.
 
-Line breaking (:func:`symrow.render.latex.display_lines`) needs widths, and
+Line breaking (:func:`symrow.render.layout.display_lines`) needs widths, and
 the row spacing of matrices and aligned lines needs heights and depths,
 before any renderer runs.  :class:`Measure` follows TeX's rules on the
 display nodes themselves: the four styles (display ``D``, text ``T``,

@@ -76,6 +76,7 @@ examples:
   symrow check ex.tex --against combine --a 2x2 --b 2x2 --values 'A=1,2;3,4'
                                                  ... a worked example with numbers
   symrow check handout.tex --against handout     symrow's own handout, section by section
+  symrow check grad.tex --against "Y = XW" --backward          a student's gradients
 
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
 markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
@@ -418,6 +419,9 @@ def build_parser() -> argparse.ArgumentParser:
     for preset in _presets().values():
         _add_preset_options(p, preset, seen)
     _add_shapes(p, extra="; for a formula or a preset without flags of its own")
+    p.add_argument("--diagonal", action="append", default=None, metavar="NAME",
+                   help="for a formula: an operand that is a diagonal matrix (as for "
+                        "explain); may be repeated")
     _add_general(p)
     p.add_argument("--values", action="append", type=_named_values, default=None,
                    metavar="NAME=ROWS",
@@ -440,6 +444,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "format: .csv, .json, .md or .txt")
     p.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
                    help="processes for a class check (default: every core)")
+    p.add_argument("--backward", action="store_true", default=None,
+                   help="check gradients: compare with the backward pass of --against "
+                        "(written dL/dX, \\bar{X}, \\frac{\\partial L}{\\partial X} or "
+                        "G_X)")
     _add_limits(p, "max_dim", "max_terms")
     # None marks "not given", so that options foreign to --against can be refused
     options = [a.dest for a in p._actions if a.dest not in (
@@ -687,17 +695,26 @@ def _read_input(name: str) -> str:
 
 
 def _against(args):
-    """The derivation ``check --against`` names: a preset, the handout, or a formula."""
+    """The derivation ``check --against`` names: a preset, the handout, or a formula; with
+    --backward, its backward pass."""
     if args.against == "handout":
         from .handout import handout
         return handout()
+    if getattr(args, "backward", None):
+        from .derive.backward import backward
+        return backward(_forward(args))
+    return _forward(args)
+
+
+def _forward(args):
     if args.against in _presets():
         return build_derivation(args.against, args)
     from .derive.explain import explain
     from .errors import ParseError
     try:
         return explain(args.against, _shapes_of(args) or None, causal=bool(args.causal),
-                       scale=args.scale or "symbolic")
+                       scale=args.scale or "symbolic", diagonal=args.diagonal or (),
+                       heads=args.heads)
     except ParseError as err:
         raise type(err)(f"--against {args.against!r} is neither a preset ("
                         f"{', '.join(_presets())}, or handout) nor a formula symrow can "
@@ -710,10 +727,11 @@ def _own_options(against: str) -> set:
         return set()
     preset = _presets().get(against)
     if preset is None:  # a formula
-        return {"shape", "causal", "scale", "general", "values"}
+        return {"shape", "causal", "scale", "general", "values", "backward", "diagonal",
+                "heads"}
     if preset.builder is not None:
-        return {opt.dest for opt in preset.options} | {"general", "values"}
-    own = set(preset.flags) | {"names", "general", "values"}
+        return {opt.dest for opt in preset.options} | {"general", "values", "backward"}
+    own = set(preset.flags) | {"names", "general", "values", "backward"}
     return own | ({"shape"} if set(preset.example) - set(preset.flags.values()) else set())
 
 

@@ -202,6 +202,10 @@ def test_the_partial_notation():
     d = symrow.backward("XW", {"X": (2, 2), "W": (2, 2)}, notation="partial")
     tex = d.to_latex()
     assert r"\frac{\partial L}{\partial X}" in tex and r"\bar{X}" not in tex
+    # and as text: every gradient, rule and entry as ∂L/∂…, with no LaTeX and no bar
+    text = d.to_text()
+    assert "∂L/∂A ⟵ ∂L/∂C Bᵀ" in text and "∂L/∂w₁₂" in text
+    assert "\\frac" not in text and "Ā" not in text and "\u0304" not in text
     with pytest.raises(symrow.OptionError, match="notation"):
         symrow.backward("XW", notation="nabla")
 

@@ -412,8 +412,10 @@ def test_large_concrete_sizes_are_refused_or_answered():
     d = combine((12, 12), (12, 12))
     report = symrow.check(r"c_{ij} = \sum_{k=1}^{12} a_{ik}b_{kj}", d)
     assert report.ok
-    report = symrow.check(r"C = (A + B)^{2}", d)
-    assert report.verdict == "wrong" and "power" in report.steps[0].message
+    report = symrow.check(r"C = (A + B)^{2}", d)   # a square's power is a product: answered
+    assert report.verdict == "wrong" and report.steps[0].message == "entry (1, 1) differs"
+    report = symrow.check(r"C = (A + B)^{-1}", d)  # not diagonal: refused
+    assert report.verdict == "wrong" and "not diagonal" in report.steps[0].message
 
 
 def test_undecidable_and_overlong_steps_are_reported_not_guessed():

@@ -17,6 +17,7 @@ matrix is a unit of its own.
 
 from __future__ import annotations
 
+from ..reader.notation import did_you_mean, lookup_function
 from . import vocab as V
 from .indices import IndexExpr, NotIndex, name_at, read_expr
 from .lexer import MATRIX_ENVS, Env, Group, Token
@@ -64,10 +65,21 @@ class ConstructReader:
             return
         if arg is None:
             raise TranslateError(f"{tok.text} needs an argument", tok.pos, tok.end)
-        if text.lower() in V.FUNCTION_WORDS:
+        fn = lookup_function(text)      # the table of notation explain reads with
+        if fn is not None and fn.reading == "apply":
             cur.take()
             cur.take()
-            self._elementwise(cur, em, V.FUNCTION_WORDS[text.lower()], tok.pos, arg.end)
+            self._elementwise(cur, em, fn.key, tok.pos, arg.end)
+            return
+        if text.lower() in ("diag", "rowsum"):
+            # diag(p_i): a row on the diagonal; rowsum(X): each row added up (a column)
+            cur.take()
+            cur.take()
+            self._applied(cur, em, text.lower(), tok.pos, arg.end)
+            return
+        if text.isalpha() and len(text) > 1 and not is_token(cur.peek(2), "(", "\\left") \
+                and self._is_word_name(text):
+            self._name(cur, em)             # \mathrm{head}_1: a matrix named by a word
             return
         if text.isalpha() and len(text) > 1:
             save = cur.i
@@ -76,10 +88,12 @@ class ConstructReader:
             if self._heading(cur, em, text, tok.pos):
                 return
             cur.i = save
-        raise TranslateError(f"{tok.text}{{{text or '...'}}} is not supported here; the "
-                             f"functions symrow knows are softmax, \\exp, \\sqrt, and "
-                             f"ReLU, \\sigma, \\tanh and \\phi entry by entry",
-                             tok.pos, arg.end)
+        guess = did_you_mean(text) if text.isalpha() else None
+        raise TranslateError(f"{tok.text}{{{text or '...'}}} is not supported here"
+                             + (f" (did you mean {guess}?)" if guess else "")
+                             + "; the functions symrow knows are softmax, \\exp, \\sqrt, "
+                             "Attention, Concat, diag, and ReLU, GELU, \\sigma, \\tanh and "
+                             "\\phi entry by entry", tok.pos, arg.end)
 
     def _heading(self, cur: Cursor, em: Emitter, word: str, pos: int) -> bool:
         """``\\mathrm{Attention}(Q, K, V)`` (the cursor after the word): a name for the
@@ -96,14 +110,50 @@ class ConstructReader:
         operands = [q.name for q in self.ref.quantities.values() if q.level == 0 and
                     q.symbols.free_symbols]
         result = getattr(self.ref, "result", None)
-        if result in self.ref.quantities and names and set(names) == set(operands):
+        # the function the formula defines, with its parameters: MultiHead(Q, K, V)
+        own = result in ("\\mathrm{%s}" % word, word) and names and \
+            all(n in self.ref.matrices for n in names)
+        if result in self.ref.quantities and names and (set(names) == set(operands) or own):
             em.atom(Atom("whole", result), pos, b)
             self._postfix(cur, em, simple=False)
             return True
+        if word in ("Concat", "concat", "Attention", "attention"):
+            self._call(word, self._arguments(inner, word, a, b), em, pos, b)
+            self._postfix(cur, em, simple=False)
+            return True
         shown = " ".join(self.src.text[pos:b].split())
+        guess = did_you_mean(word)
+        if guess and guess.lower() != word.lower():
+            raise TranslateError(f"unknown function {word}: did you mean {guess}?", pos, b)
         raise TranslateError(f"a function-style heading: {shown} is not this derivation's "
                              f"result ({result}, of {', '.join(operands)}); not checked",
                              pos, b)
+
+    def _call(self, word: str, args: list[list], em: Emitter, pos: int, end: int) -> None:
+        """``Concat(A, B, ...)``: the blocks side by side, as ``[A \\; B]``;
+        ``Attention(Q, K, V)``: softmax(QKᵀ/√d_k)V, with d_k the columns of Q."""
+        for arg in args:
+            if any(is_token(n, "\\dots", "\\ldots", "\\cdots") for n in arg):
+                raise TranslateError(f"write every argument of {word}: with these sizes, as "
+                                     f"in {word}(\\mathrm{{head}}_1, \\mathrm{{head}}_2)",
+                                     pos, end)
+        units = [self.unit(arg, arg[0].pos, arg[-1].end) for arg in args]
+        if word.lower() == "concat":
+            atom = Atom("matrix", "Concat", (1, len(units)), cells=(tuple(units),),
+                        ident=next(self._ids))
+        else:
+            if len(units) != 3:
+                raise TranslateError(f"Attention takes three arguments (Q, K, V); this has "
+                                     f"{len(units)}", pos, end)
+            atom = Atom("attention", "", (), cells=tuple((u,) for u in units),
+                        ident=next(self._ids))
+        em.atom(atom, pos, end)
+
+    def _is_word_name(self, word: str) -> bool:
+        """Whether ``\\mathrm{word}`` (with any subscript) names a matrix of the reference."""
+        head = "\\mathrm{%s}" % word
+        return any(name == head or name.startswith(head + "_") or name.startswith(head + "^")
+                   for name in self.ref.matrices)
 
     def _elementwise(self, cur: Cursor, em: Emitter, func: str, pos: int, end: int) -> None:
         """``\\operatorname{ReLU}(X)``, ``\\tanh(x)``, ``\\phi(q_{11})``: a function
@@ -117,6 +167,20 @@ class ConstructReader:
             raise TranslateError(f"{func} of nothing", a, b)
         self._sub(inner, a, b, em)
         self._marker(em, "f:" + func, (), pos, end)
+        self._postfix(cur, em, simple=False)
+
+    def _applied(self, cur: Cursor, em: Emitter, name: str, pos: int, end: int) -> None:
+        """``\\operatorname{diag}(...)``, ``\\operatorname{rowsum}(...)``: a marker the
+        evaluator applies to the whole argument."""
+        got = self._bracket_arg(cur, name, pos, end)
+        if got is None:
+            raise TranslateError(f"{name} needs its argument in brackets, as in {name}(X)",
+                                 pos, end)
+        inner, a, b = got
+        if not [n for n in inner if not is_token(n, *V.SPACING)]:
+            raise TranslateError(f"{name} of nothing", a, b)
+        self._sub(inner, a, b, em)
+        self._marker(em, name, (), pos, end)
         self._postfix(cur, em, simple=False)
 
     def _softmax(self, cur: Cursor, em: Emitter, pos: int, end: int) -> bool:

@@ -107,7 +107,7 @@ def parse_unit(unit: Unit, cache: dict, parser: str = "auto") -> None:
 
 
 #: placeholder kinds that hold units of their own (in ``cells``)
-NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid")
+NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid", "attention")
 
 
 def sub_units(atom: Atom):
@@ -328,6 +328,8 @@ class Evaluator:
             return self._matrix(atom, env)
         if kind == "cases":
             return self._cases(atom, env)
+        if kind == "attention":
+            return self._attention(atom, env)
         if kind in ("max", "min"):
             return self._extremum(atom, env)
         if kind == "elided":
@@ -391,6 +393,18 @@ class Evaluator:
             raise MathError(f"a {atom.kind} of matrices; write it entry by entry")
         return (sympy.Max if atom.kind == "max" else sympy.Min)(*values)
 
+    def _attention(self, atom: Atom, env: dict):
+        """``Attention(Q, K, V)`` = softmax(QKᵀ/√d_k)V, d_k the columns of Q and K."""
+        q, k, v = (self.value(cell, env) for (cell,) in atom.cells)
+        if not all(is_matrix(x) for x in (q, k, v)):
+            raise MathError("Attention takes three matrices")
+        if q.cols != k.cols or k.rows != v.rows:
+            raise MathError(f"Attention of a {shape_text(q)}, a {shape_text(k)} and a "
+                            f"{shape_text(v)}: Q and K need as many columns, K and V as "
+                            f"many rows")
+        scores = matrix_product(q, k.T) / sympy.sqrt(q.cols)
+        return sympy.ImmutableMatrix(matrix_product(row_softmax(scores), v))
+
     def _matrix(self, atom: Atom, env: dict):
         return assemble([[self.value(cell, env) for cell in row] for row in atom.cells],
                         "an explicit matrix")
@@ -427,6 +441,7 @@ class Evaluator:
 
     @staticmethod
     def _add(values):
+        values = [v.value if isinstance(v, _Entrywise) else v for v in values]
         if any(isinstance(v, Unsized) for v in values):
             sized = [v for v in values if not isinstance(v, Unsized)]
             if not sized:
@@ -436,6 +451,8 @@ class Evaluator:
         mats = [v for v in values if is_matrix(v)]
         if not mats:
             return sympy.Add(*values)
+        values = _broadcast(values)
+        mats = [v for v in values if is_matrix(v)]
         if len(mats) != len(values):
             raise MathError(f"a number is added to a {shape_text(mats[0])}")
         shapes = {m.shape for m in mats}
@@ -449,6 +466,11 @@ class Evaluator:
 
     @staticmethod
     def _mul(x, y):
+        if isinstance(x, _Entrywise):          # A \odot B: entry by entry
+            y = y.value if isinstance(y, _Entrywise) else y
+            return _entrywise_product(x.value, y)
+        if isinstance(y, _Entrywise):          # X A \odot B: (X A) \odot B
+            return _Entrywise(Evaluator._mul(x, y.value))
         if isinstance(x, Unsized) or isinstance(y, Unsized):
             return _mul_unsized(x, y)
         if not is_matrix(x) and not is_matrix(y):
@@ -476,8 +498,7 @@ class Evaluator:
         if is_matrix(b):
             if e == 1:
                 return b
-            raise MathError(f"a power of a {shape_text(b)} (^{e}); a matrix takes only "
-                            f"transposes here, written ^T, ^\\top or ^\\mathsf{{T}}")
+            return _matrix_power(b, e)
         if b is sympy.S.Exp1:
             return exp_of(e)
         if e.is_Number:
@@ -513,6 +534,23 @@ class Evaluator:
                 return value.entry(*[self._index(item, env) for item in atom.items])
             raise MathError(f"cannot tell the size of {value.kind} here: write it, as in "
                             f"{value.kind}_n")
+        if isinstance(value, _Entrywise):
+            value = value.value
+        if name == "odot":
+            return _Entrywise(value)
+        if name == "diag":
+            if not is_matrix(value):
+                return value
+            if 1 not in value.shape:
+                raise MathError(f"diag takes a row or a column; this is a {shape_text(value)}")
+            entries = list(value)
+            return sympy.ImmutableMatrix(sympy.diag(*entries))
+        if name == "rowsum":
+            if not is_matrix(value):
+                return value
+            return scalar_or_matrix(sympy.ImmutableMatrix(
+                value.rows, 1, lambda i, _j: sympy.Add(*[value[i, k]
+                                                          for k in range(value.cols)])))
         if name == "T":
             return sympy.ImmutableMatrix(value.T) if is_matrix(value) else value
         if name == "softmax":
@@ -640,3 +678,58 @@ def unused_bounds(ev: Evaluator, unit: Unit, env: dict) -> list:
         for atom in u.atoms.values():
             units.extend(sub_units(atom))
     return out
+
+
+class _Entrywise:
+    """The left factor of ``A \\odot B``: what follows multiplies it entry by entry."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _entrywise_product(x, y):
+    if not is_matrix(x) or not is_matrix(y):
+        return Evaluator._mul(x, y)       # a number times anything: as usual
+    if x.shape != y.shape:
+        raise MathError(f"an entry-by-entry product of a {shape_text(x)} and a "
+                        f"{shape_text(y)}")
+    return scalar_or_matrix(sympy.ImmutableMatrix(x.shape[0], x.shape[1],
+                                                  lambda i, j: x[i, j] * y[i, j]))
+
+
+def _broadcast(values: list) -> list:
+    """Terms of a sum with one matrix shape, where a row vector meets numbers (each added to
+    every entry: p_i - (p_i . g_i)) or a matrix meets a column of its height (added to
+    every column: P - rowsum(...)); other terms are left as they are."""
+    mats = [v for v in values if is_matrix(v)]
+    big = max(mats, key=lambda m: m.rows * m.cols)
+    out = []
+    for v in values:
+        if not is_matrix(v) and big.rows == 1:
+            out.append(sympy.ImmutableMatrix(1, big.cols, lambda _i, _j: v))
+        elif is_matrix(v) and v.shape == (big.rows, 1) and big.cols > 1:
+            out.append(sympy.ImmutableMatrix(big.rows, big.cols, lambda i, _j: v[i, 0]))
+        else:
+            out.append(v)
+    return out
+
+
+def _matrix_power(b, e):
+    """``D^{-1/2}`` of a diagonal matrix (each diagonal entry to the power), ``A^2`` of a
+    square one (a product); any other power of a matrix is refused."""
+    if b.rows == b.cols and e.is_Rational:
+        if all(b[i, j] == 0 for i in range(b.rows) for j in range(b.cols) if i != j):
+            return sympy.ImmutableMatrix(b.rows, b.cols, lambda i, j:
+                                         b[i, i] ** e if i == j else 0)
+        if e.is_Integer and 1 < e <= 8:
+            out = b
+            for _ in range(int(e) - 1):
+                out = matrix_product(out, b)
+            return sympy.ImmutableMatrix(out)
+    what = "a matrix that is not square" if b.rows != b.cols else (
+        "a matrix that is not diagonal" if e.is_Rational else "a matrix")
+    raise MathError(f"a power of {what} ({shape_text(b)}, ^{e}): symrow takes powers of "
+                    f"diagonal matrices (D^{{-1/2}}) and whole powers of square ones; "
+                    f"a transpose is written ^T, ^\\top or ^\\mathsf{{T}}")

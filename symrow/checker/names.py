@@ -1,10 +1,13 @@
-r"""Reading names: ``Q``, ``\boldsymbol{q}_1``, ``q_{12}``, ``W_Q``, ``Q^{(1)}``, sizes.
+r"""Reading names: ``Q``, ``\boldsymbol{q}_1``, ``q_{12}``, ``W^Q``, ``Q^{(1)}``, sizes.
 
-A mixin of :class:`symrow.checker.translate.Translator`.  A name is a head
-(a letter, or a letter in ``\boldsymbol``, ``\mathbf``, ``\bm``, ``\vec``)
-with an optional subscript and superscript; it resolves against the
-reference to a whole matrix, a row vector (one index), an entry (two
-indices) or a size (``m``, ``n``, ``d``, ``d_k``, ``\ell``).  Indices are
+A mixin of :class:`symrow.checker.translate.Translator`.  A name is read by
+the one table of notation (:func:`symrow.reader.notation.read_name`, which
+``explain`` reads formulas with): a head (a letter, a Greek letter, a word in
+``\mathrm``) in any font, with an accent and a subscript and superscript as
+papers write them (``W_i^Q``, ``W^{(l)}``, ``\tilde{D}``, ``\mathbf{\Sigma}``).
+It resolves against the reference, by canonical name, to a whole matrix, a
+row vector (one index), an entry (two indices) or a size (``m``, ``n``,
+``d``, ``d_k``, ``\ell``).  Indices are
 digits (``{12}`` is row 1, column 2; ``{10,2}`` needs the comma), index
 letters (``{ij}``) or sizes.  Anything else is an error that names what the
 derivation knows.
@@ -19,11 +22,14 @@ derivation knows.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
+from ..reader.notation import (GREEK_CAPITALS, GREEK_LOWER, NameError_, NameParts,
+                               parse_name, read_name)
 from . import vocab as V
 from .indices import NotIndex, name_at, read_expr
-from .lexer import Token
+from .lexer import Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
 
 __all__ = ["NameReader"]
@@ -31,52 +37,6 @@ __all__ = ["NameReader"]
 
 class NameReader:
     """Mixin: names and their indices."""
-
-    def _head(self, cur: Cursor) -> tuple[str, bool, list | None, int, int]:
-        """Read a name's head: (letter, bold, inner subscript, pos, end).
-
-        An accent is part of the letter: ``\\hat{a}`` and ``\\hat{A}`` are read as
-        those names, and a bold accented row is ``\\hat{\\boldsymbol{a}}`` or
-        ``\\boldsymbol{\\hat{a}}``.
-        """
-        tok = cur.take()
-        if tok.text == "\\ell":
-            return "ell", False, None, tok.pos, tok.end
-        if tok.kind == "letter":
-            return tok.text, False, None, tok.pos, tok.end
-        arg = cur.take()
-        if arg is None:
-            raise TranslateError(f"{tok.text} needs a letter after it", tok.pos, tok.end)
-        nodes = arg_nodes(arg)
-        nodes = [n for n in nodes if not is_token(n, *V.SPACING)]
-        if nodes and isinstance(nodes[0], Token) and (
-                (tok.text in V.ACCENTS and nodes[0].text in V.BOLD) or
-                (tok.text in V.BOLD and nodes[0].text in V.ACCENTS)):
-            # \hat{\boldsymbol{a}} or \boldsymbol{\hat{a}}: read the inner command's name
-            inner = Cursor(nodes, arg.pos, arg.end)
-            accent = tok.text if tok.text in V.ACCENTS else nodes[0].text
-            letter, _, inner_sub, _, _ = self._head(inner)
-            if not inner.at_end():
-                raise TranslateError(f"cannot read the name in {tok.text}{{...}}",
-                                     tok.pos, arg.end)
-            if "{" not in letter:
-                letter = "\\%s{%s}" % (V.ACCENTS[accent], letter)
-            return letter, True, inner_sub, tok.pos, arg.end
-        inner_sub = None
-        if len(nodes) >= 3 and is_token(nodes[1], "_"):
-            inner_sub = arg_nodes(nodes[2]) if len(nodes) == 3 else None
-            if inner_sub is None:
-                raise TranslateError(f"cannot read the name in {tok.text}{{...}}",
-                                     tok.pos, arg.end)
-            nodes = nodes[:1]
-        if len(nodes) != 1 or not isinstance(nodes[0], Token) or not (
-                nodes[0].kind == "letter" or nodes[0].text == "\\ell"):
-            raise TranslateError(f"{tok.text}{{...}} must hold one letter, as in "
-                                 f"{tok.text}{{a}}_1", tok.pos, arg.end)
-        letter = "ell" if nodes[0].text == "\\ell" else nodes[0].text
-        if tok.text in V.ACCENTS:
-            letter = "\\%s{%s}" % (V.ACCENTS[tok.text], letter)
-        return letter, tok.text in V.BOLD, inner_sub, tok.pos, arg.end
 
     def _word_heading(self, cur: Cursor, em: Emitter) -> bool:
         """``Attention(Q, K, V)`` typed as plain letters (a capital, then three or more
@@ -138,27 +98,43 @@ class NameReader:
         return True
 
     def _name(self, cur: Cursor, em: Emitter) -> None:
+        """A name, read by the one table of notation (:func:`symrow.reader.notation.read_name`),
+        then resolved against the reference: a size, a matrix, a row or an entry."""
         if cur.peek().text in V.BOLD and self._special_vector(cur, em):
             return
-        letter, bold, inner_sub, pos, end = self._head(cur)
-        head_end = end
+        first = cur.i
+        if is_token(cur.peek(), "\\ell"):      # a size, not a name of the table
+            tok = cur.take()
+            parts, pos, end = NameParts("\\ell"), tok.pos, tok.end
+        else:
+            try:
+                parts, pos, end = read_name(cur, self.src)
+            except NameError_ as err:
+                raise TranslateError(err.message, err.pos, err.end) from None
+        sub_nodes = _subscript_nodes(cur.nodes[first:cur.i])
+        name_end = end
         sub, sup, primes, (_, send) = self._scripts(cur)
-        if inner_sub is not None:
-            if sub is not None:
+        if sub is not None:       # W^T_{12}: a subscript after a transpose
+            if parts.sub is not None:
                 raise TranslateError("two subscripts on one name", pos, send)
-            sub = inner_sub
+            sub_nodes, parts = sub, dataclasses.replace(parts, sub=plain(sub).strip("{}"))
         end = max(end, send)
-        if letter == "e" and sub is None and not bold:
+        if parts == NameParts("e"):
             # Euler's number, written bare
             em.put("\\exp\\left(1\\right)", pos, end)
             self._scripts_after(sup, primes, em, pos, end)
             return
-        shown = self.src.text[pos:head_end]
-        if sub is not None:
-            shown += "_" + (plain(sub) if len(sub) == 1 else "{" + plain(sub) + "}")
-        atom, sup = self._resolve(letter, bold, sub, sup, pos, end, shown)
+        shown = self.src.text[pos:name_end] if sub is None else self.src.text[pos:end]
+        atom, sup = self._resolve(parts, sub_nodes, sup, pos, end, shown)
         em.atom(atom, pos, end)
         self._scripts_after(sup, primes, em, pos, end)
+
+    def _greek_name(self, text: str) -> bool:
+        """A Greek capital (``\\Sigma``), or the Greek letter of a matrix's rows and
+        entries (``\\sigma_{12}`` of Σ): a name; other Greek letters are not."""
+        if text in GREEK_CAPITALS:
+            return True
+        return text in GREEK_LOWER and any(letter == text for letter, _ in self.ref.by_letter)
 
     def _scripts_after(self, sup, primes, em, pos, end) -> None:
         """Apply a superscript (a transpose or a power) and primes to what was just written."""
@@ -170,75 +146,88 @@ class NameReader:
         for _ in range(primes):
             self._marker(em, "T", (), pos, end)
 
-    def _resolve(self, letter: str, bold: bool, sub, sup, pos: int, end: int, shown: str):
-        """The atom a name stands for; returns (atom, superscript left to apply)."""
+    def _resolve(self, parts: NameParts, sub, sup, pos: int, end: int, shown: str):
+        """The atom a name stands for; returns (atom, superscript left to apply).
+
+        Matrices are found by their canonical names (``W^Q``, ``W_i^Q``,
+        ``H^(l+1)``, ``\\tilde{D}``, ``\\Sigma``, ``\\bar{X}``): a font does not
+        change a name, and ``W^{Q}_{i}`` is ``W_i^Q``.  A lowercase name is a
+        row (bold, one index) or an entry of the matrix whose letter and tag it
+        carries (``\\boldsymbol{w}^{Q}_i``, ``w^{(l)}_{ij}``).
+        """
         ref = self.ref
-        # sizes: m, n, d, \ell, d_k, d_v
-        if not bold:
+        bold = parts.font in _BOLD_FONTS
+        letter = "ell" if parts.head == "\\ell" else parts.head
+        plain_name = not bold and parts.accent is None and parts.grad is None
+        if plain_name and parts.sup is None:       # sizes: m, n, d, \ell, d_k, d_v
             size = None
-            if sub is None and letter in ref.sizes:
+            if parts.sub is None and letter in ref.sizes:
                 size = letter
-            elif sub is not None and letter == "d":
-                word = plain(sub)
-                alias = {"k": "d", "{k}": "d", "v": "d_v", "{v}": "d_v", "q": "d",
-                         "{q}": "d"}.get(word)
+            elif parts.sub is not None and letter == "d":
+                own = f"d_{parts.sub}"
+                alias = own if own in ref.sizes else \
+                    {"k": "d", "v": "d_v", "q": "d"}.get(parts.sub)
                 if alias in ref.sizes:
                     size = alias
             if size is not None:
                 return Atom("size", size), sup
         if letter == "ell":
             raise TranslateError("\\ell is not a size of this derivation", pos, end)
-        tag = ""
-        if sup is not None and letter.islower():
-            word = plain(sup).strip("{}")
-            if (letter, word) in ref.by_letter:
-                tag, sup = word, None
-        if letter.islower():
-            q = ref.by_letter.get((letter, tag))
+        if parts.lowercase:
+            key = dataclasses.replace(parts, font=None, sub=None, sup=None).canonical
+            if parts.sup is None and sup is not None and \
+                    (key, plain(sup).strip("{}")) in ref.by_letter:
+                # w^{1}_{ij} of W_1: a number in the superscript is the tag of W_1
+                parts, sup = dataclasses.replace(parts, sup=plain(sup).strip("{}")), None
+            q = ref.by_letter.get((key, parts.sup or ""))
             if q is None:
                 raise TranslateError(self._unknown(shown), pos, end)
             if sub is None:
                 raise TranslateError(
-                    f"which row or entry of {q.name}? write \\boldsymbol{{{letter}}}_1 for a "
-                    f"row or {letter}_{{11}} for an entry", pos, end)
+                    f"which row or entry of {q.name}? write \\boldsymbol{{{key}}}_1 for a "
+                    f"row or {key}_{{11}} for an entry", pos, end)
             items = self._index_items(sub, pos, end, single=bold)
             return self._indexed(q, items, bold, pos, end), sup
-        # capitals: a matrix, W_Q style names, heads Q^{(1)}, or entries written Q_{12}
-        head = ""
-        if sup is not None:
-            found = re.match(r"^\{?\((\d{1,3})\)(.*?)\}?$", plain(sup))
-            if found:
-                head = f"^({found.group(1)})"
-                tail = found.group(2)
-                if tail and tail.replace("{", "").replace("}", "") not in V.TRANSPOSE_WORDS:
-                    raise TranslateError(f"cannot read the superscript of {shown}", pos, end)
-                sup = [Token("letter", "T", pos, end)] if tail else None
-        if sub is not None:
-            word = plain(sub).strip("{}")
-            full = f"{letter}_{word}{head}"
-            if full in ref.matrices:
-                return Atom("whole", full), sup
-        if head:
-            full = letter + head
-            if full not in ref.matrices:
-                raise TranslateError(self._unknown(shown + head), pos, end)
-            if sub is None:
-                return Atom("whole", full), sup
-            q = ref.matrices[full]
-            items = self._index_items(sub, pos, end, single=False)
-            return self._indexed(q, items, False, pos, end), sup
-        q = ref.matrices.get(letter)
-        if q is None and letter == "I":
+        names = self._canonical_names()
+        if parts.sup is not None and parts.canonical not in names:
+            # Q^{(1)T}: a head's index and a transpose in one superscript
+            found = re.match(r"^\((.+?)\)(.+)$", parts.sup)
+            if found and found.group(2).replace("{", "").replace("}", "").strip() in \
+                    V.TRANSPOSE_WORDS:
+                parts = dataclasses.replace(parts, sup=f"({found.group(1)})")
+                sup = [Token("letter", "T", pos, end)] if sup is None else sup
+        whole = names.get(parts.canonical)
+        if whole is not None:
+            return Atom("whole", whole), sup
+        if parts.sub is not None:      # entries written Q_{12}, Q^{(1)}_{12}, rows Q_1
+            owner = names.get(dataclasses.replace(parts, sub=None).canonical)
+            if owner is not None:
+                q = ref.matrices[owner]
+                items = self._index_items(sub, pos, end, single=False)
+                return self._indexed(q, items, False, pos, end), sup
+        if parts.head == "I" and "I" not in names and parts.sup is None and \
+                parts.accent is None and parts.grad is None:
             # the identity, sized by its subscript (I_n) or by what it meets
             if sub is None:
                 return Atom("special", "I"), sup
             return Atom("special", "I", self._index_items(sub, pos, end, single=True)), sup
-        if q is None:
-            raise TranslateError(self._unknown(shown), pos, end)
-        if sub is None:
-            return Atom("whole", q.name), sup
-        items = self._index_items(sub, pos, end, single=False)
-        return self._indexed(q, items, False, pos, end), sup
+        raise TranslateError(self._unknown(shown), pos, end)
+
+    def _canonical_names(self) -> dict:
+        """The reference's matrices by canonical name (as :mod:`symrow.reader.notation`
+        writes it), remembered for the reference."""
+        ref = self.ref
+        names = getattr(ref, "_canonical_names", None)
+        if names is None:
+            names = {}
+            for name in ref.matrices:
+                try:
+                    names.setdefault(parse_name(name).canonical, name)
+                except (NameError_, ValueError):
+                    pass
+                names.setdefault(name, name)
+            ref._canonical_names = names
+        return names
 
     def _indexed(self, q, items: tuple, bold: bool, pos: int, end: int) -> Atom:
         if len(items) == 1:
@@ -320,3 +309,20 @@ class NameReader:
             if node is not None and hasattr(node, "pos"):
                 raise TranslateError(err.message, node.pos, node.end) from None
             raise TranslateError(err.message, pos, end) from None
+
+
+_BOLD_FONTS = ("\\boldsymbol", "\\mathbf", "\\vec")
+
+
+def _subscript_nodes(nodes: list) -> list | None:
+    """The nodes of the subscript among the nodes a name was read from: after its
+    ``_``, or inside its font (``\\mathbf{W_Q}``)."""
+    for k, node in enumerate(nodes):
+        if is_token(node, "_") and k + 1 < len(nodes):
+            return arg_nodes(nodes[k + 1])
+    for node in nodes:
+        if isinstance(node, Group):
+            inner = _subscript_nodes(list(node.children))
+            if inner is not None:
+                return inner
+    return None

@@ -115,6 +115,23 @@ class NotationReader:
         return tuple((k, items[n], items[n + 1]) for n, k in enumerate(kinds))
 
     # -- max and min --------------------------------------------------------------------------
+    def _arguments(self, inner: list, what: str, a: int, b: int) -> list[list]:
+        """The arguments of ``what(x, y, ...)``: ``inner`` split at its top-level commas."""
+        args: list[list] = [[]]
+        depth = 0
+        for node in inner:
+            if isinstance(node, Token) and node.text in ("(", "[", "\\left"):
+                depth += 1
+            elif isinstance(node, Token) and node.text in (")", "]", "\\right"):
+                depth -= 1
+            if depth == 0 and is_token(node, ","):
+                args.append([])
+            else:
+                args[-1].append(node)
+        if any(not [n for n in arg if not is_token(n, *V.SPACING)] for arg in args):
+            raise TranslateError(f"an empty argument of {what}", a, b)
+        return args
+
     def _extremum(self, cur: Cursor, em: Emitter) -> None:
         cmd = cur.take()
         which = cmd.text.lstrip("\\")
@@ -135,19 +152,7 @@ class NotationReader:
                                      f"or an index, as in {cmd.text}_j s_{{ij}}", cmd.pos,
                                      cmd.end)
             inner, a, b = got
-            args: list[list] = [[]]
-            depth = 0
-            for node in inner:
-                if isinstance(node, Token) and node.text in ("(", "[", "\\left"):
-                    depth += 1
-                elif isinstance(node, Token) and node.text in (")", "]", "\\right"):
-                    depth -= 1
-                if depth == 0 and is_token(node, ","):
-                    args.append([])
-                else:
-                    args[-1].append(node)
-            if any(not [n for n in arg if not is_token(n, *V.SPACING)] for arg in args):
-                raise TranslateError(f"an empty argument of {cmd.text}", a, b)
+            args = self._arguments(inner, cmd.text, a, b)
             cells = tuple((self.unit(arg, arg[0].pos, arg[-1].end),) for arg in args)
             em.atom(Atom(which, "", (), cells=cells, ident=next(self._ids)), cmd.pos, b)
             self._no_script_after(cur, f"a script right after {cmd.text}(...); put it in "

@@ -166,7 +166,10 @@ class Reference:
                 seq = operands.get(name) or self._seq(name, grounds[name])
                 symbols = sympy.ImmutableMatrix(seq.rows, seq.cols,
                                                 lambda i, j: seq.symbol(i + 1, j + 1))
-                self._add(name, seq, None, symbols, None, grounds[name])
+                # a quantity whose value is its own entries is given, not computed:
+                # the upstream gradient Ō of a backward pass
+                given = symbols == _matrix(grounds[name])
+                self._add(name, seq, 0 if given else None, symbols, None, grounds[name])
         #: whether a ground truth had to be taken down to operand symbols
         self.regrounded = False if grounded else self._ground_fixpoint()
         definitions = getattr(derivation, "definitions", None)

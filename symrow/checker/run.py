@@ -317,6 +317,16 @@ class _Run:
             k += len(group)
         return self.steps
 
+    def gradients(self, tree):
+        """Against a backward derivation, gradients as students write them (∂L/∂X, ∇_X L,
+        G_X) are read as its quantities X̄ (see :mod:`.gradients`)."""
+        from .gradients import is_backward, rewrite
+        backward = [t.derivation for t in self.targets if is_backward(t.derivation)]
+        if not backward:
+            return tree
+        names = {name for d in backward for name in d.forward.quantities}
+        return rewrite(tree, names)
+
     def read_tree(self):
         """The page as a tree.  In Markdown, a paragraph whose braces or environments do
         not balance is listed as not read, and the rest of the page is read."""
@@ -324,7 +334,7 @@ class _Run:
         first = None
         for _ in range(50):
             try:
-                return build_tree(tokenize(self.src.text), self.src)
+                return self.gradients(build_tree(tokenize(self.src.text), self.src))
             except ParseError as err:
                 if first is None:
                     first = err
@@ -983,6 +993,27 @@ def _join(first, second):
                  before=first.before)
 
 
+def _gradient_hints(steps: list, targets: list[Target]) -> list:
+    """Against a backward derivation, a wrong gradient gets a sentence for the usual
+    mistakes (:func:`.gradients.hints`), in place of the general hints."""
+    from .gradients import hints, is_backward
+    backward = [t.derivation for t in targets if is_backward(t.derivation)]
+    if not backward:
+        return steps
+    out = []
+    for step in steps:
+        if step.status == "wrong" and step.relation == "eq":
+            found = hints(step.left, step.right, backward[0])
+            if found:
+                detail = dict(step.detail or {})
+                # it names the right gradient: the general guesses about the
+                # terms (indices swapped, combine for match) would only distract
+                detail["hints"] = found
+                step = dataclasses.replace(step, detail=detail)
+        out.append(step)
+    return out
+
+
 def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
     """Check ``tex`` against ``targets`` (one per section, or one for the whole text),
     reading formulas with ``parser`` (see :func:`symrow.checker.parse.parse`)."""
@@ -993,6 +1024,7 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
         # identity in the entries, and a false one
         steps = [run.pending.get(id(s), s) for s in steps]
     numbered = [dataclasses.replace(s, index=k) for k, s in enumerate(steps, start=1)]
+    numbered = _gradient_hints(numbered, targets)
     unread = []
     for pos, end, reason in sorted(run.page.unread):
         line, column = run.src.line_col(pos)

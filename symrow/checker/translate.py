@@ -119,6 +119,17 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
                             f"this expression is too long: more than {MAX_FLAT_TERMS} terms "
                             f"in one sum; split it into several steps", cur.pos, cur.end)
                     continue
+                if text in ("\\odot", "\\circ"):
+                    # A \odot B: the factor on the left is marked, and the evaluator
+                    # multiplies it by what follows entry by entry
+                    cur.take()
+                    if expect_operand:
+                        raise TranslateError(f"'{text}' needs something on its left",
+                                             node.pos, node.end)
+                    self._marker(em, "odot", (), node.pos, node.end)
+                    em.put("\\cdot", node.pos, node.end)
+                    expect_operand = True
+                    continue
                 if text in V.MUL or text in V.DIV:
                     cur.take()
                     if expect_operand:
@@ -226,11 +237,16 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if text in V.FONT:
             self._font(cur, em)
             return
+        if text in V.FUNCTION_COMMANDS and is_token(cur.peek(1), "_") and \
+                self._greek_name(text):
+            self._name(cur, em)        # \sigma_{12}: an entry of Σ, not the sigmoid
+            return
         if text in V.FUNCTION_COMMANDS:
             cur.take()
             self._elementwise(cur, em, V.FUNCTION_COMMANDS[text], tok.pos, tok.end)
             return
-        if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell":
+        if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell" \
+                or self._greek_name(text):
             if tok.kind == "letter" and (self._softmax_letters(cur, em) or
                                          self._word_heading(cur, em)):
                 return

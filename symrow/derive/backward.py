@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from typing import Mapping
 
 import sympy
@@ -129,7 +130,9 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     """The backward pass of a formula: the gradient of a scalar loss L with respect to
     its operands, derived step by step, each gradient product read as combine or match.
 
-    ``formula``, ``shapes`` and the options are those of :func:`symrow.explain`.
+    ``formula``, ``shapes`` and the options are those of :func:`symrow.explain`;
+    ``formula`` may also be a derivation made already (``symrow.attention(2, 2, 2)``,
+    a preset's), whose formula, sizes and options are taken.
     ``wrt`` names the operands to differentiate (a name or a list; by default all
     of them but a causal mask); ``general=True`` derives at general sizes (no
     shapes); ``notation`` writes the gradient of X as ``\\bar{X}`` ("bar", the
@@ -155,6 +158,19 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
         raise OptionError(f"notation= must be one of {', '.join(NOTATIONS)}; got {notation!r}")
     if general and (shapes or values):
         raise OptionError("general=True takes no shapes or values")
+    if isinstance(formula, Derivation):
+        # the backward pass of a derivation made already (a preset's, explain's)
+        if formula.plan is None:
+            raise OptionError(f"a {formula.kind} derivation has no formula to run backwards")
+        given = formula
+        formula = given.plan.formula
+        operands = {n.name: n.seq for n in given.plan.nodes if n.reading == "operand"}
+        shapes = None if not given.concrete else {k: v.shape for k, v in operands.items()}
+        values = values or {k: v.values for k, v in operands.items() if v.values is not None
+                            and not (given.options.get("causal") and k == "M")}
+        causal = bool(given.options.get("causal", causal))
+        scale = given.options.get("scale", scale)
+        general = not given.concrete
     fwd = explain(formula, None if general else shapes, values=values, causal=causal,
                   scale=scale, diagonal=diagonal, heads=heads, max_dim=max_dim,
                   max_terms=max_terms, **unknown)
@@ -436,7 +452,8 @@ def _rule_display(reading: str, notation: str):
     def text(t):
         if notation != "partial":
             return t
-        return re.sub(r"(\w)\u0304", r"∂L/∂\1", t)
+        # NFD: Ā is one character (U+0100), C̄ two; both are a letter and a macron
+        return re.sub(r"(\w)\u0304", r"∂L/∂\1", unicodedata.normalize("NFD", t))
     # a rule on generic names is not a claim about this formula's values: "gets", not "="
     return N.Group([N.Rel(N.Label(tex(a), text(b)), "gets", N.Label(tex(c), text(d)))
                     for a, b, c, d in pairs])

@@ -348,6 +348,53 @@ def canonical_key(name: str) -> str:
         return name
 
 
+def _family_shapes(formula: Formula, given: dict) -> dict:
+    """A shape given for a family's pattern (``W_i^Q``, as the paper prints it) is the
+    shape of each of its members (``W_1^Q``, ``W_2^Q``, ...)."""
+    members = {name for group in formula.tied for name in group}
+    if not members or all(name in members for name in given):
+        return given
+    from ..reader.notation import parse_name
+    out = {}
+    for name, shape in given.items():
+        matched = []
+        if name not in members:
+            try:
+                pattern = parse_name(name)
+            except ValueError:
+                pattern = None
+            if pattern is not None:
+                matched = [m for m in sorted(members) if _instance_of(pattern, parse_name(m))]
+        for m in matched or [name]:
+            out.setdefault(m, shape)
+    return out
+
+
+def _instance_of(pattern, member) -> bool:
+    """Whether ``member`` (W_2^Q) is ``pattern`` (W_i^Q) with its index letter a number."""
+    import dataclasses
+    import re
+    if dataclasses.replace(pattern, sub=None, sup=None, font=None) != \
+            dataclasses.replace(member, sub=None, sup=None, font=None):
+        return False
+    found = False
+    for mine, theirs in ((pattern.sub, member.sub), (pattern.sup, member.sup)):
+        if (mine is None) != (theirs is None):
+            return False
+        if mine is None:
+            continue
+        regex = re.sub(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])", "\x00", mine)
+        if "\x00" not in regex:
+            if mine != theirs:
+                return False
+            continue
+        regex = "".join(r"\d+" if ch == "\x00" else re.escape(ch) for ch in regex)
+        if not re.fullmatch(regex, theirs):
+            return False
+        found = True
+    return found
+
+
 def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | None = None,
           defaults: Mapping | None = None, max_dim: int | None = None) -> Shapes:
     """Every operand's shape: ``given`` ones, those implied by the products and sums,
@@ -358,7 +405,7 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
     ``defaults`` fills sizes that remain unknown after inference (a preset's
     example shapes, so that ``combine --a 2x3`` needs no ``--b``).
     """
-    given = _normalise(given, max_dim)
+    given = _family_shapes(formula, _normalise(given, max_dim))
     kinds = {isinstance(v, int) for shape in given.values() for v in shape if v != 1}
     if len(kinds) > 1:
         shown = ", ".join(f"{n}: {r} x {c}" for n, (r, c) in given.items())

@@ -207,7 +207,10 @@ def _script_text(node, src: Source, what: str, pos: int) -> str:
     text = _text(nodes, src)
     if len(text) > 16:
         raise NameError_(f"this {what} is too long for a name's", nodes[0].pos, nodes[-1].end)
-    if any(ch in text for ch in "=&$%#_^"):
+    # an index may have its own subscript (p_{1k_1}); nothing else nests in a name
+    nested = what == "subscript" and "_" in text and not (
+        text.startswith("_") or text.endswith("_") or "__" in text)
+    if any(ch in text for ch in ("=&$%#^" if nested else "=&$%#_^")):
         raise NameError_(f"cannot read this {what}", nodes[0].pos, nodes[-1].end)
     return re.sub(r"\s*([-+,])\s*", r"\1", text)
 
@@ -271,6 +274,9 @@ def _is_transpose_or_power(node, src: Source) -> bool:
         return False      # H^{\prime}, written H': a new value's name, not a transpose
     if flat.replace("{", "").replace("}", "") in V.TRANSPOSE_WORDS or flat in ("T", "\\top"):
         return True
+    if flat in ("\\mathsf", "\\mathrm", "\\text", "\\textsf"):
+        return True       # ^\mathsf T: a transpose in a font, its letter after the script
+
     if flat.startswith(("-", "+", "\\frac", "\\dagger", "*", "\\ast", "\\prime")):
         return True
     if flat[:1].isdigit():
@@ -317,6 +323,10 @@ def read_name(cur: Cursor, src: Source) -> tuple[NameParts, int, int]:
                 sup = text
             end = last.end
             continue
+        if isinstance(arg, Token) and arg.kind == "num" and len(arg.text) > 1:
+            raise NameError_(f"write {node.text}{{{arg.text}}} with braces: without them "
+                             f"LaTeX takes only the first digit, {node.text}{arg.text[0]}",
+                             node.pos, arg.end)
         if node.text == "_":
             if sub is not None:
                 raise NameError_("two subscripts on one name", node.pos, arg.end)

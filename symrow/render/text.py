@@ -34,6 +34,9 @@ _ENTRY = re.compile(r"^(?:\\(?P<accent>hat|tilde|bar|check|breve)\{(?P<aletter>[
                     r"(?:\^\{(?P<tag>[^{}]*)\})?_\{(?P<index>.*)\}$")
 
 
+_PARTIAL = re.compile(r"^\\frac\{\\partial L\}\{\\partial (?P<inner>.*)\}$")
+
+
 def _index_words(index: str) -> str:
     """``i\\ell`` -> ``iℓ``, ``d_{v}`` -> ``d_v``, ``\\ell k`` -> ``ℓk``."""
     index = index.replace("\\ell", "ℓ")
@@ -47,7 +50,13 @@ def entry_text(name: str) -> str | None:
 
     >>> entry_text("w^{Q}_{12}"), entry_text(r"a_{i\\ell}"), entry_text("x")
     ('w^Q₁₂', 'a_(iℓ)', None)
+    >>> entry_text(r"\\frac{\\partial L}{\\partial w_{12}}")
+    '∂L/∂w₁₂'
     """
+    partial = _PARTIAL.match(name)
+    if partial is not None:      # a gradient's entry written ∂L/∂x_{ij}
+        inner = entry_text(partial["inner"])
+        return None if inner is None else "∂L/∂" + inner
     m = _ENTRY.match(name)
     if m is None:
         return None

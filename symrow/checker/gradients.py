@@ -1,0 +1,286 @@
+r"""Gradients as students write them, read as the names a backward derivation gives them.
+
+Against a backward derivation (:func:`symrow.backward`), the gradient of X is
+the quantity ``\bar{X}``.  Students and textbooks write it many ways; each is
+rewritten, in the page's tree, into the bar form before anything is read:
+
+* ``\frac{\partial L}{\partial X}`` (also ``\dfrac``, ``\tfrac``, ``\mathcal{L}``
+  or ``\ell`` for the loss), ``\partial L / \partial X`` and
+  ``{\partial L \over \partial X}``;
+* ``\nabla_X L``;
+* ``G_X`` and ``\delta_X``, when X is a matrix of the formula;
+* the same for rows and entries: ``\frac{\partial L}{\partial \boldsymbol{x}_i}``
+  is row i of X̄, ``\frac{\partial L}{\partial x_{ij}}`` its entry (i, j).
+
+The rewritten tokens keep the positions of what they replace, so a report
+points at what the student wrote.
+
+>>> from symrow.checker.lexer import Source, build_tree, tokenize
+>>> from symrow.checker.gradients import rewrite
+>>> def show(text, names=("X", "W")):
+...     src = Source(text)
+...     return "".join(_text(n) for n in rewrite(build_tree(tokenize(text), src), set(names)))
+>>> show(r"\frac{\partial L}{\partial W} = X^T \frac{\partial L}{\partial Y}", ("X", "W", "Y"))
+'\\bar{W}=X^T\\bar{Y}'
+>>> show(r"G_X = \partial L / \partial \boldsymbol{x}_i")
+'\\bar{X}=\\bar{\\boldsymbol{x}}_i'
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexer import Env, Group, Token
+
+__all__ = ["rewrite", "is_backward", "hints", "as_bars"]
+
+_FRACS = {"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"}
+_LOSS = {"L", "\\mathcal", "\\ell", "E", "J", "\\mathscr"}
+
+
+def is_backward(derivation) -> bool:
+    """Whether a derivation is a backward pass (its quantities include gradients)."""
+    return getattr(derivation, "kind", None) == "backward"
+
+
+def _text(node) -> str:
+    if isinstance(node, Token):
+        return node.text
+    if isinstance(node, Group):
+        return "{" + "".join(_text(c) for c in node.children) + "}"
+    return ""
+
+
+def _plain(nodes) -> list:
+    from . import vocab as V
+    return [n for n in nodes if not (isinstance(n, Token) and n.text in V.SPACING)]
+
+
+def _loss(nodes: list) -> bool:
+    """``\\partial L``, ``\\partial \\mathcal{L}``: the loss after a \\partial."""
+    nodes = _plain(nodes)
+    if len(nodes) < 2 or not (isinstance(nodes[0], Token) and nodes[0].text == "\\partial"):
+        return False
+    rest = nodes[1:]
+    head = rest[0]
+    if isinstance(head, Token) and head.text in ("L", "E", "J", "\\ell") and len(rest) == 1:
+        return True
+    return isinstance(head, Token) and head.text in ("\\mathcal", "\\mathscr") and \
+        len(rest) == 2
+
+
+def _barred(nodes: list, start, end: int) -> list | None:
+    """``\\partial NAME`` -> ``\\bar{HEAD}`` + the scripts of NAME, or None."""
+    nodes = _plain(nodes)
+    if len(nodes) < 2 or not (isinstance(nodes[0], Token) and nodes[0].text == "\\partial"):
+        return None
+    return _bar_of(nodes[1:], start, end)
+
+
+def _bar_of(name: list, start, end: int | None = None) -> list | None:
+    """A name's nodes with a bar over its head: ``\\boldsymbol{x}_i`` -> ``\\bar{\\boldsymbol{x}}_i``."""
+    if not name:
+        return None
+    head = name[0]
+    if isinstance(head, Token) and head.kind == "letter":
+        k = 1
+    elif isinstance(head, Token) and head.kind == "cmd" and len(name) > 1 and \
+            isinstance(name[1], Group):
+        k = 2
+    elif isinstance(head, Token) and head.kind == "cmd":
+        k = 1                                  # \Sigma
+    else:
+        return None
+    rest = list(name[k:])
+    # only scripts may follow the head
+    j = 0
+    while j < len(rest):
+        if isinstance(rest[j], Token) and rest[j].text in ("_", "^") and j + 1 < len(rest):
+            j += 2
+        else:
+            return None
+    pos = start.pos
+    end = name[-1].end if end is None else end
+    bar = Token("cmd", "\\bar", pos, pos)
+    # the new tokens span what they replace, so that a report shows what was written
+    last = rest[-1] if rest else None
+    close = end if last is None else name[k - 1].end
+    group = Group(Token("sym", "{", pos, pos), list(name[:k]), Token("sym", "}", close, close))
+    if last is not None and isinstance(last, Token):
+        rest[-1] = Token(last.kind, last.text, last.pos, end)
+    elif last is not None:
+        rest[-1] = Group(last.open, last.children, Token("sym", "}", end - 1, end))
+    return [bar, group] + rest
+
+
+def rewrite(nodes: list, matrices: set) -> list:
+    """The tree with every gradient written as ``\\bar{...}`` (see the module doc);
+    ``matrices`` are the names ``G_X`` and ``\\delta_X`` may follow."""
+    out: list = []
+    k = 0
+    while k < len(nodes):
+        node = nodes[k]
+        if isinstance(node, Group):
+            inner = node.children
+            overs = [j for j, c in enumerate(inner) if isinstance(c, Token) and c.text == "\\over"]
+            if len(overs) == 1 and _loss(inner[:overs[0]]):
+                got = _barred(inner[overs[0] + 1:], node, node.end)
+                if got is not None:
+                    out += got
+                    k += 1
+                    continue
+            out.append(Group(node.open, rewrite(inner, matrices), node.close))
+            k += 1
+            continue
+        if isinstance(node, Env):
+            out.append(Env(node.name, node.begin, rewrite(node.children, matrices),
+                           node.end_token, node.end, node.args))
+            k += 1
+            continue
+        if isinstance(node, Token):
+            if node.text in _FRACS and k + 2 < len(nodes) and \
+                    isinstance(nodes[k + 1], Group) and isinstance(nodes[k + 2], Group) and \
+                    _loss(nodes[k + 1].children):
+                got = _barred(nodes[k + 2].children, node, nodes[k + 2].end)
+                if got is not None:
+                    out += got
+                    k += 3
+                    continue
+            if node.text == "\\partial" and _slash(nodes, k):
+                end = _name_end(nodes, k + 4)
+                got = _bar_of(nodes[k + 4:end], node)
+                if got is not None:
+                    out += got
+                    k = end
+                    continue
+            if node.text == "\\nabla" and k + 2 < len(nodes) and \
+                    isinstance(nodes[k + 1], Token) and nodes[k + 1].text == "_":
+                sub = nodes[k + 2]
+                name = sub.children if isinstance(sub, Group) else [sub]
+                got = _bar_of(_plain(name), node, nodes[k + 3].end if k + 3 < len(nodes)
+                              else None)
+                after = nodes[k + 3] if k + 3 < len(nodes) else None
+                if got is not None and isinstance(after, Token) and after.text in ("L", "E"):
+                    out += got
+                    k += 4
+                    continue
+            if node.text in ("G", "\\delta") and k + 2 < len(nodes) and \
+                    isinstance(nodes[k + 1], Token) and nodes[k + 1].text == "_":
+                sub = nodes[k + 2]
+                name = _plain(sub.children if isinstance(sub, Group) else [sub])
+                if "".join(_text(n) for n in name) in matrices:
+                    got = _bar_of(name, node)
+                    if got is not None:
+                        out += got
+                        k += 3
+                        continue
+        out.append(node)
+        k += 1
+    return out
+
+
+def _slash(nodes: list, k: int) -> bool:
+    """``\\partial L / \\partial`` at ``k``."""
+    if k + 4 >= len(nodes):
+        return False
+    loss, slash, partial = nodes[k + 1], nodes[k + 2], nodes[k + 3]
+    return (isinstance(loss, Token) and loss.text in ("L", "E", "\\ell")
+            and isinstance(slash, Token) and slash.text == "/"
+            and isinstance(partial, Token) and partial.text == "\\partial")
+
+
+def _name_end(nodes: list, k: int) -> int:
+    """Where the name starting at ``k`` ends: its head, a font's group, and its scripts."""
+    if k >= len(nodes):
+        return k
+    j = k + 1
+    if isinstance(nodes[k], Token) and nodes[k].kind == "cmd" and j < len(nodes) and \
+            isinstance(nodes[j], Group):
+        j += 1
+    while j + 1 < len(nodes) and isinstance(nodes[j], Token) and nodes[j].text in ("_", "^"):
+        j += 2
+    return j
+
+
+# -- hints for the usual mistakes in a gradient -------------------------------------------------
+
+_LOSS_RE = r"(?:L|E|\\ell|\\mathcal\s*\{?\s*L\s*\}?)"
+_NAME_RE = (r"(?:\\(?:mathbf|boldsymbol|bm|hat|tilde|bar)\s*\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z])"
+            r"(?:\s*_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?(?:\s*\^\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?")
+_PATTERNS = [
+    re.compile(r"\\[dt]?frac\s*\{\s*\\partial\s*" + _LOSS_RE + r"\s*\}\s*\{\s*\\partial\s*(" +
+               _NAME_RE + r")\s*\}"),
+    re.compile(r"\\partial\s*" + _LOSS_RE + r"\s*/\s*\\partial\s*(" + _NAME_RE + r")"),
+    re.compile(r"\{\s*\\partial\s*" + _LOSS_RE + r"\s*\\over\s*\\partial\s*(" + _NAME_RE +
+               r")\s*\}"),
+]
+_G = re.compile(r"(?:G|\\delta)\s*_\s*(?:\{\s*(" + _NAME_RE + r")\s*\}|([A-Za-z]))")
+
+
+def as_bars(text: str, matrices: set) -> str:
+    """``text`` with its gradients written ``\\bar{X}`` (see the module doc), as text."""
+    for pattern in _PATTERNS:
+        text = pattern.sub(lambda m: r"\bar{%s}" % m.group(1), text)
+
+    def g(m):
+        name = m.group(1) or m.group(2)
+        return r"\bar{%s}" % name if name in matrices else m.group(0)
+    return _G.sub(g, text)
+
+
+def _factors(expr) -> list | None:
+    """The factors of a product, each a name or a transposed name; None otherwise."""
+    from ..formula import expr as E
+    if isinstance(expr, E.Product):
+        left, right = _factors(expr.left), _factors(expr.right)
+        return None if left is None or right is None else left + right
+    if isinstance(expr, E.Name):
+        return [expr.name]
+    if isinstance(expr, E.Transpose) and isinstance(expr.arg, E.Name):
+        return [expr.arg.name]
+    if isinstance(expr, E.Scaled):
+        return _factors(expr.arg)
+    return None
+
+
+def hints(left: str, right: str, derivation) -> list[str]:
+    """What a wrong gradient claim ``left = right`` most likely got wrong: the factors in
+    the wrong order or transposed (W^T Ȳ for Ȳ W^T), one use of a matrix used twice, or
+    a factor taken from the wrong side of the product (W^T Ȳ for X^T Ȳ)."""
+    from ..errors import SymrowError
+    from ..formula import expr as E
+    from ..formula.read import read_latex
+    names = set(derivation.forward.quantities)
+    try:
+        lhs = read_latex(as_bars(left, names)).result
+        rhs = read_latex(as_bars(right, names)).result
+    except SymrowError:
+        return []
+    if not isinstance(lhs, E.Name):
+        return []
+    formula = derivation.plan.formula
+    defs = dict(formula.definitions)
+    correct = defs.get(lhs.name)
+    if correct is None:
+        return []
+    target = lhs.name
+    owner = target[len("\\bar{"):-1] if target.startswith("\\bar{") else target
+    out = []
+    got = E.text(rhs)
+    if isinstance(correct, E.Sum) and any(got == E.text(t) for t in correct.terms):
+        out.append(f"{owner} is used {len(correct.terms)} times, and this is the share of one "
+                   f"use; its gradient adds the shares of all its uses: "
+                   f"{target} = {E.text(correct)}")
+        return out
+    want, have = _factors(correct), _factors(rhs)
+    if want is not None and have is not None and sorted(want) == sorted(have) and \
+            got != E.text(correct):
+        out.append(f"the factors are in the wrong order or transposed: the gradient of "
+                   f"{owner} has the shape of {owner}, and it is {E.text(correct)}, not {got}")
+    elif want is not None and have is not None and len(want) == len(have):
+        missing = [n for n in want if n not in have]
+        extra = [n for n in have if n not in want]
+        if len(missing) == 1 and len(extra) == 1:
+            out.append(f"the gradient of {owner} is {E.text(correct)}: it takes {missing[0]} "
+                       f"where this has {extra[0]}")
+    return out

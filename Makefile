@@ -27,8 +27,13 @@ install-test: $(VENV)/.installed-test
 demo: $(VENV)/.installed
 	$(VENV)/bin/symrow
 
+# -n auto: a worker per core.  --dist worksteal: a worker that runs out of tests
+# takes half of another's, so no long test is left to run alone at the end (the
+# slow ones are sent first: tests/conftest.py).  What several tests share and is
+# costly to make (the compiled decks, the Chromium pages) is made once per run,
+# by whichever worker asks first (tests/harness.py, shared).
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -n auto
+	$(PY) -m pytest -n auto --dist worksteal
 
 # KaTeX and MathJax for the renderer tests (.ci/run does this too).
 renderers:

@@ -211,11 +211,14 @@ def _seconds(text: str) -> float:
 # -- the parser -------------------------------------------------------------------
 
 def _add_output(p: argparse.ArgumentParser) -> None:
+    from .narrate.languages import LANGUAGES
     p.add_argument("--format", "-f", type=_format, choices=FORMATS, default=None,
                    help="output format; md is short for markdown (default: text, or from "
                         "the suffix of -o)")
-    p.add_argument("--lang", choices=("en", "ja"), default="en",
-                   help="narration language (default: en)")
+    p.add_argument("--lang", choices=tuple(LANGUAGES), default="en",
+                   help="narration language: " + ", ".join(
+                       f"{code} ({language.name})" for code, language in LANGUAGES.items())
+                   + " (default: en)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (atomically) instead of standard output")
     p.add_argument("--slides", action="store_true",

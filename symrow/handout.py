@@ -37,22 +37,16 @@ import sympy
 
 from . import nodes as N
 from .build import row_bmat, stack
-from .narrate import check_lang
+from .narrate import Titles, phrase
 from .printable import Printable
 from .seq import VecSeq, vecseq
 from .steps import Step
 
 __all__ = ["Handout", "handout", "TITLE", "EXAMPLE"]
 
-#: the handout's title, per language (LaTeX)
-TITLE = {
-    "en": "Reading attention through matrix products",
-    "ja": "行列積で読むアテンション",
-}
-SUBTITLE = {
-    "en": "A handout: matrices as vector sequences, products as combine and match",
-    "ja": "補足資料：ベクトル列・結合・照合",
-}
+#: the handout's title in each language (plain words, from the templates
+#: ``handout.title`` of :mod:`symrow.narrate.handout_en` and the others)
+TITLE = Titles("handout.title")
 
 #: the numbers of the worked examples: A holds three points in the plane
 EXAMPLE = {
@@ -75,7 +69,8 @@ class Handout(Printable):
 
     def __init__(self, steps: Iterable[Step]):
         self.steps = tuple(steps)
-        self.title = {lang: _escaped(lang) for lang in TITLE}
+        #: the title in each language, as LaTeX
+        self.title = Titles("handout.title", _tex_escape)
 
     def __repr__(self) -> str:
         sections = sum(1 for s in self.steps if s.kind == "heading" and s.params.get("level") == 1)
@@ -87,30 +82,32 @@ class Handout(Printable):
 
     def to_markdown(self, lang: str = "en", **options) -> str:
         """Markdown with ``$$`` blocks, for KaTeX sites and Jupyter."""
-        title = TITLE[check_lang(lang)]
-        return f"# {title}\n\n*{SUBTITLE[lang]}*\n\n" + super().to_markdown(lang, **options)
+        title, subtitle = phrase("handout.title", lang), phrase("handout.subtitle", lang)
+        return f"# {title}\n\n*{subtitle}*\n\n" + super().to_markdown(lang, **options)
 
     def to_text(self, lang: str = "en", **options) -> str:
         """Unicode text for a terminal."""
-        title = TITLE[check_lang(lang)]
-        return f"{title}\n{SUBTITLE[lang]}\n\n" + super().to_text(lang, **options)
+        title, subtitle = phrase("handout.title", lang), phrase("handout.subtitle", lang)
+        return f"{title}\n{subtitle}\n\n" + super().to_text(lang, **options)
 
     def to_document(self, lang: str = "en", **options) -> str:
-        """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``."""
+        """A complete LaTeX document, compiled by the language's engine (pdflatex for
+        English, lualatex + luatexja for Japanese)."""
         from .render.document import preamble, tex_escape
         head = ("\\begin{center}\n{\\LARGE\\bfseries %s\\par}\\vspace{0.6em}\n"
                 "{\\large %s\\par}\\vspace{0.3em}\n{\\small %s\\par}\n\\end{center}\n\n"
-                % (tex_escape(TITLE[check_lang(lang)]), tex_escape(SUBTITLE[lang]),
-                   _MADE_WITH[lang]))
+                % tuple(tex_escape(phrase(key, lang)) for key in
+                        ("handout.title", "handout.subtitle", "handout.made_with")))
         return (preamble(lang) + "\\begin{document}\n" + head + self.to_latex(lang, **options)
                 + "\\end{document}\n")
 
     def to_beamer(self, lang: str = "en", **options) -> str:
         """The handout as slides: a complete Beamer document that follows its
-        path in frames (pdflatex for ``en``, lualatex + luatexja for ``ja``)."""
+        path in frames, compiled by the language's engine."""
         from .render.document import tex_escape
-        return super().to_beamer(lang, title=tex_escape(TITLE[check_lang(lang)]),
-                                 subtitle=tex_escape(SUBTITLE[lang]), **options)
+        return super().to_beamer(lang, title=tex_escape(phrase("handout.title", lang)),
+                                 subtitle=tex_escape(phrase("handout.subtitle", lang)),
+                                 **options)
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown("en")
@@ -151,13 +148,9 @@ class Handout(Printable):
                 ("7", comb, {})]
 
 
-_MADE_WITH = {"en": "Every derivation in this handout was produced by symrow.",
-              "ja": "この資料の導出はすべて symrow が生成した。"}
-
-
-def _escaped(lang: str) -> str:
+def _tex_escape(words: str) -> str:
     from .render.document import tex_escape
-    return tex_escape(TITLE[lang])
+    return tex_escape(words)
 
 
 # -- the derivations the handout is made of --------------------------------------------------

@@ -26,10 +26,7 @@ from typing import Any, Mapping
 
 from .printable import Printable
 
-__all__ = ["Step", "Derivation", "Excerpt", "LANGS"]
-
-#: the narration languages
-LANGS = ("en", "ja")
+__all__ = ["Step", "Derivation", "Excerpt"]
 
 
 @dataclasses.dataclass(frozen=True)

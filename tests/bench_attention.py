@@ -166,7 +166,7 @@ def best(fn, repeat: int, sample: float = 0.01):
 def run_symrow(n: int, repeat: int) -> dict:
     import symrow
     from symrow import nodes as N
-    from symrow.render.latex import display_lines
+    from symrow.render.layout import display_lines
 
     kinds = ("expand_rows", "expand_entries")
 

@@ -38,7 +38,7 @@ _spec.loader.exec_module(bench_attention)
 
 def run(n: int, repeat: int) -> dict:
     import symrow
-    from symrow.render.latex import display_lines
+    from symrow.render.layout import display_lines
 
     def expansion(d):
         displays = [s.display for s in d.steps if s.kind in ("expand_rows", "expand_entries")]

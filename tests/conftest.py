@@ -35,6 +35,12 @@ def pytest_configure(config):
     harness.UPDATE_GOLDEN = config.getoption("--update-golden")
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """The slow tests first (keeping their order, and the others'), so that with
+    several workers (make test) none of them is left to run alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_collectstart(collector):
     """Every test of a checker module uses the ``checker_parser`` fixture."""
     if isinstance(collector, pytest.Module) and collector.path.name.startswith("test_check_"):

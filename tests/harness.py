@@ -62,6 +62,49 @@ def require_tex(engine: str) -> None:
             "texlive-lang-japanese texlive-pictures")
 
 
+# -- results shared by the workers of one run ------------------------------------------
+
+def shared(name: str, compute, tmp_path_factory):
+    """``compute()`` once per test run, whichever worker asks first.
+
+    Under pytest-xdist (make test), each worker is a process of its own, so a
+    cached function would compute its result once per worker: the decks of
+    every slide deck compiled twice, say.  Here the first worker to ask takes
+    a lock file in the folder all workers of the run share, computes, and
+    leaves the result (JSON) there; a worker that asks meanwhile waits for the
+    lock and reads it.  (The waiting costs no CPU, and the work it waits for
+    is what it would have done.)  Within a worker the result is kept too.
+    An exception (a skip, a failure) leaves nothing behind: the next asker
+    computes again, and meets it again.
+    """
+    key = (name, id(tmp_path_factory))
+    if key in _SHARED:
+        return _SHARED[key]
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, over each worker's own
+    path, lock = root / f"shared-{name}.json", root / f"shared-{name}.lock"
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks: each worker computes its own
+        fcntl = None
+    with open(lock, "a") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        if path.exists():
+            value = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            value = json.loads(json.dumps(compute()))  # as the other workers read it
+            partial = path.with_suffix(".partial")
+            partial.write_text(json.dumps(value), encoding="utf-8")
+            partial.replace(path)
+    _SHARED[key] = value
+    return value
+
+
+_SHARED: dict = {}
+
+
 # -- golden files --------------------------------------------------------------
 
 def golden(name: str, actual: str) -> None:
@@ -116,20 +159,39 @@ def strip_struts(tex: str) -> str:
 
 # -- renderers -------------------------------------------------------------------------
 
+#: what each renderer made of each formula so far in this process, by (tex, display):
+#: every formula is rendered on its own (MathJax in a fresh document each), so a
+#: formula's result does not depend on the others, and the same formula (the
+#: same display in Markdown and Jupyter, in English and Japanese) is rendered once
+_RENDERED: dict = {"katex": {}, "mathjax": {}}
+
+
+def _render(script: str, name: str, formulas: list[dict], timeout: int) -> list[str | None]:
+    """One error message or None per formula; each distinct formula rendered once
+    per process, in one node run for those not rendered before."""
+    done = _RENDERED[name]
+    keys = [(f["tex"], bool(f["display"])) for f in formulas]
+    todo = list(dict.fromkeys(k for k in keys if k not in done))
+    if todo:
+        proc = subprocess.run(["node", str(TESTS / script)],
+                              input=json.dumps([{"tex": t, "display": d} for t, d in todo]),
+                              capture_output=True, text=True, timeout=timeout, check=True)
+        results = json.loads(proc.stdout)
+        assert len(results) == len(todo), f"{name} answered {len(results)} of {len(todo)}"
+        done.update(zip(todo, results))
+    return [done[k] for k in keys]
+
+
 def katex(formulas: list[dict]) -> list[str | None]:
     """Render with KaTeX (throwOnError, strict); one error message or None per formula."""
     require_node_module("katex")
-    proc = subprocess.run(["node", str(TESTS / "katex_render.js")], input=json.dumps(formulas),
-                          capture_output=True, text=True, timeout=120, check=True)
-    return json.loads(proc.stdout)
+    return _render("katex_render.js", "katex", formulas, 120)
 
 
 def mathjax(formulas: list[dict]) -> list[str | None]:
     """Render with MathJax 3 (errors made fatal); one error message or None per formula."""
     require_node_module("mathjax-full")
-    proc = subprocess.run(["node", str(TESTS / "mathjax_render.js")], input=json.dumps(formulas),
-                          capture_output=True, text=True, timeout=300, check=True)
-    return json.loads(proc.stdout)
+    return _render("mathjax_render.js", "mathjax", formulas, 300)
 
 
 def katex_layout(formulas: list[dict]) -> list[dict]:
@@ -168,13 +230,40 @@ def compile_tex(source: str, engine: str, *, timeout: int = 300) -> tuple[bytes,
         (Path(tmp) / "doc.tex").write_text(source, encoding="utf-8")
         proc = subprocess.run(
             [engine, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
-            cwd=tmp, capture_output=True, timeout=timeout)
+            cwd=tmp, capture_output=True, timeout=timeout,
+            env={**os.environ, "max_print_line": "1000"})  # log lines unwrapped
         log_path = Path(tmp) / "doc.log"
         log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
         if proc.returncode != 0:
             errors = [line for line in log.splitlines() if line.startswith("!")][:5]
             pytest.fail(f"{engine} failed ({proc.returncode}): {errors}\n{log[-3000:]}")
         return (Path(tmp) / "doc.pdf").read_bytes(), log
+
+
+_DOC_MARK = "SYMROW-DOCUMENT"
+
+
+def compile_documents(sources: list[str], engine: str) -> list[str]:
+    """Compile several documents of one preamble in one run of ``engine`` (a TeX
+    run's start, its fonts above all, costs more than a page): their bodies
+    one after another, each from a new page.  Returns each document's part of
+    the log, for :func:`overfull_boxes` and the like; fails the test on a TeX
+    error, as :func:`compile_tex` does."""
+    heads = {src.split("\\begin{document}", 1)[0] for src in sources}
+    assert len(heads) == 1, "compile_documents() takes documents of one preamble"
+    body = []
+    for k, src in enumerate(sources):
+        inner = src.split("\\begin{document}", 1)[1].rsplit("\\end{document}", 1)[0]
+        body.append("\\clearpage\\typeout{%s %d}\n%s" % (_DOC_MARK, k, inner))
+    _pdf, log = compile_tex(heads.pop() + "\\begin{document}\n" + "\n".join(body)
+                            + "\\clearpage\\typeout{%s end}\n\\end{document}\n"
+                            % _DOC_MARK, engine)
+    parts = re.split(r"^%s (\d+|end)$" % _DOC_MARK, log, flags=re.M)
+    # parts: [before, "0", log of 0, "1", log of 1, ..., "end", after]
+    found = {parts[k]: parts[k + 1] for k in range(1, len(parts) - 1, 2)}
+    assert sorted(found) == sorted([str(k) for k in range(len(sources))] + ["end"]), \
+        "a document's mark is missing from the log"
+    return [found[str(k)] for k in range(len(sources))]
 
 
 def overfull_boxes(log: str, tolerance_pt: float = 1.0) -> list[str]:
@@ -184,6 +273,62 @@ def overfull_boxes(log: str, tolerance_pt: float = 1.0) -> list[str]:
         if float(m.group(1)) > tolerance_pt:
             found.append(m.group(0))
     return found
+
+
+# -- the command line, in this process ---------------------------------------------------
+
+def symrow_cli(*args: str, stdin: str | None = None, env: dict | None = None,
+               cwd=None) -> subprocess.CompletedProcess:
+    """``symrow ARGS`` run by :func:`symrow.cli.main` in this process, as the entry
+    point runs it (``raise SystemExit(main())``): its exit code, and what it wrote
+    to standard output (text, or bytes when it wrote any) and standard error.
+
+    Standard output is not a terminal; ``env`` is added to the environment and
+    ``cwd`` is the working folder, both for the call only.  A subprocess costs a
+    fresh interpreter and SymPy's import (0.6 s of CPU); the tests that need a
+    real process (the entry point, a pipe, a terminal, what a command imports)
+    use :func:`symrow_process`.
+    """
+    import io
+    from symrow.cli import main
+
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    err = io.StringIO()
+    saved = sys.stdin, sys.stdout, sys.stderr, dict(os.environ), os.getcwd()
+    sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8")
+    sys.stdout, sys.stderr = out, err
+    try:
+        os.environ.update(env or {})
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse's usage errors, --help
+            code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None
+                                                                   else 1)
+        out.flush()
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved[:3]
+        os.environ.clear()
+        os.environ.update(saved[3])
+        os.chdir(saved[4])
+    data = raw.getvalue()
+    try:
+        stdout = data.decode("utf-8")
+    except UnicodeDecodeError:
+        stdout = data
+    if isinstance(stdout, str) and stdout.startswith("%PDF"):
+        stdout = data
+    return subprocess.CompletedProcess(["symrow", *args], code, stdout, err.getvalue())
+
+
+def symrow_process(*args: str, stdin: str | None = None, env: dict | None = None, cwd=None,
+                   timeout: int = 300) -> subprocess.CompletedProcess:
+    """``python -m symrow ARGS`` in a subprocess, text in and out."""
+    return subprocess.run([sys.executable, "-m", "symrow", *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})}, cwd=cwd)
 
 
 # -- the value of a display ---------------------------------------------------------------

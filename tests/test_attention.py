@@ -15,8 +15,8 @@ import harness
 import symrow
 from symrow import nodes as N
 from symrow.narrate import SOURCES, segments
-from symrow.render.latex import display_lines, latex
-from symrow.render.layout import _Layout
+from symrow.render.latex import latex
+from symrow.render.layout import _Layout, display_lines
 from symrow.seq import size_symbol
 
 D_SYMBOL = size_symbol("d")

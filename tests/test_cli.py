@@ -1,7 +1,13 @@
-"""The ``symrow`` command, run as a user runs it: a subprocess.
+"""The ``symrow`` command: success and error paths, exit codes, one-line errors
+without tracebacks, atomic output files, and what a command imports.
 
-Success and error paths, exit codes, one-line errors without tracebacks,
-atomic output files, and what a command imports.
+Most tests run the command in this process (:func:`harness.symrow_cli`: the
+same ``main`` the entry point calls, with its own standard streams, folder
+and environment), which spares each a new interpreter and SymPy's import.
+What only a real process shows runs as one (:func:`harness.symrow_process`):
+the entry point ``python -m symrow`` and its exit codes, a one-line error
+with no traceback on its standard error, a PDF to a pipe and the refusal of
+a terminal, a closed pipe, and the modules a command imports.
 """
 
 from __future__ import annotations
@@ -16,12 +22,24 @@ import pytest
 
 import harness
 
+run = harness.symrow_cli
+process = harness.symrow_process
 
-def run(*args, stdin: str | None = None, env: dict | None = None, cwd=None,
-        timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "symrow", *args], input=stdin,
-                          capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})}, cwd=cwd)
+
+@pytest.fixture
+def tex_spy(monkeypatch):
+    """compile_pdf replaced by a recorder: the (source, lang) of each call, and a
+    stand-in PDF back.  For the command's wiring (which document, which
+    language, where it goes); the documents themselves are compiled by the
+    tests of the renderers (test_handout, test_outputs, test_slides)."""
+    calls = []
+
+    def compile_pdf(source, lang="en", **_options):
+        calls.append((source, lang))
+        return b"%PDF-1.5 stand-in\n%%EOF\n"
+
+    monkeypatch.setattr("symrow.render.pdf.compile_pdf", compile_pdf)
+    return calls
 
 
 def assert_one_line_error(proc, *fragments: str) -> None:
@@ -37,7 +55,7 @@ def assert_one_line_error(proc, *fragments: str) -> None:
 # -- help and defaults -----------------------------------------------------------------
 
 def test_help_shows_examples_and_every_subcommand():
-    proc = run("--help")
+    proc = process("--help")  # the entry point, in a process of its own
     assert proc.returncode == 0
     assert "examples:" in proc.stdout
     for command in ("combine", "match", "attention", "handout", "check"):
@@ -171,14 +189,15 @@ def test_pdf_to_a_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.pdf"]  # nothing left behind
 
 
-@pytest.mark.renderer
-def test_format_follows_the_output_suffix(tmp_path):
-    harness.require_tex("pdflatex")
+def test_format_follows_the_output_suffix(tmp_path, tex_spy):
+    import symrow
+    general = symrow.combine(symrow.vecseq("A", "m", "ell"), symrow.vecseq("B", "ell", "n"))
     for name, start in (("c.pdf", b"%PDF"), ("c.tex", b"\\documentclass"),
                         ("c.md", b"### "), ("c.txt", b"Matrices")):
         proc = run("combine", "--general", "-o", str(tmp_path / name))
         assert proc.returncode == 0, proc.stderr
         assert (tmp_path / name).read_bytes().startswith(start), name
+    assert tex_spy == [(general.to_document("en"), "en")]  # the document, compiled
 
 
 @pytest.mark.renderer
@@ -206,6 +225,16 @@ def test_pdf_to_a_terminal_is_refused_before_compiling():
 
 
 # -- errors: one line, exit 2, nothing written -------------------------------------------------
+
+@pytest.mark.parametrize("args,fragments", [
+    (("combine", "--a", "2x3", "--b", "2x2"), ("needs as many columns in A as rows in B",)),
+    (("combine", "--lang", "fr"), ("invalid choice",)),
+])
+def test_the_entry_point_exits_2_with_one_line(args, fragments):
+    """A bad input (symrow's own error, and one argparse finds) in a real process:
+    exit code 2 from ``python -m symrow``, one line and no traceback on stderr."""
+    assert_one_line_error(process(*args), *fragments)
+
 
 @pytest.mark.parametrize("args,fragments", [
     (("combine", "--a", "2x"), ("shape must look like 2x3",)),
@@ -253,30 +282,31 @@ def test_a_failing_pdf_run_writes_nothing(tmp_path):
 def test_a_tex_error_is_one_line(tmp_path, monkeypatch):
     # a TeX failure from the real engine, through the command: a document
     # that needs a package nobody has
+    import dataclasses
+    from symrow.narrate import languages
     harness.require_tex("pdflatex")
-    script = ("import sys, symrow.render.document as doc\n"
-              "doc._PREAMBLE['en'] += '\\\\usepackage{symrownosuchpackage}\\n'\n"
-              "from symrow.cli import main\n"
-              "sys.exit(main(sys.argv[1:]))\n")
-    proc = subprocess.run([sys.executable, "-c", script, "combine", "-o", "c.pdf"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    monkeypatch.setitem(languages.LANGUAGES, "en", dataclasses.replace(
+        languages.get_language("en"), preamble="\\usepackage{symrownosuchpackage}\n"))
+    proc = run("combine", "-o", "c.pdf", cwd=tmp_path)
     assert_one_line_error(proc, "symrownosuchpackage.sty")
     assert list(tmp_path.iterdir()) == []
 
 
-def test_internal_errors_are_one_line_too():
-    script = ("import sys, symrow.cli as cli\n"
-              "def boom(args): raise ZeroDivisionError('division by zero')\n"
-              "cli._product = lambda kind, args: boom(args)\n"
-              "sys.exit(cli.main(['combine']))\n")
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
+def test_internal_errors_are_one_line_too(monkeypatch):
+    import symrow.cli as cli
+
+    def boom(kind, args):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(cli, "_product", boom)
+    monkeypatch.delenv("SYMROW_DEBUG", raising=False)
+    proc = run("combine")
     assert proc.returncode == 70
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert "internal error: ZeroDivisionError" in proc.stderr and "SYMROW_DEBUG" in proc.stderr
 
 
-def test_broken_pipe_is_quiet():
+def test_broken_pipe_is_quiet():  # a real pipe, closed early
     proc = subprocess.run(f"'{sys.executable}' -m symrow match --general | head -c 10",
                           shell=True, capture_output=True, text=True, timeout=120)
     assert proc.stderr == ""
@@ -284,13 +314,13 @@ def test_broken_pipe_is_quiet():
 
 # -- the handout --------------------------------------------------------------------------------
 
-@pytest.mark.renderer
-@pytest.mark.slow
-def test_handout_ja_pdf(tmp_path):
-    harness.require_tex("lualatex")
+def test_handout_ja_pdf(tmp_path, tex_spy):
+    # the Japanese handout compiles (lualatex) in test_handout and test_outputs_examples
+    from symrow.handout import handout
     proc = run("handout", "--lang", "ja", "-o", "handout.pdf", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "handout.pdf").read_bytes().startswith(b"%PDF")
+    assert tex_spy == [(handout().to_document("ja"), "ja")]
+    assert (tmp_path / "handout.pdf").read_bytes() == b"%PDF-1.5 stand-in\n%%EOF\n"
 
 
 def test_handout_markdown_and_text():

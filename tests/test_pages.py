@@ -28,7 +28,7 @@ from symrow.errors import OptionError
 from symrow.render.document import shown_steps
 from symrow.render.expand import AUTO_EQUATIONS, blocks
 from symrow.render.layout import math_width, walls
-from symrow.render.latex import display_lines
+from symrow.render.layout import display_lines
 
 V = symrow.vecseq
 
@@ -93,11 +93,12 @@ def test_lines_of_fractions_have_room():
 @pytest.mark.slow
 @pytest.mark.parametrize("lang,engine", [("en", "pdflatex"), ("ja", "lualatex")])
 def test_documents_with_display_fractions_compile_without_overfull_lines(lang, engine):
-    for d, options in [(attention(3, 3, 2), {}), (attention(3, 3, 2), {"expand": "all"}),
-                       (attention(2, 3, 2, heads=2, projections=True), {}),
-                       (attention(3, 3, 2), {"width": "phone"})]:
-        pdf, log = harness.compile_tex(d.to_document(lang, **options), engine)
-        assert pdf.startswith(b"%PDF")
+    cases = [(attention(3, 3, 2), {}), (attention(3, 3, 2), {"expand": "all"}),
+             (attention(2, 3, 2, heads=2, projections=True), {}),
+             (attention(3, 3, 2), {"width": "phone"})]
+    logs = harness.compile_documents([d.to_document(lang, **options) for d, options in cases],
+                                     engine)
+    for (_d, options), log in zip(cases, logs):
         assert harness.overfull_boxes(log) == [], options
 
 
@@ -239,18 +240,48 @@ def test_the_attention_page_is_half_as_long_as_before(lang):
     assert new <= 0.5 * old, (lang, round(new), round(old))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("lang", ["en", "ja"])
-def test_the_attention_page_is_half_as_long_as_before_in_chromium(lang):
+def require_chromium() -> None:
     if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
         pytest.skip("chromium is not installed (CI does not install it; "
-                    "test_the_attention_page_is_half_as_long_as_before estimates the same)")
+                    "test_the_attention_page_is_half_as_long_as_before estimates the same, "
+                    "and tests/browser_pages.py measures pages where it is)")
+
+
+def _measure_pages() -> list:
+    """Every page the Chromium tests measure, in one run of Chromium
+    (tests/browser_pages.measure_many): [what, lang, engine, its measures],
+    where what is "before" (the page before issue 12), "now" or "phone" (now,
+    at --width phone, in a 390 px column)."""
     import browser_pages
-    before = (BEFORE / f"attention_3x3x2_{lang}.md").read_text(encoding="utf-8")
-    now = attention(3, 3, 2).to_markdown(lang)
+    jobs = {}
+    for lang in ("en", "ja"):
+        before = (BEFORE / f"attention_3x3x2_{lang}.md").read_text(encoding="utf-8")
+        now = attention(3, 3, 2).to_markdown(lang)
+        phone = attention(3, 3, 2).to_markdown(lang, width="phone")
+        for engine in ("katex", "mathjax"):
+            jobs["before", lang, engine] = {"markdown": before, "engine": engine}
+            jobs["now", lang, engine] = {"markdown": now, "engine": engine}
+            jobs["phone", lang, engine] = {"markdown": phone, "engine": engine, "column": 390,
+                                           "font": 16}
+    return [[*key, found] for key, found in zip(jobs, browser_pages.measure_many(
+        list(jobs.values())))]
+
+
+@pytest.fixture(scope="session")
+def chromium_pages(tmp_path_factory) -> dict:
+    """(what, lang, engine) -> the measures of the page (see _measure_pages),
+    measured once per test run (harness.shared)."""
+    require_chromium()
+    pages = harness.shared("chromium-pages", _measure_pages, tmp_path_factory)
+    return {(what, lang, engine): found for what, lang, engine, found in pages}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_attention_page_is_half_as_long_as_before_in_chromium(lang, chromium_pages):
     for engine in ("katex", "mathjax"):
-        old = browser_pages.measure(before, engine=engine)
-        new = browser_pages.measure(now, engine=engine)
+        old = chromium_pages["before", lang, engine]
+        new = chromium_pages["now", lang, engine]
         assert old["errors"] == new["errors"] == 0
         assert new["height"] <= 0.5 * old["height"], (lang, engine, new["height"],
                                                       old["height"])
@@ -377,15 +408,10 @@ def _md_lines(markdown: str) -> list:
 
 
 @pytest.mark.slow
-def test_narrow_pages_fit_a_phone_in_chromium():
-    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
-        pytest.skip("chromium is not installed (CI does not install it; "
-                    "tests/browser_pages.py measures pages where it is)")
-    import browser_pages
+def test_narrow_pages_fit_a_phone_in_chromium(chromium_pages):
     for lang in ("en", "ja"):
-        md = attention(3, 3, 2).to_markdown(lang, width="phone")
         for engine in ("katex", "mathjax"):
-            page = browser_pages.measure(md, engine=engine, column=390, font=16)
+            page = chromium_pages["phone", lang, engine]
             assert page["errors"] == 0
             assert [d["width"] for d in page["displays"] if d["over"]] == [], (lang, engine)
             assert page["column_scroll"] <= 390, (lang, engine)

@@ -39,16 +39,30 @@ def _derivations():
     }
 
 
+KINDS = [("combine", "general"), ("combine", "concrete"), ("match", "general"),
+         ("match", "concrete")]
+
+
+@pytest.fixture(scope="session")
+def compiled(tmp_path_factory):
+    """compiled(lang, engine): the four documents in ``lang``, compiled in one run
+    once per test run (harness.shared): a log for each, in the order of KINDS."""
+    def logs(lang: str, engine: str) -> list:
+        return harness.shared(
+            f"product-documents-{lang}",
+            lambda: harness.compile_documents(
+                [_derivations()[k].to_document(lang) for k in KINDS], engine),
+            tmp_path_factory)
+    return logs
+
+
 @pytest.mark.renderer
-@pytest.mark.parametrize("kind,size", [("combine", "general"), ("combine", "concrete"),
-                                       ("match", "general"), ("match", "concrete")])
+@pytest.mark.parametrize("kind,size", KINDS)
 @pytest.mark.parametrize("lang,engine", [("en", "pdflatex"), ("ja", "lualatex")])
-def test_document_compiles_without_overfull_lines(kind, size, lang, engine):
+def test_document_compiles_without_overfull_lines(kind, size, lang, engine, compiled):
     d = _derivations()[kind, size]
-    source = d.to_document(lang)
-    assert d.to_latex(lang) in source
-    pdf, log = harness.compile_tex(source, engine)
-    assert pdf.startswith(b"%PDF")
+    assert d.to_latex(lang) in d.to_document(lang)
+    log = compiled(lang, engine)[KINDS.index((kind, size))]
     assert harness.overfull_boxes(log) == []
     assert "Missing character" not in log
 
@@ -69,10 +83,13 @@ def test_wide_concrete_product_stays_on_the_page():
 
 
 @pytest.mark.renderer
-def test_japanese_document_fails_on_a_missing_glyph():
-    # \tracinglostchars=3 turns a missing glyph into an error, not a silent gap
+def test_documents_compiled_together_keep_their_own_warnings():
+    """harness.compile_documents: a warning is found in the part of the document it
+    comes from, and only there."""
+    harness.require_tex("pdflatex")
     d = _derivations()["combine", "concrete"]
-    source = d.to_document("ja").replace("\\end{document}", "\\char\"1F600\n\\end{document}")
-    harness.require_tex("lualatex")
-    with pytest.raises(pytest.fail.Exception, match="lualatex failed"):
-        harness.compile_tex(source, "lualatex")
+    wide = d.to_document("en").replace("\\end{document}",
+                                       "\\hbox to 600pt{wide}\\par\n\\end{document}")
+    logs = harness.compile_documents([d.to_document("en"), wide, d.to_document("en")],
+                                     "pdflatex")
+    assert [bool(harness.overfull_boxes(log)) for log in logs] == [False, True, False]

@@ -69,7 +69,7 @@ import re
 
 import sympy
 
-from .parse import TextError, TooComplex
+from .parse_errors import TextError, TooComplex
 from .units import PLACEHOLDERS
 
 __all__ = ["parse", "MAX_ITEMS", "MAX_DEPTH", "MAX_NUMBER_DIGITS"]

@@ -52,6 +52,8 @@ import os
 import threading
 import warnings
 
+from .parse_errors import TextError, TooComplex
+
 __all__ = ["parse", "TextError", "TooComplex", "PARSERS", "ENV_VAR", "choose", "available",
            "load", "reset_parser_caches", "release_if_owned"]
 
@@ -66,19 +68,6 @@ _lock = threading.RLock()
 _mod = None          # the latex2sympy2 module, once loaded
 _classes = None      # (InputStream, CommonTokenStream, Token, ErrorListener, PSLexer, PSParser)
 _missing = None      # why latex2sympy2 cannot be imported, once that is known
-
-
-class TextError(Exception):
-    """The parser could not read the (translated) text; ``offset`` is where it stopped."""
-
-    def __init__(self, message: str, offset: int):
-        super().__init__(f"{message} (offset {offset})")
-        self.reason = message
-        self.offset = offset
-
-
-class TooComplex(TextError):
-    """The text is beyond the parser's limits (too long, or nested too deeply)."""
 
 
 def available() -> bool:

@@ -1,5 +1,8 @@
 """Narration: per-language sentence templates keyed by step kind.
 
+Each language is a record in :data:`~symrow.narrate.languages.LANGUAGES`
+with its template modules (:mod:`symrow.narrate.languages`).
+
 A template is a Python format string whose fields name the step's
 parameters; each field is shown as inline math by whichever renderer asks.
 Lookup tries ``"<kind>.<style>.<variant>"``, ``"<kind>.<style>"``,
@@ -17,52 +20,97 @@ Lookup tries ``"<kind>.<style>.<variant>"``, ``"<kind>.<style>"``,
 from __future__ import annotations
 
 import string
+from collections.abc import Mapping
 from typing import Any
 
-from ..errors import OptionError
-from ..steps import LANGS, Step
-from . import (attention_en, attention_ja, en, handout_en, handout_ja, ja, readings_en,
-               readings_ja)
+from ..steps import Step
+from .languages import LANGUAGES, Language, codes, get_language, register
 
-__all__ = ["segments", "template", "check_lang", "article", "glued", "register_templates",
-           "unregister_templates"]
+__all__ = ["segments", "template", "check_lang", "article", "glued", "phrase", "Titles",
+           "register_templates", "unregister_templates", "SOURCES", "LANGUAGES", "Language",
+           "get_language", "register", "codes"]
 
-# one module per language and topic; keys must not clash (a test checks)
-SOURCES = {"en": (en, readings_en, attention_en, handout_en),
-           "ja": (ja, readings_ja, attention_ja, handout_ja)}
-_TABLES = {lang: {k: v for mod in mods for k, v in mod.TEMPLATES.items()}
-           for lang, mods in SOURCES.items()}
 _FORMATTER = string.Formatter()
+
+
+class _Sources(Mapping):
+    """Language code -> its template modules, for every registered language (live)."""
+
+    def __getitem__(self, code):
+        return LANGUAGES[code].sources
+
+    def __iter__(self):
+        return iter(LANGUAGES)
+
+    def __len__(self):
+        return len(LANGUAGES)
+
+
+#: the template modules of each language; within a language, keys must not clash
+SOURCES = _Sources()
 
 
 def register_templates(lang: str, templates: dict) -> None:
     """Add the sentences of a new reading (or preset) in ``lang``: keys are step kinds
     (``"rmsnorm"``, ``"heading.rmsnorm"``, with ``.variant`` or ``.style`` suffixes).  A key
     that exists already is refused, so that no reading changes another's words."""
-    table = _TABLES[check_lang(lang)]
-    clash = sorted(set(templates) & set(table))
-    if clash:
-        raise OptionError(f"{lang} narration for {', '.join(clash)} exists already")
-    table.update(templates)
+    get_language(lang).add_templates(templates)
 
 
 def unregister_templates(lang: str, keys) -> None:
     """Remove sentences added with :func:`register_templates`."""
-    table = _TABLES[check_lang(lang)]
-    for key in keys:
-        table.pop(key, None)
+    get_language(lang).remove_templates(keys)
 
 
 def check_lang(lang: Any) -> str:
-    """Validate a narration language code."""
-    if lang not in LANGS:
-        raise OptionError(f"unknown language {lang!r}; choose one of: {', '.join(LANGS)}")
-    return lang
+    """Validate a narration language code (a registered language's)."""
+    return get_language(lang).code
+
+
+def phrase(key: str, lang: str, **params) -> str:
+    """A template that is plain words (a title, a label), its fields filled in as text.
+
+    >>> phrase("handout.title", "ja")
+    '行列積で読むアテンション'
+    """
+    return get_language(lang).templates[key].format(**params)
+
+
+class Titles(Mapping):
+    """Language code -> a title: the template ``key`` in each registered language
+    that has it, its fields filled in with ``params``, passed through
+    ``transform`` (e.g. a LaTeX escape).  Live: a language registered later
+    is included.  Derivations carry their title as such a mapping
+    (``title.get(lang)``).
+
+    >>> t = Titles("handout.title")
+    >>> t["en"], sorted(t)
+    ('Reading attention through matrix products', ['en', 'ja'])
+    """
+
+    def __init__(self, key: str, transform=None, **params):
+        self.key, self.transform, self.params = key, transform, params
+
+    def __getitem__(self, lang):
+        language = LANGUAGES.get(lang) if isinstance(lang, str) else None
+        if language is None or self.key not in language.templates:
+            raise KeyError(lang)
+        text = language.templates[self.key].format(**self.params)
+        return self.transform(text) if self.transform is not None else text
+
+    def __iter__(self):
+        return (code for code, language in LANGUAGES.items() if self.key in language.templates)
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"Titles({self.key!r})"
 
 
 def template(step: Step, lang: str) -> str:
     """The template text for a step, in ``lang``."""
-    table = _TABLES[check_lang(lang)]
+    table = get_language(lang).templates
     base = f"heading.{step.params['topic']}" if step.kind == "heading" else step.kind
     style, variant = step.params.get("style"), step.params.get("variant")
     keys = []
@@ -125,14 +173,16 @@ def article(value) -> str:
     return "an" if name[:1].lower() in _VOWEL_LETTERS else "a"
 
 
-def glued(pieces: list) -> list:
+def glued(pieces: list, lang: str) -> list:
     """Segments with each unit kept to its number: ``(kind, value, glue)``, where a
     math piece followed by ``-word`` ("3-dimensional") has glue ``"-"`` and one
-    followed by a space and a Japanese counter or unit ("3 個", "d 次元") has
-    glue ``" "`` (the text piece after it loses that character); the ordinal
-    "第 " before math ("第 i 行") has glue ``" "`` too.
+    followed by a space and one of the language's ``units`` ("3 個", "d 次元")
+    has glue ``" "`` (the text piece after it loses that character); one of its
+    ``ordinals`` before math ("第 i 行") has glue ``" "`` too.
     Each renderer writes the glue so that no line breaks there.
     """
+    language = get_language(lang)
+    units, ordinals = language.units, language.ordinals
     out = []
     for k, (kind, value) in enumerate(pieces):
         if kind != "text":
@@ -143,17 +193,12 @@ def glued(pieces: list) -> list:
         if prev is not None and prev[0] == "math":
             if len(text) > 1 and text[0] == "-" and text[1].isalpha():
                 prev[2], text = "-", text[1:]
-            elif text.startswith(" ") and text[1:].startswith(_JA_UNITS):
+            elif units and text.startswith(" ") and text[1:].startswith(units):
                 prev[2], text = " ", text[1:]
         glue = None
         nxt = pieces[k + 1] if k + 1 < len(pieces) else None
-        if nxt is not None and nxt[0] == "math" and text.endswith(_JA_BEFORE):
+        if ordinals and nxt is not None and nxt[0] == "math" and text.endswith(ordinals):
             text, glue = text[:-1], " "
         out.append(["text", text, glue])
     return [tuple(p) for p in out]
 
-
-#: Japanese counters and units that follow a number ("3 個", "第 i 行"), and the
-#: ordinal prefix before one ("第 i")
-_JA_UNITS = ("個", "次元", "行", "列", "回", "番", "成分", "項")
-_JA_BEFORE = ("第 ",)

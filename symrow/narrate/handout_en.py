@@ -5,6 +5,11 @@ links between sections.  The general forms reuse the derivations' templates.
 """
 
 TEMPLATES: dict[str, str] = {
+    # -- the handout's title page (plain words: see symrow.narrate.phrase) ----
+    "handout.title": "Reading attention through matrix products",
+    "handout.subtitle": "A handout: matrices as vector sequences, products as combine and match",
+    "handout.made_with": "Every derivation in this handout was produced by symrow.",
+
     # -- headings ----------------------------------------------------------
     "heading.h_vecseq": "Matrices as vector sequences",
     "heading.h_maps": "Matrix products as maps",

@@ -4,6 +4,11 @@
 """
 
 TEMPLATES: dict[str, str] = {
+    # -- the handout's title page (plain words: see symrow.narrate.phrase) ----
+    "handout.title": "行列積で読むアテンション",
+    "handout.subtitle": "補足資料：ベクトル列・結合・照合",
+    "handout.made_with": "この資料の導出はすべて symrow が生成した。",
+
     # -- 見出し -------------------------------------------------------------
     "heading.h_vecseq": "行列をベクトル列として読む",
     "heading.h_maps": "行列積を写像として読む",

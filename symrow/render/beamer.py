@@ -13,15 +13,15 @@ and narrates them with the same sentences, but lays them out in frames:
   equations (or lines) and continued on frames titled "(cont.)", each shown
   whole.
 
-Heights are estimated before TeX runs, by :mod:`symrow.render.mathbox`;
-the estimate errs high, and the tests compile every deck and fail on a
-frame whose content runs off the bottom.
-
-Displays are laid out by :func:`symrow.render.latex.display_lines` at
-:data:`SLIDE_WIDTH` ems, so nothing runs past the right edge; a single term
-still too wide (a softmax fraction over many keys) has its denominator set
-on rows (:func:`symrow.render.texcut.fit_width`).  The math inside the
-overlays is the same KaTeX-compatible LaTeX as in the documents:
+Displays are laid out by :func:`symrow.render.layout.display_rows` at
+:data:`SLIDE_WIDTH` ems, so nothing runs past the right edge (a softmax
+fraction over many keys has its sums set on rows), and the same call
+gives each line's height and depth in TeX's metrics
+(:data:`symrow.render.measure.TEX`): the one box model of
+:mod:`symrow.render.measure`, which every renderer's layout uses.  Heights
+are known before TeX runs, leaning high, and the tests compile every deck
+and fail on a frame whose content runs off the bottom.  The math inside
+the overlays is the same KaTeX-compatible LaTeX as in the documents:
 :func:`~symrow.render.texcut.strip_overlays` removes the overlay commands.
 
 The renderer asks little of what it renders: an object with ``steps``, a
@@ -44,28 +44,29 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from ..narrate import check_lang, segments
+from ..narrate import check_lang, get_language, segments
 from .document import heading_number, sentence as _narrated, tex_escape
-from .latex import display_lines, latex, text_width
-from .mathbox import BASELINE, row_height
-from .texcut import fit_width, split_top, strip_overlays
+from .latex import printer
+from .layout import Row, display_rows
+from .measure import TEX
+from .texcut import split_top, strip_overlays
 
 __all__ = ["to_beamer", "plan", "Frame", "Block", "strip_overlays", "preamble",
            "SLIDE_WIDTH", "TEXT_WIDTH", "FRAME_HEIGHT", "SUBTITLE_HEIGHT", "shown"]
 
 #: widest a display line may be on a slide, in the ems of
-#: :func:`~symrow.render.latex.display_lines`.  The 16:9 frame's text is
-#: 398 pt wide in 11 pt type; the widest line of every deck in the tests
-#: came out at up to 1.23 times its estimate, so 28 ems (308 pt estimated)
-#: leave room
+#: :func:`~symrow.render.layout.display_rows` (11 pt each).  The 16:9
+#: frame's text is 398 pt wide, 36 ems; 28 ems leave room for a display
+#: that cannot break (the widest of the tested decks, a group of three
+#: equations, is 35 ems)
 SLIDE_WIDTH = 28.0
 
 #: the width, in pt, of a frame's text (16:9, 11 pt type, 1 cm margins)
 TEXT_WIDTH = 398.0
-#: a line estimated wider than this (pt) has its widest fraction set on rows:
-#: on the lines with a fraction, the width estimate was found up to 3.4 %
-#: short of TeX's (a test holds every line of the tested decks to the frame)
-FIT_WIDTH = TEXT_WIDTH / 1.04
+#: the size of the deck's type: pt in an em
+SIZE = 11.0
+#: distance between baselines of 11 pt type
+BASELINE = 13.6
 
 #: the height, in pt, that a frame's content may fill: 214 pt measured
 #: under a frame title (the 16:9 frame is 256 pt tall), less a margin
@@ -78,30 +79,33 @@ MAX_STEPS = 3
 
 _DISPLAY_SKIP = 23.0  # pt above and below one align*, measured
 _PARSKIP = 4.0        # pt between paragraphs
-_TALL_SKIP = 2.5      # pt a line with a sub- and superscripted symbol may grow by
-#: running text per line, in Latin letters (a Japanese character counts two):
-#: at these, no sentence of the tested decks is estimated a line short
-_CHARS = {"en": 62, "ja": 56}
-
-_CONTINUED = {"en": "(cont.)", "ja": "（続き）"}
+_JOT, _LINESKIP = 3.0, 1.0  # pt between the rows of an align*; between boxes that touch
+#: pt a tall row's estimate adds to the measure's box: on the rows of the
+#: tested decks, the box was found up to 2.3 pt short of TeX's (scripts on
+#: both sides of a symbol, limits of a sum); a test holds each row's
+#: estimate within 1 pt of TeX's
+_ROW_LEAN = 1.5
+#: letters of running text per em of inline math (11 pt sans-serif letters
+#: are about half an em wide; leaning high)
+_MATH_CHARS = 2.2
+#: an inline formula taller than this (pt, as measured) pushes its line apart
+#: from the one above, by up to _TALL_SKIP pt.  TeX parts lines whose depth
+#: and height add up to more than the 13.6 pt between baselines: under a line
+#: of text, a formula over about 11 pt.  The measure puts q^{(1)}_i at 10.5 pt
+#: (TeX: 11.8, which parts the lines) and K^{T} or w^{Q}_{11} at 9.9 (TeX: 9.5
+#: and 10.8, which do not)
+_TALL_HEIGHT = 10.2
+_TALL_SKIP = 2.5
 
 _CLASS = (r"\documentclass[11pt,aspectratio=169,hyperref={bookmarks=false},"
           r"usepdftitle=false]{beamer}" "\n")
-_PREAMBLE = {
-    "en": _CLASS,
-    "ja": (_CLASS + r"\usepackage{luatexja}" "\n"
-           r"\renewcommand{\kanjifamilydefault}{\gtdefault}" "\n"
-           r"\tracinglostchars=3" "\n"
-           # beamer sets bold math letters in the text italic, which Latin
-           # Modern has no bold of in TU: take the bold slant, without a warning
-           r"\input{tulmr.fd}\DeclareFontShape{TU}{lmr}{b}{it}{<->ssub*lmr/b/sl}{}" "\n"),
-}
 
 
 def preamble(lang: str) -> str:
-    """The preamble of a deck in ``lang``: pdflatex for ``en``, lualatex +
-    luatexja for ``ja`` (sans-serif text, Gothic Japanese, serif math)."""
-    return _PREAMBLE[check_lang(lang)] + (
+    """The preamble of a deck in ``lang``: the class, what the language needs
+    right after it (luatexja for Japanese: Gothic), then sans-serif text and
+    serif math."""
+    return _CLASS + get_language(lang).beamer_preamble + (
         "\\usepackage{amsmath,amssymb}\n"
         "\\usefonttheme[onlymath]{serif}\n"
         "\\setbeamertemplate{navigation symbols}{}\n"
@@ -121,7 +125,7 @@ class Block:
 
     sentence: str
     sentence_height: float  # estimated, in pt
-    equations: list         # list[list[str]]: display lines, one list per equation
+    equations: list         # list[list[Row]]: display lines, one list per equation
 
     @property
     def height(self) -> float:
@@ -130,6 +134,18 @@ class Block:
             return self.sentence_height
         return self.sentence_height + _DISPLAY_SKIP + sum(
             row_height(line) for eq in self.equations for line in eq)
+
+
+def row_height(line: Row) -> float:
+    """The vertical space, in pt, one row of an ``align*`` takes: a baseline
+    apart from its neighbour, or more when it is tall, plus ``\\jot``.
+
+    >>> row_height(Row("a", 0.7, 0.2)) == BASELINE + 3.0         # a baseline apart
+    True
+    >>> row_height(Row("a", 2.0, 1.0)) == 3 * SIZE + 1.0 + 1.5 + 3.0  # tall: with a lean
+    True
+    """
+    return max(BASELINE, (line.h + line.d) * SIZE + _LINESKIP + _ROW_LEAN) + _JOT
 
 
 @dataclasses.dataclass
@@ -166,31 +182,30 @@ def _sentence(step, lang: str) -> str:
 
 def _sentence_height(step, lang: str) -> float:
     """Estimated height of a sentence, in pt: its lines, from its width in
-    characters of running text, and a little more for each line that an
-    inline formula with both a superscript and a subscript (``q^{(1)}_i``)
-    can push apart from the one above."""
+    characters of running text (an inline formula measured as TeX sets
+    it), and a little more for each line that a tall inline formula
+    (``q^{(1)}_i``) pushes apart from its neighbours."""
+    measure = printer().measure_in(TEX)
     chars, tall = 0.0, 0
     for kind, v in segments(step, lang):
         if kind == "text":
-            # a Japanese character is as wide as about two Latin letters
-            chars += sum(2 if ord(ch) > 0x2E80 else 1 for ch in v) if lang == "ja" else len(v)
+            # a wide (CJK) character is as wide as about two Latin letters
+            chars += sum(2 if ord(ch) > 0x2E80 else 1 for ch in v)
         else:
-            tex = latex(v)
-            chars += text_width(tex) * 2.2  # an em is about two letters wide
-            tall += "^" in tex and "_" in tex
-    lines = max(1, math.ceil(chars / _CHARS[lang]))
+            box = measure(v, "T")
+            chars += box.w * _MATH_CHARS
+            tall += box.h * SIZE > _TALL_HEIGHT
+    lines = max(1, math.ceil(chars / get_language(lang).slide_chars))
     return BASELINE * lines + _TALL_SKIP * min(lines, tall) + _PARSKIP
 
 
-def _equations(lines: list) -> list:
-    """Display lines grouped into equations: a continued sum (``&\\quad``)
-    stays with the line it continues.  A line that breaks itself (with a
-    top-level ``\\\\``) is split first, and a row too wide for the frame
-    is fitted (:func:`~symrow.render.texcut.fit_width`)."""
+def _equations(rows: list) -> list:
+    """Display rows grouped into equations: a continued sum (``&\\quad``)
+    stays with the line it continues."""
     out: list = []
-    for line in (fit_width(part, FIT_WIDTH) for whole in lines
-                 for part in split_top(whole, "\\\\")):
-        if out and line.lstrip().startswith("&\\quad"):
+    for line in rows:
+        line = line._replace(text=line.text.strip())
+        if out and line.text.lstrip().startswith("&\\quad"):
             out[-1].append(line)
         else:
             out.append([line])
@@ -200,7 +215,7 @@ def _equations(lines: list) -> list:
 def _block(step, lang: str) -> Block:
     sentence = _sentence(step, lang)
     height = _sentence_height(step, lang) if sentence else 0.0
-    equations = _equations(display_lines(step.display, SLIDE_WIDTH, cell_fraction="text")) \
+    equations = _equations(display_rows(step.display, SLIDE_WIDTH, TEX, cell_fraction="text")) \
         if step.display is not None else []
     return Block(sentence, height, equations)
 
@@ -212,15 +227,16 @@ def _split(block: Block, room: float) -> list:
     sentence on the first, breaks between its lines.  A part that goes on
     with a chain (``&= ...``) starts again from the chain's left side."""
     parts = [Block(block.sentence, block.sentence_height, [])]
-    lhs = ""  # the left side of the chain so far
+    lhs, lhs_box = "", None  # the left side of the chain so far, and its (height, depth)
 
     def fits(part: Block, piece: list) -> bool:
         return Block("", part.sentence_height, part.equations + [piece]).height <= room
 
     def start(piece: list) -> None:
         first = piece[0]
-        if lhs and first.startswith("&= "):
-            piece = [fit_width(lhs + " " + first, FIT_WIDTH)] + piece[1:]
+        if lhs and first.text.startswith("&= "):
+            h, d = lhs_box
+            piece = [Row(lhs + " " + first.text, max(first.h, h), max(first.d, d))] + piece[1:]
         parts.append(Block("", 0.0, [piece]))
 
     for eq in block.equations:
@@ -235,9 +251,9 @@ def _split(block: Block, room: float) -> list:
                 else:
                     start([line])
         for line in eq:
-            cells = split_top(line, "&")
-            if len(cells) == 2 and cells[0]:
-                lhs = cells[0]
+            cells = split_top(line.text, "&")
+            if len(cells) == 2 and cells[0] and line.left is not None:
+                lhs, lhs_box = cells[0], line.left
     return parts
 
 
@@ -254,7 +270,7 @@ def plan(derivation, lang: str = "en", title: str = "") -> list:
     taller than a frame (:data:`FRAME_HEIGHT`) is split across frames of
     its own.
     """
-    check_lang(lang)
+    continued = " " + get_language(lang).words["cont"]
     titles: dict = {}  # level -> heading text, the open headings
     frames: list = []
     fresh = True       # a heading came since the last frame was opened
@@ -279,7 +295,7 @@ def plan(derivation, lang: str = "en", title: str = "") -> list:
         current = frames[-1] if frames else None
         if block.height > room:
             for k, part in enumerate(_split(block, room)):
-                frames.append(Frame(heading + (" " + _CONTINUED[lang] if k else ""),
+                frames.append(Frame(heading + (continued if k else ""),
                                     subtitle, [part], split=True))
         elif (not fresh and current is not None and not current.split
                 and len(current.blocks) < MAX_STEPS
@@ -335,7 +351,8 @@ def _frame(frame: Frame) -> str:
                 if k:
                     slide += 1
                 for line in eq:
-                    lines.append(_uncover_line(line, slide) if reveal and slide > 1 else line)
+                    lines.append(_uncover_line(line.text, slide) if reveal and slide > 1
+                                 else line.text)
             # a display with no sentence before it would start a paragraph of its
             # own: an empty line, which is taken back
             part += "\n" + _display(lines) if part else _NO_EMPTY_LINE + _display(lines)
@@ -364,7 +381,7 @@ def shown(obj, expand=None, width=None):
 
 def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
               subtitle: str | None = None) -> str:
-    """A complete Beamer document: pdflatex for ``en``, lualatex + luatexja for ``ja``.
+    """A complete Beamer document in ``lang``, for the language's TeX engine.
 
     ``title`` and ``subtitle`` are LaTeX; the title defaults to the
     derivation's own title in ``lang``, and a deck without a title has no

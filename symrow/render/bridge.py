@@ -34,7 +34,8 @@ def to_latex(obj, lang: str = "en", **options) -> str:
     """``options``: ``parts=``, ``expand=``, ``width=`` (see :mod:`symrow.render.document`)."""
     obj = _selected(obj, options)
     if isinstance(obj, VecSeq):
-        from .latex import display, vecseq_node
+        from .latex import vecseq_node
+        from .layout import display
         from .layout import math_width
         return display(vecseq_node(obj), width=math_width(_vecseq_options(options)))
     from .document import to_latex as walk

@@ -6,16 +6,18 @@ followed by its display.  Only the wrapping differs:
 * :func:`to_latex`: paragraphs with ``$...$`` and ``align*`` displays;
 * :func:`to_markdown`: paragraphs with ``$...$`` and ``$$\\begin{aligned}``
   blocks, for KaTeX sites (Zenn, Qiita) and Jupyter/MathJax;
-* :func:`to_document`: a complete file, for pdflatex (en) or lualatex +
-  luatexja (ja).
+* :func:`to_document`: a complete file, for the language's TeX engine
+  (pdflatex for English, lualatex + luatexja for Japanese: see
+  :mod:`symrow.narrate.languages`).
 """
 
 from __future__ import annotations
 
 import sympy
 
-from ..narrate import check_lang, glued, segments
-from .latex import display, latex
+from ..narrate import check_lang, get_language, glued, segments
+from .latex import latex
+from .layout import display
 
 __all__ = ["to_latex", "to_markdown", "to_document", "to_jupyter_latex"]
 
@@ -40,7 +42,7 @@ def sentence(step, lang: str, escape, mode: str = "latex") -> str:
     kept to their numbers as ``mode`` (``"latex"`` or ``"markdown"``) does it."""
     glue = _GLUE[mode]
     out = []
-    for kind, v, join in glued(segments(step, lang)):
+    for kind, v, join in glued(segments(step, lang), lang):
         if kind == "text":
             out.append(escape(v))
         elif mode == "markdown" and isinstance(v, (int, sympy.Integer)) \
@@ -147,26 +149,24 @@ def to_jupyter_latex(derivation, lang: str = "en", *, expand=None, width=None) -
         expand=expand, width=width)
 
 
-_PREAMBLE = {
-    "en": (r"\documentclass[11pt,a4paper]{article}" "\n"
-           r"\usepackage[a4paper,margin=20mm]{geometry}" "\n"
-           r"\usepackage{amsmath,amssymb}" "\n"),
-    "ja": (r"\documentclass[11pt,a4paper]{ltjsarticle}" "\n"
-           r"\usepackage[a4paper,margin=20mm]{geometry}" "\n"
-           r"\usepackage{amsmath,amssymb}" "\n"
-           r"\tracinglostchars=3" "\n"),
-}
-
-
 def preamble(lang: str) -> str:
-    """The preamble of a standalone document in ``lang``."""
-    return _PREAMBLE[check_lang(lang)] + "\\allowdisplaybreaks\n\\setlength{\\parindent}{0pt}\n" \
-        "\\setlength{\\parskip}{0.6em}\n"
+    """The preamble of a standalone document in ``lang``: A4, 11 pt, in the
+    language's document class, with what the language needs after amsmath.
+
+    >>> print(preamble("ja").splitlines()[0])
+    \\documentclass[11pt,a4paper]{ltjsarticle}
+    """
+    language = get_language(lang)
+    return ("\\documentclass[11pt,a4paper]{%s}\n" % language.document_class
+            + "\\usepackage[a4paper,margin=20mm]{geometry}\n\\usepackage{amsmath,amssymb}\n"
+            + language.preamble
+            + "\\allowdisplaybreaks\n\\setlength{\\parindent}{0pt}\n"
+              "\\setlength{\\parskip}{0.6em}\n")
 
 
 def to_document(derivation, lang: str = "en", title: str | None = None, *, expand=None,
                 width=None) -> str:
-    """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``.
+    """A complete LaTeX document, for the language's TeX engine.
 
     ``title`` is LaTeX (default: the derivation's own title in ``lang``).
     """

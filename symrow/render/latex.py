@@ -14,7 +14,6 @@ and never ``\\label``, ``\\eqref``, ``\\intertext`` or
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import sympy
@@ -22,12 +21,10 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
-from .measure import split_sign as _split_sign
+from .measure import KATEX, Measure, Metrics, split_sign as _split_sign, tall_strut
 
-_DIGITS = re.compile(r"[0-9]")
-
-__all__ = ["SymrowLatexPrinter", "latex", "display_lines", "display", "vecseq_display",
-           "vecseq_node", "LINE_WIDTH", "text_width"]
+__all__ = ["SymrowLatexPrinter", "latex", "printer", "strut", "vecseq_display", "vecseq_node",
+           "LINE_WIDTH"]
 
 _DOTS = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}
 _RELS = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
@@ -61,16 +58,21 @@ class SymrowLatexPrinter(LatexPrinter):
         self._tokens: dict = {}
         #: True while printing a matrix cell, where a fraction is \dfrac
         self._cell = False
-        self._measure = None
+        self._measures: dict = {}
 
     @property
-    def measure(self):
-        """The :class:`~symrow.render.measure.Measure` of this printer's output."""
-        if self._measure is None:
-            from .measure import Measure
-            self._measure = Measure(self._token, exp_style=self._settings["exp_style"],
-                                    cell_fraction=self._settings["cell_fraction"])
-        return self._measure
+    def measure(self) -> Measure:
+        """The :class:`~symrow.render.measure.Measure` of this printer's output,
+        in KaTeX's metrics (which the struts of tall rows are computed in)."""
+        return self.measure_in(KATEX)
+
+    def measure_in(self, metrics: Metrics) -> Measure:
+        """The :class:`~symrow.render.measure.Measure` of this printer's output in
+        ``metrics`` (:data:`~symrow.render.measure.KATEX` or ``TEX``)."""
+        found = self._measures.get(metrics)
+        if found is None:
+            found = self._measures[metrics] = Measure(self, metrics)
+        return found
 
     # -- atoms -----------------------------------------------------------
     def _print(self, expr, **kwargs) -> str:
@@ -111,8 +113,6 @@ class SymrowLatexPrinter(LatexPrinter):
         finally:
             self._cell = saved
         if any(_tall_kind(c) for c in row):
-            from .layout import strut
-            from .measure import tall_strut
             boxes = [self.measure(c, "C") for c in row]
             tall = tall_strut(max(b.h for b in boxes), max(b.d for b in boxes))
             if tall:  # in the first cell: a condition of cases is read as a condition
@@ -266,27 +266,25 @@ class SymrowLatexPrinter(LatexPrinter):
         return tex
 
     def _print_SoftmaxExpansion(self, node: N.SoftmaxExpansion) -> str:
-        return r",\qquad ".join(text for text, _ in self._lines_SoftmaxExpansion(node, None))
+        return r",\qquad ".join(text for text, _ in self.softmax_lines(node))
 
-    def _lines_SoftmaxExpansion(self, node: N.SoftmaxExpansion, width: float | None,
-                                layout=None) -> list:
+    def softmax_lines(self, node: N.SoftmaxExpansion, plan=None) -> list:
         """The equations as display lines, streamed token by token: a list of
         (text, boxes on the line), as :class:`symrow.render.layout._Layout` gives.
 
         Each equation is one fraction, ``lhs = (e_1 w_1 + ... + e_c w_c) /
         (e_1 + ... + e_c)``.  The text and the line breaks are those of
-        :func:`display_lines` on ``node.chains()`` (a test holds them equal),
-        but no tree of the whole is built and no text is stored and reused:
-        every inner product is written out from its tokens each time it
-        appears, so the work grows with the output.
+        :func:`~symrow.render.layout.display_lines` on ``node.chains()`` (a
+        test holds them equal), but no tree of the whole is built and no text
+        is stored and reused: every inner product is written out from its
+        tokens each time it appears, so the work grows with the output.
 
-        Each equation is laid out before it is written: the boxes of its
-        exponentials are measured once per shape (digits aside), its
-        denominator once per query, its numerator's terms once per query and
-        weight; a fraction wider
-        than its line has its numerator and denominator set on rows (as
-        :class:`symrow.render.layout.Stacked`).  Then the text is written
-        straight through.
+        Without ``plan``, the equations are written as they are (``lhs =
+        ...``).  With it, each is laid out before it is written:
+        ``plan(lhs, query, count, weights)`` gives the rows of its numerator
+        and denominator sums (lists of term indices, or None for one row)
+        and the boxes of the line (see :mod:`symrow.render.layout`, which
+        measures it), and the lines are aligned on ``&=``.
         """
         tok = self._token
         get = self._tokens.get
@@ -300,33 +298,7 @@ class SymrowLatexPrinter(LatexPrinter):
             open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
         keys = [self._leaf_texts(key) for key in node.keys]
         heads, tails = [key[0] for key in keys], [key[1:] for key in keys]
-        rel = "= " if layout is None else "&= "
-        if layout is not None:
-            from .layout import REL_WIDTH, sum_rows
-            from .measure import fraction, leaf_box, row, stacked_rows
-            m = layout.m
-            eq_box, plus_t = leaf_box("=", "D"), leaf_box("+", "T")
-            exps: dict = {}      # (query, key) -> the box of exp(q . k / scale), text style
-            shapes: dict = {}    # (query, key) with digits as 0 -> the same box
-            dens: dict = {}      # (query, keys) -> the box of the denominator's sum
-            den_stacks: dict = {}  # (query, keys, room) -> the denominator on rows
-            key_shapes = [_DIGITS.sub("0", " ".join(key)) for key in keys]
-            terms: dict = {}     # (query, key, weight) -> the box of exp(...) w, text style
-            weight_boxes: dict = {}  # a weight -> its box, text style
-
-            def summed(boxes):
-                """The box of a sum of terms, as m_OSum measures it."""
-                return row([b for k, t in enumerate(boxes) for b in ((plus_t, t) if k
-                                                                      else (t,))], "T")
-
-            def on_rows(boxes, inner):
-                """(rows of term indices or None, the box) of a sum at ``inner`` ems."""
-                whole = summed(boxes)
-                if whole.w <= inner:
-                    return None, whole
-                rows_ = sum_rows([b.w for b in boxes], inner)
-                return rows_, stacked_rows([summed(boxes[r[0]:r[-1] + 1]) for r in rows_],
-                                           "T") if len(rows_) > 1 else whole
+        rel = "= " if plan is None else "&= "
 
         # what equations share is prepared once per call: the tokens of each
         # query and each run of weights
@@ -340,61 +312,14 @@ class SymrowLatexPrinter(LatexPrinter):
                 # "\exp\left(\frac{q_{i1} " opens an exponential, " + q_{it} "
                 # continues its inner product
                 q = queries[id(query)] = (open_ + q[0] + " ",
-                                          list(map(" + {} ".format, q[1:])), range(len(q) - 1),
-                                          _DIGITS.sub("0", " ".join(q)))
-            opening, rest, products, q_shape = q
+                                          list(map(" + {} ".format, q[1:])), range(len(q) - 1))
+            opening, rest, products = q
             w_texts = weight_runs.get(id(weights))
             if w_texts is None:
                 w_texts = weight_runs[id(weights)] = self._leaf_texts(weights)
             head = get(lhs) or tok(lhs)
-
-            num_rows = den_rows = None   # the rows of a stacked numerator / denominator
-            boxes = None
-            if layout is not None:
-                qid = id(query)
-                for j in range(count):
-                    if (qid, j) not in exps:
-                        # exponentials that differ only in their digits have one box
-                        # (every digit is as wide and as tall as another), so it is
-                        # measured once per shape: q_{11} k_{21} as q_{00} k_{00}
-                        shape = (q_shape, key_shapes[j])
-                        box = shapes.get(shape)
-                        if box is None:
-                            box = shapes[shape] = m(
-                                N.Exp(node.exponent(query, node.keys[j])), "T")
-                        exps[qid, j] = box
-                num_boxes = []
-                for j in range(count):
-                    box = terms.get((qid, j, weights[j]))
-                    if box is None:
-                        w_box = weight_boxes.get(weights[j])
-                        if w_box is None:
-                            w_box = weight_boxes[weights[j]] = m(weights[j], "T")
-                        box = terms[qid, j, weights[j]] = row([exps[qid, j], w_box], "T")
-                    num_boxes.append(box)
-                den_boxes = [exps[qid, j] for j in range(count)]
-                lhs_box = m(lhs, "D")
-                num = summed(num_boxes)
-                den = dens.get((qid, count))
-                if den is None:  # the denominator is the same for a query's entries
-                    den = dens[qid, count] = summed(den_boxes)
-                frac = fraction(num, den, "D")
-                if row([lhs_box, eq_box, frac], "D").w > width:
-                    room = width - lhs_box.w - REL_WIDTH
-                    if frac.w > room:  # as _Layout.stacked sets a fraction on rows
-                        inner = room - 0.24
-                        num_rows, num_s = on_rows(num_boxes, inner)
-                        found = den_stacks.get((qid, count, inner))
-                        if found is None:
-                            found = den_stacks[qid, count, inner] = on_rows(den_boxes, inner)
-                        den_rows, den_s = found
-                        if num_rows is None or len(num_rows) < 2:
-                            num_rows = None
-                        if den_rows is None or len(den_rows) < 2:
-                            den_rows = None
-                        if num_rows or den_rows:
-                            frac = fraction(num_s, den_s, "D")
-                boxes = [lhs_box, frac]
+            num_rows, den_rows, boxes = (None, None, None) if plan is None \
+                else plan(lhs, query, count, weights)
 
             out = [head, " ", rel, r"\frac{"]
             ap = out.append
@@ -461,36 +386,13 @@ def latex(node, **settings) -> str:
     return printer(**settings).doprint(node)
 
 
-# -- layout of displays ------------------------------------------------------
+def strut(h: float, d: float) -> str:
+    """The LaTeX of an invisible strut ``h`` ems high and ``d`` ems deep.
 
-_CMD = re.compile(r"\\(?:boldsymbol|mathbb|operatorname|left|right|begin\{[a-z*]+\}|"
-                  r"end\{[a-z*]+\}|frac|sqrt|exp)")
-
-
-def text_width(tex: str) -> float:
-    """A rough width, in ems, of a line of math written in LaTeX."""
-    script = 0.0
-    body = _CMD.sub("", tex)
-    # subscripts and superscripts print at about 70 % size
-    for m in re.finditer(r"[_^]\{([^{}]*)\}", body):
-        script += len(re.sub(r"\\[a-zA-Z]+", "x", m.group(1))) * 0.35
-    body = re.sub(r"[_^]\{[^{}]*\}", "", body)
-    body = re.sub(r"\\[a-zA-Z]+", "x", body)
-    body = body.replace("{", "").replace("}", "").replace(" ", "")
-    return len(body) * 0.55 + script
-
-
-def display_lines(node, width: float | None = None, **settings) -> list[str]:
-    """Lines of an ``aligned``/``align*`` body for one display (see
-    :func:`symrow.render.layout.display_lines`)."""
-    from .layout import display_lines as lines
-    return lines(node, width, **settings)
-
-
-def display(node, env: str = "align*", width: float | None = None, **settings) -> str:
-    """One display as a complete math environment (``align*`` or ``aligned``)."""
-    from .layout import display as whole
-    return whole(node, env, width, **settings)
+    A ``\\vphantom``, which every renderer (and symrow's checker) reads as
+    nothing but its size, of a zero-width ``\\rule``.
+    """
+    return r"\vphantom{\rule[-%gem]{0pt}{%gem}}" % (d, round(h + d, 2))
 
 
 _TALL_NODES = (N.Frac, N.SumOver, N.Bmat, N.Cases)

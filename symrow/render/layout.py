@@ -18,6 +18,10 @@ Tall lines with a fraction of their own (display style) get an invisible
 strut, so that the lines of a display keep some room between them
 in every renderer (see :func:`symrow.render.measure.tall_strut`).
 
+:func:`display_rows` gives the same lines with their heights and depths,
+measured in a renderer's metrics (the slides ask for TeX's, to fill a
+frame without running off it).
+
 >>> import symrow
 >>> from symrow.render.layout import display_lines
 >>> d = symrow.attention(2, 2, 1)
@@ -33,20 +37,20 @@ in every renderer (see :func:`symrow.render.measure.tall_strut`).
 
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
-from .latex import LINE_WIDTH, printer
-from .measure import _MED, _THICK, LINE_ROOM, Box, split_sign, tall_strut
+from .latex import LINE_WIDTH, printer, strut
+from .measure import (_THICK, BIN_WIDTH, KATEX, LINE_ROOM, REL_WIDTH, Box, Metrics, fraction,
+                      leaf_box, row, split_sign, stacked_rows, tall_strut)
 
-__all__ = ["display_lines", "display", "Stacked", "Abridged", "entry_pairs", "pack_terms",
-           "strut", "walls", "math_width", "text_columns", "WIDTHS", "LINE_WIDTH", "REL_WIDTH",
-           "CONTINUED", "BIN_WIDTH"]
+__all__ = ["display_lines", "display_rows", "display", "Row", "Stacked", "Abridged",
+           "entry_pairs", "pack_terms", "strut", "walls", "math_width", "text_columns", "WIDTHS",
+           "LINE_WIDTH", "REL_WIDTH", "CONTINUED", "BIN_WIDTH"]
 
-#: ``{}= `` between the left side and the first item of a line (thick spaces)
-REL_WIDTH = 0.778 + 2 * _THICK
-#: a binary operator between two terms, with its medium spaces
-BIN_WIDTH = 0.778 + 2 * _MED
 #: the start of a continued line, ``&\\quad +``
 CONTINUED = 1.0 + BIN_WIDTH
 
@@ -85,15 +89,6 @@ def entry_pairs(node: N.Entrywise) -> list:
             for name, value in zip(names, values) if not isinstance(name, N.Dots)]
 
 
-def strut(h: float, d: float) -> str:
-    """The LaTeX of an invisible strut ``h`` ems high and ``d`` ems deep.
-
-    A ``\\vphantom``, which every renderer (and symrow's checker) reads as
-    nothing but its size, of a zero-width ``\\rule``.
-    """
-    return r"\vphantom{\rule[-%gem]{0pt}{%gem}}" % (d, round(h + d, 2))
-
-
 def pack_terms(widths, first_room: float, next_room: float, fit=None):
     """Terms of a sum packed greedily into lines: the first line has
     ``first_room`` ems, the others ``next_room``.  ``fit(j, room)`` gives term
@@ -129,11 +124,27 @@ def sum_rows(widths, room: float) -> list:
     return pack_terms(widths, room, room - BIN_WIDTH)[0]
 
 
+class Row(NamedTuple):
+    """A display line as :func:`display_rows` gives it: its LaTeX (with ``&``
+    marks), and its height and depth in ems, its strut included; ``left``, the
+    height and depth of what is left of its ``&=`` when it has a left side."""
+
+    text: str
+    h: float
+    d: float
+    left: tuple | None = None
+
+
 class _Layout:
-    def __init__(self, width: float, settings: dict):
+    """Lines of displays at ``width`` ems, printed with ``settings``.  The
+    lines break where KaTeX's metrics say (so every renderer breaks alike);
+    ``metrics`` are those :meth:`rows` reports heights in."""
+
+    def __init__(self, width: float, settings: dict, metrics: Metrics = KATEX):
         self.width = width
         self.p = printer(**settings)
         self.m = self.p.measure
+        self.boxes = self.p.measure_in(metrics)
 
     def w(self, node) -> float:
         return self.m(node, "D").w
@@ -177,9 +188,9 @@ class _Layout:
     # -- lines ---------------------------------------------------------------------------
     def lines(self, node) -> list:
         """(text, nodes on the line) for each line of a display."""
-        own = getattr(self.p, "_lines_" + type(node).__name__, None)
-        if own is not None:  # a node that lays itself out (e.g. SoftmaxExpansion)
-            return own(node, self.width, layout=self)
+        if isinstance(node, N.SoftmaxExpansion):  # streamed, each equation laid out
+            return [(text, boxes, boxes[0])
+                    for text, boxes in self.p.softmax_lines(node, _SoftmaxPlan(self, node))]
         width = self.width
         if isinstance(node, N.Group):
             if self.w(node) <= width:
@@ -193,8 +204,8 @@ class _Layout:
             inner.__dict__.update(self.__dict__)
             inner.width = width - self.w(node.rhs) - 0.667 - 2 * _THICK
             out = inner.lines(node.lhs)
-            text, nodes = out[-1]
-            out[-1] = (text + r" \in " + self.tex(node.rhs), nodes + [node.rhs])
+            text, nodes, *left = out[-1]
+            out[-1] = (text + r" \in " + self.tex(node.rhs), nodes + [node.rhs], *left)
             return out
         if isinstance(node, N.Entrywise):
             return self.entries(node)
@@ -204,7 +215,9 @@ class _Layout:
         items = node.items
         if self.w(node) <= width:
             first, rest = self.tex(items[0]), [self.tex(i) for i in items[1:]]
-            return [(first + " &= " + " = ".join(rest) if rest else first, [node])]
+            if not rest:
+                return [(first, [node])]
+            return [(first + " &= " + " = ".join(rest), [node], items[0])]
         lhs = items[0]
         lhs_tex = self.tex(lhs)
         room = width - self.w(lhs) - REL_WIDTH
@@ -212,17 +225,19 @@ class _Layout:
         for k, item in enumerate(items[1:]):
             lead = lhs_tex if k == 0 else ""
             lead_nodes = [lhs] if k == 0 else []
+            left = lhs if k == 0 else None
             if isinstance(item, N.OSum) and self.w(item) > room:
                 parts = self.broken_sum(item, room, width - CONTINUED)
-                out.append((lead + " &= " + parts[0][0], lead_nodes + parts[0][1]))
+                out.append((lead + " &= " + parts[0][0], lead_nodes + parts[0][1], left))
                 out.extend((r"&\quad " + text, nodes) for text, nodes in parts[1:])
             elif isinstance(item, N.Entrywise) and self.w(item) > room:
                 if lead:
-                    out.append((lead + " &= " + self.tex(item.names), lead_nodes + [item.names]))
+                    out.append((lead + " &= " + self.tex(item.names), lead_nodes + [item.names],
+                                left))
                 out.extend(self.entries(item))
             else:
                 item = self.fit(item, room)
-                out.append((lead + " &= " + self.tex(item), lead_nodes + [item]))
+                out.append((lead + " &= " + self.tex(item), lead_nodes + [item], left))
         return out
 
     def broken_sum(self, node: N.OSum, first_room: float, next_room: float) -> list:
@@ -278,19 +293,134 @@ class _Layout:
 
     def with_struts(self, lines: list) -> list:
         """The lines' text, a tall line (of several) ending in a strut."""
-        if len(lines) < 2:
-            return [text for text, _ in lines]
+        return [line.text for line in self.rows(lines)]
+
+    def rows(self, lines: list) -> list:
+        """Each line, ``(text, nodes on it[, its left side])`` as :meth:`lines`
+        gives it, as a :class:`Row`: a tall line (of several) ends in a strut,
+        and its height and depth are measured in ``metrics``, the strut's
+        included.  (A streamed expansion's lines come with their boxes, which
+        are KaTeX's.)"""
         out = []
-        for text, nodes in lines:
+        for text, nodes, *rest in lines:
+            left = None
+            if rest and rest[0] is not None:
+                box = rest[0] if isinstance(rest[0], Box) else self.boxes(rest[0], "D")
+                left = (box.h, box.d)
             tall = None
-            if any(isinstance(n, Box) or _has_fraction(n) for n in nodes):
+            if len(lines) > 1 and any(isinstance(n, Box) or _has_fraction(n) for n in nodes):
                 h = d = 0.0
                 for n in nodes:
                     box = n if isinstance(n, Box) else self.m(n, "D")
                     h, d = max(h, box.h), max(d, box.d)
                 tall = tall_strut(h, d, LINE_ROOM)
-            out.append(text + " " + strut(*tall) if tall else text)
+            h = d = 0.0
+            for n in nodes:
+                box = n if isinstance(n, Box) else self.boxes(n, "D")
+                h, d = max(h, box.h), max(d, box.d)
+            if tall:
+                out.append(Row(text + " " + strut(*tall), max(h, tall[0]), max(d, tall[1]), left))
+            else:
+                out.append(Row(text, h, d, left))
         return out
+
+
+_DIGITS = re.compile(r"[0-9]")
+
+
+class _SoftmaxPlan:
+    """How each equation of a streamed expansion (:class:`~symrow.nodes.SoftmaxExpansion`)
+    is laid out at a layout's width: ``plan(lhs, query, count, weights)`` gives
+    (rows of the numerator, rows of the denominator, boxes on the line), as
+    :meth:`~symrow.render.latex.SymrowLatexPrinter.softmax_lines` asks.
+
+    A fraction wider than its line has its numerator and denominator set on
+    rows, as :meth:`_Layout.stacked` sets one.  The boxes of the
+    exponentials are measured once per shape (digits aside), the denominator
+    once per query, the numerator's terms once per query and weight.
+    """
+
+    def __init__(self, layout: _Layout, node: N.SoftmaxExpansion):
+        self.layout, self.node = layout, node
+        self.m = layout.m
+        leaf_texts = layout.p._leaf_texts
+        self.texts = leaf_texts
+        self.eq_box, self.plus_t = leaf_box("=", "D"), leaf_box("+", "T")
+        self.exps: dict = {}      # (query, key) -> the box of exp(q . k / scale), text style
+        self.shapes: dict = {}    # (query, key) with digits as 0 -> the same box
+        self.dens: dict = {}      # (query, keys) -> the box of the denominator's sum
+        self.den_stacks: dict = {}  # (query, keys, room) -> the denominator on rows
+        self.key_shapes = [_DIGITS.sub("0", " ".join(leaf_texts(key))) for key in node.keys]
+        self.q_shapes: dict = {}  # id(query) -> its shape
+        self.terms: dict = {}     # (query, key, weight) -> the box of exp(...) w, text style
+        self.weight_boxes: dict = {}  # a weight -> its box, text style
+
+    def summed(self, boxes: list) -> Box:
+        """The box of a sum of terms, as :meth:`Measure.m_OSum` measures it."""
+        plus = self.plus_t
+        return row([b for k, t in enumerate(boxes) for b in ((plus, t) if k else (t,))], "T")
+
+    def on_rows(self, boxes: list, inner: float):
+        """(rows of term indices or None, the box) of a sum at ``inner`` ems."""
+        whole = self.summed(boxes)
+        if whole.w <= inner:
+            return None, whole
+        rows_ = sum_rows([b.w for b in boxes], inner)
+        if len(rows_) < 2:
+            return rows_, whole
+        return rows_, stacked_rows([self.summed(boxes[r[0]:r[-1] + 1]) for r in rows_], "T")
+
+    def __call__(self, lhs, query, count: int, weights):
+        m, node = self.m, self.node
+        qid = id(query)
+        q_shape = self.q_shapes.get(qid)
+        if q_shape is None:
+            q_shape = self.q_shapes[qid] = _DIGITS.sub("0", " ".join(self.texts(query)))
+        exps, shapes, terms = self.exps, self.shapes, self.terms
+        for j in range(count):
+            if (qid, j) not in exps:
+                # exponentials that differ only in their digits have one box
+                # (every digit is as wide and as tall as another), so it is
+                # measured once per shape: q_{11} k_{21} as q_{00} k_{00}
+                shape = (q_shape, self.key_shapes[j])
+                box = shapes.get(shape)
+                if box is None:
+                    box = shapes[shape] = m(N.Exp(node.exponent(query, node.keys[j])), "T")
+                exps[qid, j] = box
+        num_boxes = []
+        for j in range(count):
+            box = terms.get((qid, j, weights[j]))
+            if box is None:
+                w_box = self.weight_boxes.get(weights[j])
+                if w_box is None:
+                    w_box = self.weight_boxes[weights[j]] = m(weights[j], "T")
+                box = terms[qid, j, weights[j]] = row([exps[qid, j], w_box], "T")
+            num_boxes.append(box)
+        den_boxes = [exps[qid, j] for j in range(count)]
+        lhs_box = m(lhs, "D")
+        num = self.summed(num_boxes)
+        den = self.dens.get((qid, count))
+        if den is None:  # the denominator is the same for a query's entries
+            den = self.dens[qid, count] = self.summed(den_boxes)
+        frac = fraction(num, den, "D")
+        num_rows = den_rows = None
+        width = self.layout.width
+        if row([lhs_box, self.eq_box, frac], "D").w > width:
+            room = width - lhs_box.w - REL_WIDTH
+            if frac.w > room:  # as _Layout.stacked sets a fraction on rows
+                inner = room - 0.24
+                num_rows, num_s = self.on_rows(num_boxes, inner)
+                found = self.den_stacks.get((qid, count, inner))
+                if found is None:
+                    found = self.den_stacks[qid, count, inner] = self.on_rows(den_boxes, inner)
+                den_rows, den_s = found
+                if num_rows is None or len(num_rows) < 2:
+                    num_rows = None
+                if den_rows is None or len(den_rows) < 2:
+                    den_rows = None
+                if num_rows or den_rows:
+                    frac = fraction(num_s, den_s, "D")
+        return num_rows, den_rows, [lhs_box, frac]
 
 
 _ROWS = (N.OSum, N.OMul, N.Neg, N.Chain, N.Rel, N.Group, N.Paren, N.Call, N.Exp, N.Items,
@@ -317,6 +447,24 @@ def display_lines(node, width: float | None = None, **settings) -> list[str]:
     (see the module's doc); ``width`` in ems, :data:`LINE_WIDTH` by default."""
     layout = _Layout(LINE_WIDTH if width is None else float(width), settings)
     return layout.with_struts(layout.lines(node))
+
+
+def display_rows(node, width: float | None = None, metrics: Metrics = KATEX,
+                 **settings) -> list[Row]:
+    """The lines of :func:`display_lines`, each a :class:`Row` with its height
+    and depth in ems as ``metrics`` measure them (``TEX`` for a Beamer frame).
+
+    >>> import symrow
+    >>> from symrow.render.measure import TEX
+    >>> d = symrow.combine(symrow.vecseq("A", 3, 2), symrow.vecseq("B", 2, 2))
+    >>> [r.text.split(" &")[0] for r in display_rows(d.steps[1].display, metrics=TEX)]
+    ['A']
+    >>> row_, = display_rows(d.steps[1].display, metrics=TEX)
+    >>> round(row_.h + row_.d, 2) > 3 * 13.6 / 11     # three rows of a matrix, in 11 pt TeX
+    True
+    """
+    layout = _Layout(LINE_WIDTH if width is None else float(width), settings, metrics)
+    return layout.rows(layout.lines(node))
 
 
 #: widths by name: ``phone`` fits a 390 px column at 16 px text in KaTeX and

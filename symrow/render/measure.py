@@ -1,6 +1,6 @@
 """How wide, tall and deep a display node is when TeX sets it: an estimate.
 
-Line breaking (:func:`symrow.render.latex.display_lines`) needs widths, and
+Line breaking (:func:`symrow.render.layout.display_lines`) needs widths, and
 the row spacing of matrices and aligned lines needs heights and depths,
 before any renderer runs.  :class:`Measure` follows TeX's rules on the
 display nodes themselves: the four styles (display ``D``, text ``T``,
@@ -15,12 +15,24 @@ Everything is in ems of the math font.  A test compares the estimate with
 the boxes TeX itself makes (``\\wd`` in pdflatex's log): it leans a little
 wide, never much narrow.
 
->>> from symrow.render.measure import Measure, leaf_box
+Where TeX and KaTeX set the same thing differently, the difference is a
+:class:`Metrics` record: :data:`KATEX` (the pages: KaTeX, MathJax, and
+documents, whose displays get room of their own) and :data:`TEX` (Beamer's
+11 pt frames, which must not run off the bottom: TeX's taller matrix rows
+and its extensible brackets, which reach past what they enclose).  Glyphs
+and spaces are the same in both.
+
+This module prints nothing: a :class:`Measure` is made by a printer
+(:attr:`symrow.render.latex.SymrowLatexPrinter.measure`), which it asks
+for the LaTeX of a leaf.
+
+>>> from symrow.render.measure import leaf_box
 >>> round(leaf_box("a_{11}", "T").w, 2)           # TeX: 1.38
 1.38
 >>> from symrow import nodes as N
+>>> from symrow.render.latex import printer
 >>> import sympy
->>> box = Measure()(N.Frac(sympy.Symbol("a"), sympy.Symbol("b")), "D")
+>>> box = printer().measure(N.Frac(sympy.Symbol("a"), sympy.Symbol("b")), "D")
 >>> round(box.w, 2), round(box.h, 2), round(box.d, 2)
 (0.77, 1.11, 0.69)
 """
@@ -34,9 +46,9 @@ import sympy
 
 from .. import nodes as N
 
-__all__ = ["Box", "Measure", "leaf_box", "tall_strut", "split_sign", "row", "stacked_rows",
-           "fraction", "SCALE", "AXIS",
-           "TALL_ROOM", "LINE_ROOM"]
+__all__ = ["Box", "Measure", "Metrics", "KATEX", "TEX", "leaf_box", "tall_strut", "split_sign",
+           "row", "stacked_rows", "fraction", "delimited", "SCALE", "AXIS", "TALL_ROOM",
+           "LINE_ROOM", "REL_WIDTH", "BIN_WIDTH"]
 
 #: the size of each style relative to the text (KaTeX's; TeX's 7 pt and 5 pt
 #: fonts are a little wider, which the widths below allow for)
@@ -54,9 +66,39 @@ _SUP, _SUB, _SUB_BOTH = 0.413, 0.15, 0.247
 _SCRIPT_SPACE = 0.05
 _NULL_DELIM = 0.12
 _THIN, _MED, _THICK = 3 / 18, 4 / 18, 5 / 18
-#: a matrix: the space between columns (two \arraycolsep), its row strut
+#: a matrix: the space between columns (two \arraycolsep)
 _COLSEP = 1.0
-_STRUT_H, _STRUT_D = 0.84, 0.36
+#: ``{}= `` between the left side and the first item of a line (thick spaces)
+REL_WIDTH = 0.778 + 2 * _THICK
+#: a binary operator between two terms, with its medium spaces
+BIN_WIDTH = 0.778 + 2 * _MED
+
+
+class Metrics(NamedTuple):
+    """What differs between renderers that set the same math in the same fonts.
+
+    * ``strut``: (height, depth) in ems of the strut every row of a matrix
+      has: ``0.7`` and ``0.3`` of the distance between baselines, 1.2 ems in
+      KaTeX and 13.6 pt in 11 pt TeX;
+    * ``extensible``: None, or (base, step) in ems: a bracket taller than the
+      largest fixed size is built of pieces, ``base`` tall with no extension
+      and ``step`` more with each (Computer Modern's: 3.6 and 0.6 ems), so
+      that it reaches past what it encloses;
+    * ``dots``: the heights in ems of ``\\vdots`` and ``\\ddots`` (TeX builds
+      them of dots over a 6 pt kern: taller than the glyphs KaTeX measures).
+    """
+
+    name: str
+    strut: tuple
+    extensible: tuple | None = None
+    dots: tuple = ()
+
+
+#: KaTeX's and MathJax's pages (and the documents' line breaking)
+KATEX = Metrics("katex", (0.84, 0.36))
+#: TeX at 11 pt, as in a Beamer deck: baselines 13.6 pt apart
+TEX = Metrics("tex", (0.7 * 13.6 / 11.0, 0.3 * 13.6 / 11.0), (3.6, 0.6),
+              ((r"\vdots", 1.36), (r"\ddots", 1.36)))
 
 # Computer Modern's glyphs, as KaTeX ships their metrics: each is the character
 # followed by its width, height, depth and italic correction (ems)
@@ -222,7 +264,7 @@ def _scripted(base: Box, sub: Box | None, sup: Box | None, style: str) -> Box:
     return Box(base.w + extra + _SCRIPT_SPACE * s, h, d, base.first, base.last)
 
 
-def delimited(inner: Box, style: str, kind: str = "(") -> Box:
+def delimited(inner: Box, style: str, kind: str = "(", metrics: Metrics = KATEX) -> Box:
     """``\\left( inner \\right)``: an inner atom, the delimiters sized to cover ``inner``."""
     s = SCALE[style]
     need = 2 * max(inner.h - AXIS * s, inner.d + AXIS * s)
@@ -233,6 +275,9 @@ def delimited(inner: Box, style: str, kind: str = "(") -> Box:
             break
     else:
         total, widths = need / s, [0.875, 0.667]
+        if metrics.extensible is not None:  # pieces: a whole number of extensions
+            base, step = metrics.extensible
+            total = base + step * max(0, -(-(total - base) // step))
     dw = widths[col - 1] * s
     h, d = max(inner.h, AXIS * s + total * s / 2), max(inner.d, total * s / 2 - AXIS * s)
     return Box(inner.w + 2 * dw, h, d, "inner", "inner")
@@ -413,18 +458,20 @@ def tall_strut(h: float, d: float, room: float = TALL_ROOM) -> tuple | None:
 class Measure:
     """Boxes of display nodes (and SymPy leaves), in a style: ``measure(node, "D")``.
 
-    ``leaf`` gives the LaTeX of a leaf (by default, symrow's printer's);
-    ``exp_style`` is the printer's (``exp`` or ``e``).
+    ``printer`` is the printer whose output is measured (a
+    :class:`~symrow.render.latex.SymrowLatexPrinter`): it gives the LaTeX of
+    leaves (``_token``) and of anything measured as printed (``doprint``),
+    and its settings ``exp_style`` and ``cell_fraction``.  ``metrics`` are
+    the renderer's (:data:`KATEX` or :data:`TEX`).
     """
 
-    def __init__(self, leaf=None, *, exp_style: str = "exp", cell_fraction: str = "display"):
-        if leaf is None:
-            from .latex import printer
-            leaf = printer()._token
-        self.leaf = leaf
-        self.exp_style = exp_style
+    def __init__(self, printer, metrics: Metrics = KATEX):
+        self.leaf = printer._token
+        self.printed = printer.doprint
+        self.metrics = metrics
+        self.exp_style = printer._settings["exp_style"]
         #: the style of a fraction in a matrix cell: D (``\\dfrac``) or T (``\\frac``)
-        self.cell_style = "D" if cell_fraction == "display" else "T"
+        self.cell_style = "D" if printer._settings["cell_fraction"] == "display" else "T"
         #: boxes of the display nodes measured so far, by identity: a large
         #: display measures the same subtrees (an exponential, a denominator)
         #: many times.  The node is kept with its box, so its id stays its own.
@@ -437,7 +484,7 @@ class Measure:
             if found is not None:
                 return found[1]
             method = getattr(self, "m_" + type(node).__name__, None)
-            box = method(node, style) if method is not None else leaf_box(_printed(node), style)
+            box = method(node, style) if method is not None else leaf_box(self.printed(node), style)
             if len(self._boxes) > 500_000:
                 self._boxes.clear()
             self._boxes[key] = (node, box)
@@ -453,7 +500,7 @@ class Measure:
     # -- leaves ------------------------------------------------------------------------
     def m_leaf(self, node, style: str) -> Box:
         if isinstance(node, sympy.Basic) and not (node.is_Symbol or node.is_number):
-            return leaf_box(_printed(node), style)
+            return leaf_box(self.printed(node), style)
         return leaf_box(self.leaf(node), style)
 
     def m_VecSeq(self, node, style: str) -> Box:
@@ -464,7 +511,11 @@ class Measure:
 
     def m_Dots(self, node, style: str) -> Box:
         tex = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}[node.kind]
-        return leaf_box(tex, style)
+        box = leaf_box(tex, style)
+        for name, h in self.metrics.dots:
+            if name == tex:
+                return box._replace(h=h, d=0.0)
+        return box
 
     def m_Space(self, node, style: str) -> Box:
         sc = _SCRIPT[style]
@@ -484,7 +535,7 @@ class Measure:
 
     def _paren_if(self, node, style: str, paren: bool) -> Box:
         box = self(node, style)
-        return delimited(box, style) if paren else box
+        return delimited(box, style, metrics=self.metrics) if paren else box
 
     def m_Neg(self, node: N.Neg, style: str) -> Box:
         return row([leaf_box("-", style), self(node.item, style)], style)
@@ -542,7 +593,8 @@ class Measure:
     def m_Exp(self, node: N.Exp, style: str) -> Box:
         if self.exp_style == "e":
             return _scripted(leaf_box("e", style), None, self(node.arg, _SCRIPT[style]), style)
-        return row([leaf_box(r"\exp", style), delimited(self(node.arg, style), style)], style)
+        return row([leaf_box(r"\exp", style),
+                    delimited(self(node.arg, style), style, metrics=self.metrics)], style)
 
     def m_Sqrt(self, node: N.Sqrt, style: str) -> Box:
         inner = self(node.arg, style)
@@ -552,10 +604,10 @@ class Measure:
     def m_Call(self, node: N.Call, style: str) -> Box:
         args = self(N.Items(node.args), style)
         return row([leaf_box(node.tex, style)._replace(first="op", last="op"),
-                    delimited(args, style)], style)
+                    delimited(args, style, metrics=self.metrics)], style)
 
     def m_Paren(self, node: N.Paren, style: str) -> Box:
-        return delimited(self(node.item, style), style)
+        return delimited(self(node.item, style), style, metrics=self.metrics)
 
     def m_Transpose(self, node: N.Transpose, style: str) -> Box:
         base = self._paren_if(node.base, style, isinstance(node.base, N.Node)
@@ -622,10 +674,10 @@ class Measure:
         cols = [max((r[2][c].w for r in grid if c < len(r[2])), default=0.0)
                 for c in range(ncols)]
         s = SCALE[style]
-        total = self._stack([(h, d) for h, d, _ in grid], style, _STRUT_H, _STRUT_D)
+        total = self._stack([(h, d) for h, d, _ in grid], style, *self.metrics.strut)
         inner = Box(sum(cols) + _COLSEP * s * (ncols - 1), total / 2 + AXIS * s,
                     total / 2 - AXIS * s)
-        return delimited(inner, style, "[")
+        return delimited(inner, style, "[", self.metrics)
 
     def m_Cases(self, node: N.Cases, style: str) -> Box:
         cs = "C" if style in ("D", "T", "C") else style
@@ -633,10 +685,10 @@ class Measure:
         conds = [self(c, cs) for _, c in node.rows]
         s = SCALE[style]
         total = self._stack([(max(v.h, c.h), max(v.d, c.d)) for v, c in zip(vals, conds)],
-                            style, 1.2 * _STRUT_H, 1.2 * _STRUT_D)
+                            style, *(1.2 * x for x in self.metrics.strut))
         inner = Box(max(b.w for b in vals) + 1.0 * s + max(b.w for b in conds),
                     total / 2 + AXIS * s, total / 2 - AXIS * s)
-        box = delimited(inner, style, "[")
+        box = delimited(inner, style, "[", self.metrics)
         return box._replace(w=box.w + 0.3 * s)
 
     def m_Stacked(self, node, style: str) -> Box:
@@ -673,7 +725,3 @@ def split_sign(term):
         return True, -term
     return False, term
 
-
-def _printed(node) -> str:
-    from .latex import latex
-    return latex(node)

@@ -1,7 +1,8 @@
 """Compiling a standalone document to PDF with a real TeX engine.
 
-English documents are compiled with ``pdflatex``; Japanese ones with
-``lualatex`` and luatexja (pdflatex cannot set Japanese).  The engine runs
+Each language names its engine (:mod:`symrow.narrate.languages`): English
+documents are compiled with ``pdflatex``; Japanese ones with ``lualatex``
+and luatexja (pdflatex cannot set Japanese).  The engine runs
 in a temporary folder with ``-interaction=nonstopmode -halt-on-error
 -no-shell-escape`` and a timeout; nothing is left behind.
 
@@ -24,12 +25,9 @@ import tempfile
 from pathlib import Path
 
 from ..errors import RenderError
-from ..narrate import check_lang
+from ..narrate import get_language
 
-__all__ = ["compile_pdf", "engine_for", "ENGINES", "INSTALL_HINT"]
-
-#: the TeX engine for each narration language
-ENGINES = {"en": "pdflatex", "ja": "lualatex"}
+__all__ = ["compile_pdf", "engine_for", "INSTALL_HINT"]
 
 #: how to install what the engines need, on Debian and Ubuntu (slides need
 #: beamer, in texlive-latex-recommended, and pgf, in texlive-pictures)
@@ -50,7 +48,7 @@ _MISSING_GLYPH = re.compile(r"^Missing character: There is no (.+?) in font ([^!
 
 def engine_for(lang: str) -> str:
     """The TeX engine that compiles documents in ``lang``."""
-    return ENGINES[check_lang(lang)]
+    return get_language(lang).engine
 
 
 def _first_error(log: str) -> str:

@@ -2,11 +2,12 @@
 
 The printers of :mod:`symrow.render.latex` write each display as lines of
 an ``align*``.  The slide renderer (:mod:`symrow.render.beamer`) works on
-that text: it cuts a line into its cells (to reveal each with an overlay
-command, which cannot span ``&``), cuts a line that holds several rows,
-and sets the denominator of a fraction too wide for a frame on rows of its
-own.  "Top level" means outside braces, ``\\left ... \\right`` and
-environments such as matrices.
+that text: it cuts a line into its cells, to reveal each with an overlay
+command (which cannot span ``&``), and takes the left side of a chain to
+start a continued frame with.  Nothing here measures: the lines come laid
+out, with their sizes (:func:`symrow.render.layout.display_rows`).  "Top
+level" means outside braces, ``\\left ... \\right`` and environments such
+as matrices.
 
 >>> split_top(r"c_{1} &= \\begin{bmatrix} a & b \\end{bmatrix}", "&")
 ['c_{1}', '= \\\\begin{bmatrix} a & b \\\\end{bmatrix}']
@@ -16,9 +17,7 @@ environments such as matrices.
 
 from __future__ import annotations
 
-from .mathbox import width
-
-__all__ = ["split_top", "strip_overlays", "joined_cells", "fit_width"]
+__all__ = ["split_top", "strip_overlays", "joined_cells"]
 
 
 def _scan(line: str):
@@ -99,73 +98,3 @@ def _closing(tex: str, brace: int) -> int:
             if depth == 0:
                 return j
         j += 1
-
-
-def _fractions(line: str) -> list:
-    """(start, numerator's braces, denominator's braces) of each top-level ``\\frac``."""
-    out, depth, k = [], 0, 0
-    while k < len(line):
-        if line.startswith("\\frac{", k) and depth == 0:
-            num_end = _closing(line, k + 5)
-            den_end = _closing(line, num_end + 1)
-            out.append((k, (k + 5, num_end), (num_end + 1, den_end)))
-            k = den_end + 1
-            continue
-        if line[k] == "\\":
-            k += 2
-            continue
-        if line[k] == "{":
-            depth += 1
-        elif line[k] == "}":
-            depth -= 1
-        k += 1
-    return out
-
-
-def _rows(terms: list, room: float) -> list:
-    """Terms of a sum packed into rows at most ``room`` pt wide (in text style)."""
-    rows: list = [[]]
-    for term in terms:
-        if rows[-1] and width(" + ".join(rows[-1] + [term]), "T") > room:
-            rows.append([])
-        rows[-1].append(term)
-    return rows
-
-
-def _stacked(rows: list) -> str:
-    """Rows of a sum, one under the other, each in text style as a fraction's
-    numerator or denominator is set."""
-    return "\\begin{gathered}" + " \\\\ ".join(
-        "\\textstyle " + ("{}+ " if k else "") + " + ".join(row) for k, row in enumerate(rows)) \
-        + "\\end{gathered}"
-
-
-def fit_width(line: str, room: float) -> str:
-    """A display line that is wider than ``room`` pt, with the numerator and
-    denominator of its widest fraction set on rows (a ``gathered``), as
-    many as the rest of the line leaves room for.  A line that fits, or that
-    has no such sum to break, comes back as it is.
-
-    >>> line = r"o &= \\frac{x}{a + b + c + d} v"
-    >>> fit_width(line, 300.0) == line
-    True
-    >>> fit_width(line, 60.0)
-    'o &= \\\\frac{x}{\\\\begin{gathered}\\\\textstyle a + b \\\\\\\\ \\\\textstyle {}+ c + d\\\\end{gathered}} v'
-    """
-    if width(joined_cells(line)) <= room:
-        return line
-    fractions = _fractions(line)
-    if not fractions:
-        return line
-    start, (num_a, num_b), (den_a, den_b) = max(
-        fractions, key=lambda f: width(line[f[0]:f[2][1] + 1]))
-    frac = line[start:den_b + 1]
-    left = room - (width(joined_cells(line)) - width(frac))
-    parts = []
-    for a, b in ((num_a, num_b), (den_a, den_b)):
-        body = line[a + 1:b]
-        rows = _rows(split_top(body, " + "), left)
-        parts.append(_stacked(rows) if len(rows) > 1 else body)
-    if parts == [line[num_a + 1:num_b], line[den_a + 1:den_b]]:
-        return line
-    return line[:start] + "\\frac{%s}{%s}" % tuple(parts) + line[den_b + 1:]

@@ -435,10 +435,12 @@ def _tokens(paragraph: str) -> list[str]:
 def _wrap(paragraph: str, lang: str, width: int = 78) -> str:
     """Fill a paragraph to ``width`` terminal columns; inline math never breaks.
 
-    Japanese breaks between any two wide characters (never before 、 or 。)
-    and around runs of narrow ones, measured by display width.
+    A language that wraps by words (English) breaks at spaces; one that wraps
+    by width (Japanese) breaks between any two wide characters (never before
+    、 or 。) and around runs of narrow ones, measured by display width.
     """
-    if lang != "ja":
+    from ..narrate import get_language
+    if get_language(lang).wrap == "words":
         return textwrap.fill(paragraph, width).replace(_NBSP, " ").replace(_NBHY, "-")
     lines, line, used = [], "", 0
     for token in _tokens(paragraph):
@@ -473,7 +475,7 @@ def to_text(derivation, lang: str = "en", *, expand=None, width=None) -> str:
     for step in expanded_steps(derivation.steps, expand,
                                lambda node: text_walls(node, room)):
         words = "".join((v if kind == "text" else _inline(v)) + _TEXT_GLUE.get(join, "")
-                        for kind, v, join in glued(segments(step, lang)))
+                        for kind, v, join in glued(segments(step, lang), lang))
         if step.kind == "heading":
             if step.params.get("number"):
                 words = f"{step.params['number']} {words}"

@@ -8,7 +8,9 @@ The handout follows the reference article's path, one section each:
 4. ``AB^T``: match;
 5. attention as match, then distribution, then combine;
 6. two more formulas read the same way: a linear layer and a graph convolution;
-7. what carries over.
+7. backpropagation through attention: every gradient is a combine or a match
+   again, first for a linear layer, then for attention (:func:`symrow.backward`);
+8. what carries over.
 
 Every section has the general form (sizes m, ℓ, n with ellipses) and one
 worked example.  The general forms are the steps of the presets themselves
@@ -23,7 +25,7 @@ A :class:`Handout` renders like a derivation:
 >>> import symrow.handout
 >>> h = symrow.handout.handout()
 >>> [s.params["number"] for s in h.steps if s.kind == "heading" and s.params["level"] == 1]
-['1', '2', '3', '4', '5', '6', '7']
+['1', '2', '3', '4', '5', '6', '7', '8']
 >>> h.to_markdown("en").startswith("# Reading attention")
 True
 """
@@ -145,7 +147,8 @@ class Handout(Printable):
                 ("4", mat, {}), ("4.2", ex["match"], match_values),
                 ("5", _general_attention(), {}), ("5.2", ex["attention"], att_values),
                 ("6", linear, {}), ("6.2", gcn, {}),
-                ("7", comb, {})]
+                ("7", _backwards()[0], {}), ("7.2", _backwards()[1], {}),
+                ("8", comb, {})]
 
 
 def _tex_escape(words: str) -> str:
@@ -186,6 +189,15 @@ def _examples() -> dict:
 def _beyond():
     from .derive.presets import REGISTRY
     return REGISTRY["linear"].build(general=True), REGISTRY["gcn"].build(general=True)
+
+
+@functools.lru_cache(maxsize=None)
+def _backwards():
+    """The backward passes of a linear layer and of attention, at general sizes."""
+    from .derive.backward import backward
+    return (backward("Y = XW", general=True),
+            backward(r"O = \operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}}\right) V",
+                     general=True))
 
 
 # -- building blocks ------------------------------------------------------------------
@@ -450,8 +462,25 @@ def _section_beyond() -> list[Step]:
     ]
 
 
+def _section_backward() -> list[Step]:
+    """Backpropagation: a linear layer, then attention, derived by the engine."""
+    linear, att = _backwards()
+    X, W = linear.operands["X"], linear.operands["W"]
+    Q, K, V = (att.operands[n] for n in "QKV")
+    steps = [_h(1, "7", "h_backward"), _say("h_backward_lead"),
+             _h(2, "7.1", "h_backward_linear", XW=N.OMul([X, W])),
+             _say("h_backward_linear_lead", X=X, W=W)]
+    steps += _demoted(linear.steps)
+    steps += [_h(2, "7.2", "h_backward_attention"),
+              _say("h_backward_attention_lead", Q=Q, K=K, V=V)]
+    # 7.1 wrote each gradient out entry by entry; here the rows are enough
+    steps += _demoted([s for s in att.steps if not (s.part or "").endswith(".entries")])
+    steps += [_say("h_backward_read")]
+    return steps
+
+
 def _section_closing() -> list[Step]:
-    return [_h(1, "7", "h_closing"),
+    return [_h(1, "8", "h_closing"),
             _say("h_closing_1", AB=_label("AB", "AB"), ABT=_label("AB^{T}", "ABᵀ")),
             _say("h_closing_2")]
 
@@ -468,5 +497,6 @@ def handout() -> Handout:
     steps += _section_match(mat, ex["match"])
     steps += _section_attention(ex["attention"])
     steps += _section_beyond()
+    steps += _section_backward()
     steps += _section_closing()
     return Handout(steps)

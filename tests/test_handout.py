@@ -31,14 +31,15 @@ def test_sections_follow_the_article():
     topics = [(s.params["number"], s.params["topic"]) for s in headings(1)]
     assert topics == [("1", "h_vecseq"), ("2", "h_maps"), ("3", "h_combine"),
                       ("4", "h_match"), ("5", "h_attention"), ("6", "h_beyond"),
-                      ("7", "h_closing")]
+                      ("7", "h_backward"), ("8", "h_closing")]
 
 
 def test_each_section_has_a_general_form_then_a_worked_example():
     subs = [(s.params["number"], s.params["topic"]) for s in headings(2)]
     expected = [(f"{k}.{j}", topic) for k in range(1, 6)
                 for j, topic in ((1, "h_general"), (2, "h_example"))]
-    expected += [("6.1", "h_linear"), ("6.2", "h_gcn")]
+    expected += [("6.1", "h_linear"), ("6.2", "h_gcn"), ("7.1", "h_backward_linear"),
+                 ("7.2", "h_backward_attention")]
     assert subs == expected
     # and each subsection has content: at least two narrated steps before the next heading
     steps = the_handout().steps
@@ -86,10 +87,22 @@ def test_the_worked_examples_come_from_derivations_with_values():
 
 def test_section_6_reads_a_linear_layer_and_a_graph_convolution():
     text = the_handout().to_text("en")
-    section = text[text.index("6 Two more formulas"):text.index("7 What carries over")]
+    section = text[text.index("6 Two more formulas"):text.index("7 Backpropagation")]
     assert "𝐲ᵢ = xᵢ₁ 𝐰₁" in section and "H = A\u0302 X" in section
     ja = the_handout().to_text("ja")
     assert "線形層" in ja and "グラフ畳み込み" in ja
+
+
+def test_section_7_runs_the_linear_layer_and_attention_backwards():
+    import unicodedata
+    text = unicodedata.normalize("NFD", the_handout().to_text("en"))
+    section = text[text.index("7 Backpropagation"):text.index("8 What carries over")]
+    # X̄ = ȲWᵀ is a match, W̄ = XᵀȲ a combine over the points; attention's gradients too
+    def bar(t):   # X̄ as the printer writes it: a letter and a combining macron
+        return unicodedata.normalize("NFD", t.replace("~", "\u0304"))
+    assert bar("X~ = Y~ Wᵀ") in section and bar("W~ = Xᵀ Y~") in section
+    assert bar("V~ = Pᵀ O~") in section and bar("K~") in section and bar("Q~") in section
+    assert "逆伝播" in the_handout().to_text("ja")
 
 
 def test_the_attention_section_shows_match_distribute_combine():

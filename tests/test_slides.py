@@ -78,7 +78,7 @@ PINNED = {
     ("attention_concrete", "en"): (16, 20), ("attention_concrete", "ja"): (16, 20),
     ("attention_causal", "en"): (20, 31), ("attention_causal", "ja"): (19, 31),
     ("attention_heads", "en"): (31, 57), ("attention_heads", "ja"): (31, 57),
-    ("handout", "en"): (62, 90), ("handout", "ja"): (62, 90),
+    ("handout", "en"): (97, 143), ("handout", "ja"): (98, 143),
     ("selection", "en"): (7, 10), ("selection", "ja"): (7, 10),
     ("attention_wide", "en"): (19, 27),
 }

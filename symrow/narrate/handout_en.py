@@ -19,6 +19,23 @@ TEMPLATES: dict[str, str] = {
     "heading.h_beyond": "Two more formulas, read the same way",
     "heading.h_linear": "A linear layer {XW}",
     "heading.h_gcn": "A graph convolution {AXW}",
+    "heading.h_backward": "Backpropagation through attention",
+    "heading.h_backward_linear": "A linear layer {XW}, backwards",
+    "heading.h_backward_attention": "Attention, backwards",
+    "h_backward_lead": ("Training needs the gradient of a loss with respect to every "
+                        "matrix of the formula. It flows back through the same products, "
+                        "and each gradient product is again a combine or a match, read row "
+                        "by row just as before. A linear layer first, then attention."),
+    "h_backward_linear_lead": ("The simplest case shows the pattern: the gradient of {X} "
+                               "is a match against the rows of {W}, and the gradient of "
+                               "{W} gathers the points of the gradient, weighted by the "
+                               "entries of {X}."),
+    "h_backward_attention_lead": ("Attention backwards passes through its three stages in "
+                                  "reverse: the combine with {V}, the softmax, and the "
+                                  "match of {Q} with {K}."),
+    "h_backward_read": ("So the backward pass of attention is two matches, two combines over "
+                        "the points and one row-wise step: the same two readings as the "
+                        "forward pass, and the softmax still works on each row alone."),
     "heading.h_closing": "What carries over",
     "heading.h_general": "General form",
     "heading.h_example": "Worked example",
@@ -36,7 +53,9 @@ TEMPLATES: dict[str, str] = {
                      "attention is nothing but a match, a normalisation into a "
                      "distribution, and a combine, in that order, and section 6 "
                      "reads two more formulas, a linear layer and a graph "
-                     "convolution, with the same two readings. Each section "
+                     "convolution, with the same two readings. Section 7 runs "
+                     "them backwards: the gradients of training are combines and "
+                     "matches too. Each section "
                      "gives the general form first and then one small example with "
                      "numbers or symbols you can check by hand. The names combine "
                      "and match are labels chosen for teaching, not standard terms."),

@@ -38,6 +38,7 @@ import sympy
 from .. import nodes as N
 from ..build import I, J, T, column, entry_of, row_bmat, table
 from ..formula import expr as E
+from ..narrate import Titles
 from ..seq import size_symbol
 from ..steps import Step
 from . import sections as S
@@ -482,8 +483,7 @@ def _build(preset=None, *, general: bool = False, m=None, n=None, d=None, **opti
 PRESET = Preset(
     name="attention",
     help="derive softmax(QK^T/sqrt(d))V: match, distribute (配分), combine",
-    title={"en": "Attention: match, distribute, combine",
-           "ja": "アテンション：照合・配分・結合"},
+    title=Titles("title.attention"),
     formula=r"\operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}}\right) V",
     general={"Q": ("m", "d"), "K": ("n", "d"), "V": ("n", "d"), "M": ("m", "n")},
     example={"Q": (2, 2), "K": (2, 2), "V": (2, 2)},

@@ -45,6 +45,7 @@ from ..build import I
 from ..errors import OptionError
 from ..formula import expr as E
 from ..formula.shapes import canonical_key
+from ..narrate import Titles
 from ..reader.notation import parse_name
 from ..seq import VecSeq
 from ..steps import Derivation, Step
@@ -282,7 +283,8 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
         inst = fwd.instantiate(concrete, **overrides)
         return backward(p.formula, {k: v.shape for k, v in inst.operands.items()},
                         wrt=chosen, notation=notation, **opts)
-    title = {lang: _TITLES[lang].format(f=fwd.title.get(lang, "")) for lang in _TITLES}
+    title = {code: Titles("title.backward", f=fwd.title.get(code, ""))[code]
+             for code in Titles("title.backward")}
     return _Backward("backward", steps, operands=fwd.operands,
                      quantities=quantities if p.concrete else quantities(),
                      result=grad_names and next(iter(grad_names)), options=options, plan=bp,
@@ -291,9 +293,6 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
                      more_definitions=lambda: dict(p.definitions()) if p.concrete else {},
                      notes=fwd.notes, gradient_names=grad_names, upstream=upstream,
                      forward=fwd)
-
-
-_TITLES = {"en": "The backward pass: {f}", "ja": "逆伝播：{f}"}
 
 
 class _Backward(Derivation):

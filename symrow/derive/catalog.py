@@ -10,6 +10,7 @@ built-in presets with theirs, and ``import symrow`` loads it.
 
 from __future__ import annotations
 
+from ..narrate import Titles
 from . import attention
 from .explain import derive_preset
 from .presets import DEFAULT_BUILDER, Preset, register
@@ -20,28 +21,24 @@ DEFAULT_BUILDER["formula"] = derive_preset
 
 register(Preset(
     name="combine", help="derive C = AB, read as combine (結合)",
-    title={"en": "Reading the matrix product $AB$ as combine",
-           "ja": "行列積 $AB$ を結合として読む"},
+    title=Titles("title.combine"),
     formula="AB", general={"A": ("m", "ell"), "B": ("ell", "n")},
     example={"A": (2, 3), "B": (3, 2)}, flags={"a": "A", "b": "B"}))
 register(Preset(
     name="match", help="derive C = AB^T, read as match (照合)",
-    title={"en": "Reading the matrix product $AB^{T}$ as match",
-           "ja": "行列積 $AB^{T}$ を照合として読む"},
+    title=Titles("title.match"),
     formula="AB^T", general={"A": ("m", "ell"), "B": ("n", "ell")},
     example={"A": (2, 3), "B": (4, 3)}, flags={"a": "A", "b": "B"}))
 register(attention.PRESET)
 register(Preset(
     name="linear", help="derive a linear layer Y = XW: every output point combines "
                         "the rows of W",
-    title={"en": "A linear layer $XW$, read row by row",
-           "ja": "線形層 $XW$ を行ごとに読む"},
+    title=Titles("title.linear"),
     formula="XW", general={"X": ("n", "d"), "W": ("d", "f")},
     example={"X": (3, 2), "W": (2, 2)}, result="Y"))
 register(Preset(
     name="gcn", help="derive a graph convolution \\hat{A}XW: two combines",
-    title={"en": "A graph convolution $\\hat{A}XW$, read row by row",
-           "ja": "グラフ畳み込み $\\hat{A}XW$ を行ごとに読む"},
+    title=Titles("title.gcn"),
     formula=r"\hat{A} X W", general={r"\hat{A}": ("n", "n"), "X": ("n", "d"),
                                      "W": ("d", "f")},
     example={r"\hat{A}": (3, 3), "X": (3, 2), "W": (2, 2)}, result="Y"))

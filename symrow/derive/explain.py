@@ -30,6 +30,7 @@ from ..formula import expr as E
 from ..formula.read import from_sympy, read_latex
 from ..formula.shapes import infer
 from ..limits import get_limits
+from ..narrate import Titles
 from ..seq import VecSeq
 from ..steps import Derivation
 from . import sections as S
@@ -240,7 +241,7 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
             tex = r"\operatorname{%s}\left(%s\right)" % (params["word"], ", ".join(
                 p.operands[name].latex_name if name in p.operands else name
                 for name in params["params"]))
-    title = {"en": f"Reading ${tex}$ row by row", "ja": f"${tex}$ を行ごとに読む"}
+    title = Titles("title.explain", f=tex)
     return derive(p, kind="explain", steps=steps, options=options, title=title,
                   sizes=general_sizes(parsed, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
                   formula_text=E.text(parsed.result) if not parsed.written else

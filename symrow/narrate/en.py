@@ -62,4 +62,13 @@ TEMPLATES = {
                       "sent to the list of its inner products with all the "
                       "points of {B}, and the results, stacked, form the "
                       "vector sequence {C}."),
+
+    # -- document titles (LaTeX; literal braces doubled) --------------------
+    "title.combine": "Reading the matrix product $AB$ as combine",
+    "title.match": "Reading the matrix product $AB^{{T}}$ as match",
+    "title.linear": "A linear layer $XW$, read row by row",
+    "title.gcn": "A graph convolution $\\hat{{A}}XW$, read row by row",
+    "title.attention": "Attention: match, distribute, combine",
+    "title.explain": "Reading ${f}$ row by row",
+    "title.backward": "The backward pass: {f}",
 }

@@ -51,4 +51,13 @@ TEMPLATES = {
     "summary_match": ("まとめると、{ABT} は照合である。{A} の各点 {a_i} を、{B} の"
                       "全点との内積の並びへ写し、その結果を積み上げてベクトル列 {C} "
                       "を作る。"),
+
+    # -- 文書の題（LaTeX。波括弧そのものは二重に書く） -------------------------
+    "title.combine": "行列積 $AB$ を結合として読む",
+    "title.match": "行列積 $AB^{{T}}$ を照合として読む",
+    "title.linear": "線形層 $XW$ を行ごとに読む",
+    "title.gcn": "グラフ畳み込み $\\hat{{A}}XW$ を行ごとに読む",
+    "title.attention": "アテンション：照合・配分・結合",
+    "title.explain": "${f}$ を行ごとに読む",
+    "title.backward": "逆伝播：{f}",
 }

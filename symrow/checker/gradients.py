@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import re
 
+from . import vocab as V
 from .lexer import Env, Group, Token
 
 __all__ = ["rewrite", "is_backward", "hints", "as_bars"]
 
-_FRACS = {"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"}
 _LOSS = {"L", "\\mathcal", "\\ell", "E", "J", "\\mathscr"}
 
 
@@ -52,7 +52,6 @@ def _text(node) -> str:
 
 
 def _plain(nodes) -> list:
-    from . import vocab as V
     return [n for n in nodes if not (isinstance(n, Token) and n.text in V.SPACING)]
 
 
@@ -138,7 +137,7 @@ def rewrite(nodes: list, matrices: set) -> list:
             k += 1
             continue
         if isinstance(node, Token):
-            if node.text in _FRACS and k + 2 < len(nodes) and \
+            if node.text in V.FRACTIONS and k + 2 < len(nodes) and \
                     isinstance(nodes[k + 1], Group) and isinstance(nodes[k + 2], Group) and \
                     _loss(nodes[k + 1].children):
                 got = _barred(nodes[k + 2].children, node, nodes[k + 2].end)

@@ -27,6 +27,7 @@ import weakref
 import sympy
 
 from ..errors import OptionError, ParseError
+from . import vocab as V
 from .report import Report, StepReport
 
 __all__ = ["Target", "targets_for", "check_text", "MAX_ASSIGNMENTS"]
@@ -908,7 +909,7 @@ def _is_gradient(nodes: list) -> bool:
         return not any(t in texts for t in ("+", "-", "\\cdot", "\\sum"))
     if texts.count("\\partial") != 2 or any(t in texts for t in ("+", "-", "\\sum")):
         return False
-    return texts[0] in ("\\partial", "\\frac", "\\dfrac", "\\tfrac")
+    return texts[0] == "\\partial" or texts[0] in V.FRACTIONS
 
 
 def _is_short_name(nodes: list) -> bool:

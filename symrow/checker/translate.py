@@ -210,7 +210,7 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             inner, close = self._until_close(cur, tok, "\\rangle")
             self._inner_product(inner, tok, close, em, cur)
             return
-        if text in ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac"):
+        if text in V.FRACTIONS:
             self._frac(cur, em)
             return
         if text == "\\sqrt":

@@ -82,7 +82,6 @@ MAX_NESTING = 40
 #: the most heads a family such as head_1, ..., head_h is expanded to
 MAX_HEADS = 16
 
-_COMMAND_FUNCS = {"\\exp": "exp", "\\tanh": "tanh"}
 _UNSUPPORTED = {
     "\\otimes": "the Kronecker product \\otimes",
     "\\oplus": "the direct sum \\oplus",
@@ -833,7 +832,7 @@ class _Reader:
             return self._bracketed(cur, tok, _OPENERS[opener.text], right=True)
         if text in _CLOSERS or text == "\\right":
             raise self.error(f"'{text}' closes nothing", *_span(tok))
-        if text in ("\\frac", "\\dfrac", "\\tfrac"):
+        if text in V.FRACTIONS:
             return self._frac(cur)
         if text == "\\sqrt":
             return self._sqrt(cur)
@@ -847,9 +846,9 @@ class _Reader:
             return self._font(cur)
         if text in V.ACCENTS or text in V.BOLD or text in NT.GREEK_CAPITALS:
             return self._name(cur)
-        if text in _COMMAND_FUNCS:
+        if text in V.FUNCTION_COMMANDS and text not in NT.GREEK_LOWER:     # \exp, \tanh
             cur.take()
-            return self._call(cur, _COMMAND_FUNCS[text], tok)
+            return self._call(cur, V.FUNCTION_COMMANDS[text], tok)
         if text in NT.GREEK_LOWER:
             if self._opens_bracket(cur.peek(1)):
                 cur.take()

@@ -18,10 +18,13 @@ BOLD = {"\\boldsymbol", "\\mathbf", "\\bm", "\\vec", "\\mathbfit", "\\pmb", "\\m
 #: accents a name may carry, by the command and the name symrow gives the accent
 ACCENTS = {"\\hat": "hat", "\\widehat": "hat", "\\tilde": "tilde", "\\widetilde": "tilde",
            "\\bar": "bar", "\\overline": "bar", "\\check": "check", "\\breve": "breve"}
-#: element-wise functions: a word in \operatorname{...} (lower case) or a command, and
-#: the name symrow gives the function (see symrow.values.FUNCTION_VALUES)
-FUNCTION_WORDS = {"relu": "relu", "sigmoid": "sigma", "tanh": "tanh", "gelu": "gelu"}
-FUNCTION_COMMANDS = {"\\tanh": "tanh", "\\sigma": "sigma", "\\phi": "phi",
+#: fractions, however they are set (``\over`` is read apart: it splits a group)
+FRACTIONS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"})
+#: element-wise functions written as a command, and the name symrow gives the function
+#: (see symrow.values.FUNCTION_VALUES); functions written as words (softmax, ReLU,
+#: LayerNorm) are in :data:`symrow.reader.notation.FUNCTIONS`.  The Greek ones are
+#: functions only when an argument follows them (``\sigma(X)``, not ``\sigma_{12}``)
+FUNCTION_COMMANDS = {"\\exp": "exp", "\\tanh": "tanh", "\\sigma": "sigma", "\\phi": "phi",
                      "\\varphi": "varphi", "\\psi": "psi"}
 FONT = {"\\mathrm", "\\mathit", "\\mathsf", "\\text", "\\textrm", "\\operatorname",
          "\\mathop", "\\textit", "\\mathnormal", "\\textnormal"}

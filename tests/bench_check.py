@@ -103,7 +103,7 @@ from symrow.handout import handout
 h = handout()
 tex = h.to_latex("ja")
 t0, c0 = time.perf_counter(), time.process_time()
-report = symrow.check(tex, h, parser=sys.argv[1])
+report = symrow.check(tex, h, parser=sys.argv[1], timeout=300)   # timed here, not limited
 t1, c1 = time.perf_counter(), time.process_time()
 counts = report.counts
 print(json.dumps({"time": t1 - t0, "cpu": c1 - c0, "verdict": report.verdict,

@@ -357,6 +357,46 @@ def test_commands_import_only_what_they_use(args):
     assert loaded == [], f"{args} imported {loaded}"
 
 
+_HELP_PROBE = """
+import json, sys
+from symrow.cli import build_parser, main
+commands = [[]] + [[name] for name in build_parser()._subparsers._group_actions[0].choices]
+for command in commands:
+    try:
+        main(command + ["--help"])
+    except SystemExit as exit_:
+        assert exit_.code == 0, (command, exit_.code)
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("sympy", "mpmath", "numpy"))
+sys.stderr.write("COMMANDS " + json.dumps(commands) + "\\n")
+sys.stderr.write("HEAVY " + json.dumps(heavy) + "\\n")
+"""
+
+
+def test_help_imports_no_sympy():
+    """``symrow --help`` and ``symrow COMMAND --help`` of every command, in one fresh
+    process: the parser is built from the presets' records, which need no SymPy."""
+    proc = subprocess.run([sys.executable, "-c", _HELP_PROBE], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    found = dict(line.split(" ", 1) for line in proc.stderr.splitlines()
+                 if line.startswith(("COMMANDS ", "HEAVY ")))
+    assert ["explain"] in json.loads(found["COMMANDS"]) and len(json.loads(found["COMMANDS"])) > 6
+    assert json.loads(found["HEAVY"]) == []
+
+
+def test_import_symrow_imports_no_sympy_until_asked():
+    """``import symrow`` loads what needs no SymPy; ``symrow.combine`` and the others
+    import their modules (and SymPy) when first used."""
+    probe = ("import sys, symrow; before = 'sympy' in sys.modules; "
+             "symrow.combine(symrow.vecseq('A', 1, 2), symrow.vecseq('B', 2, 1)); "
+             "print(before, 'sympy' in sys.modules, sorted(symrow.presets) == "
+             "sorted(['attention', 'combine', 'gcn', 'linear', 'match']), "
+             "set(symrow.__all__) <= set(dir(symrow)))")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.stdout.split() == ["False", "True", "True", "True"], proc.stderr[-3000:]
+
+
 # -- every option of attention reaches symrow.attention ---------------------------------
 
 def test_attention_options_scale_d_model_cross_and_general_d_v():

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
 
 import pytest
 
@@ -240,13 +239,6 @@ def test_the_attention_page_is_half_as_long_as_before(lang):
     assert new <= 0.5 * old, (lang, round(new), round(old))
 
 
-def require_chromium() -> None:
-    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
-        pytest.skip("chromium is not installed (CI does not install it; "
-                    "test_the_attention_page_is_half_as_long_as_before estimates the same, "
-                    "and tests/browser_pages.py measures pages where it is)")
-
-
 def _measure_pages() -> list:
     """Every page the Chromium tests measure, in one run of Chromium
     (tests/browser_pages.measure_many): [what, lang, engine, its measures],
@@ -271,7 +263,7 @@ def _measure_pages() -> list:
 def chromium_pages(tmp_path_factory) -> dict:
     """(what, lang, engine) -> the measures of the page (see _measure_pages),
     measured once per test run (harness.shared)."""
-    require_chromium()
+    harness.require_chromium()
     pages = harness.shared("chromium-pages", _measure_pages, tmp_path_factory)
     return {(what, lang, engine): found for what, lang, engine, found in pages}
 

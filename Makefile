@@ -1,6 +1,7 @@
 # Two commands on a fresh machine:
 #   make demo   - create .venv, install symrow, print the default derivation
 #   make test   - create or update .venv, install with the test extras, run the whole suite
+# Then `. .venv/bin/activate` puts the symrow command on PATH.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -26,6 +27,9 @@ install-test: $(VENV)/.installed-test
 
 demo: $(VENV)/.installed
 	$(VENV)/bin/symrow
+	@echo
+	@echo "symrow is installed in $(VENV). To type symrow as the README does, put it on"
+	@echo "your PATH in this shell:  . $(VENV)/bin/activate   (or type $(VENV)/bin/symrow)"
 
 # -n auto: a worker per core.  --dist worksteal: a worker that runs out of tests
 # takes half of another's, so no long test is left to run alone at the end (the

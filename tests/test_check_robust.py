@@ -409,12 +409,14 @@ def test_fuzz_is_answered_the_same_twice():
 
 
 def test_large_concrete_sizes_are_refused_or_answered():
+    # what is tested is the verdict, not the time: generous limits, for a loaded machine
     d = combine((12, 12), (12, 12))
-    report = symrow.check(r"c_{ij} = \sum_{k=1}^{12} a_{ik}b_{kj}", d)
+    report = symrow.check(r"c_{ij} = \sum_{k=1}^{12} a_{ik}b_{kj}", d, timeout=120)
     assert report.ok
-    report = symrow.check(r"C = (A + B)^{2}", d)   # a square's power is a product: answered
+    # a square's power is a product: answered
+    report = symrow.check(r"C = (A + B)^{2}", d, timeout=120)
     assert report.verdict == "wrong" and report.steps[0].message == "entry (1, 1) differs"
-    report = symrow.check(r"C = (A + B)^{-1}", d)  # not diagonal: refused
+    report = symrow.check(r"C = (A + B)^{-1}", d, timeout=120)  # not diagonal: refused
     assert report.verdict == "wrong" and "not diagonal" in report.steps[0].message
 
 

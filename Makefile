@@ -7,7 +7,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test bench install install-test renderers clean
+.PHONY: demo test test-fast bench install install-test renderers clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ demo: $(VENV)/.installed
 # by whichever worker asks first (tests/harness.py, shared).
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -n auto --dist worksteal
+
+# The edit loop: no TeX, KaTeX, MathJax or Chromium, none of the slow tests, and the checker's
+# tests with its built-in parser only (the markers are in pyproject.toml; a test that reaches
+# a renderer unmarked fails, in both runs).
+test-fast: $(VENV)/.installed-test
+	$(PY) -m pytest -n auto --dist worksteal -m "not renderer and not browser and not slow and not latex2sympy2"
 
 # KaTeX and MathJax for the renderer tests (.ci/run does this too).
 renderers:

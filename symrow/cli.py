@@ -81,9 +81,10 @@ examples:
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
 markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
 document), pdf (compiled), beamer (slides: a complete Beamer document).  With
--o FILE and no --format, the suffix decides: .pdf .tex .md .txt.  --slides
-turns pdf into compiled slides and tex into the slides' source.  Files are
-written atomically: complete, or not at all.
+-o FILE and no --format, the suffix decides: .pdf .tex .md .markdown .txt (no
+suffix: text; another suffix is refused).  --slides turns pdf into compiled
+slides and tex into the slides' source.  Files are written atomically:
+complete, or not at all.  Quote a formula ("X W"): the shell splits it at spaces.
 
 exit codes: 0 success, 1 check found a wrong step, 2 usage or input error
 (check: also a step it could not read, or nothing it could check).

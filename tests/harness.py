@@ -40,6 +40,20 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 #: set by conftest from the --update-golden flag
 UPDATE_GOLDEN = False
 
+#: the test being run (set by conftest): its markers say which renderers it may use
+CURRENT = None
+
+
+def _marked(marker: str, what: str) -> None:
+    """Fail a test that uses ``what`` without the marker that says so: ``make test-fast``
+    deselects by these markers, and a test it should leave out would run there (or, with
+    the renderer missing, skip) without it.  Checked whether the renderer is installed
+    or not, so a missing marker shows on every machine."""
+    item = CURRENT
+    if item is not None and item.get_closest_marker(marker) is None:
+        pytest.fail(f"{item.nodeid} uses {what} but is not marked @pytest.mark.{marker} "
+                    f"(make test-fast leaves out the tests so marked)")
+
 
 def require(ok: bool, what: str, how: str) -> None:
     """Skip (locally) or fail (CI=true) when a renderer is missing."""
@@ -64,6 +78,11 @@ def require_latex2sympy2() -> None:
 
 
 def require_node_module(name: str) -> None:
+    _marked("renderer", f"node's {name}")
+    _require_node_module(name)
+
+
+def _require_node_module(name: str) -> None:
     require(shutil.which("node") is not None and (NODE_MODULES / name).is_dir(),
             f"node with the npm package {name}", "run `make renderers` or `cd tests && npm ci`")
 
@@ -90,6 +109,7 @@ def _tex_file_missing(name: str) -> bool:
 
 def require_tex(engine: str, *files: str) -> None:
     """The TeX engine, with the files its documents need (and ``files``)."""
+    _marked("renderer", engine)
     require(shutil.which(engine) is not None, engine, TEX_PACKAGES)
     missing = [f for f in TEX_FILES.get(engine, ()) + files if _tex_file_missing(f)]
     require(not missing, f"{engine}'s {', '.join(missing)}", TEX_PACKAGES)
@@ -98,12 +118,13 @@ def require_tex(engine: str, *files: str) -> None:
 def require_chromium() -> None:
     """Skip without Chromium, even under CI=true (CI does not install it); with it, the
     npm renderers its pages load are required as the other renderer tests require them."""
+    _marked("browser", "Chromium")
     if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
         pytest.skip("chromium is not installed (CI does not install it; tests/page_model.py "
                     "estimates the same, and tests/browser_pages.py measures pages where "
                     "it is)")
-    require_node_module("katex")
-    require_node_module("mathjax-full")
+    _require_node_module("katex")
+    _require_node_module("mathjax-full")
 
 
 # -- results shared by the workers of one run ------------------------------------------

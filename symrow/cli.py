@@ -8,8 +8,9 @@ traceback); ``check`` also returns 1 when a step is wrong.  A bug inside
 symrow is reported as one line too, with exit code 70; set
 ``SYMROW_DEBUG=1`` to see its traceback.
 
-Only what a command uses is imported: ``--help`` loads no TeX, checker or
-attention code, and ``combine`` never loads the checker.
+Only what a command uses is imported: ``--help`` loads no SymPy (the parser
+is built from the presets' records, :mod:`symrow.derive.catalog`), and
+``combine`` never loads the checker or TeX.
 
 >>> from symrow.cli import build_parser
 >>> args = build_parser().parse_args(["combine", "--a", "2x3", "--b", "3x4"])

@@ -25,6 +25,7 @@ is built from the presets' records, :mod:`symrow.derive.catalog`), and
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import re
 import sys
@@ -134,6 +135,9 @@ class _Parser(argparse.ArgumentParser):
     words: Sequence[str] = ()
 
     def error(self, message: str):  # noqa: D401 - argparse API
+        # argparse shows a value it refuses as its repr: each backslash doubled
+        message = re.sub(r"(invalid choice: )('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")",
+                         lambda m: m.group(1) + _typed(ast.literal_eval(m.group(2))), message)
         if message.startswith("argument COMMAND: invalid choice"):
             message += _formula_hint(self.words, None)
         sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")

@@ -301,6 +301,7 @@ def test_what_is_no_formula_gets_no_formula_hint(args):
     (("combine", "--a", r"2\x3"), r"got '2\x3'"),
     (("explain", "AB", "--values", r"A=1,2;\frac{1}{2},4"), r"'\frac{1}{2},4' in"),
     (("check", "-", "--against", r"\hat{A} \wrong"), r"--against '\hat{A} \wrong' is neither"),
+    ((r"\hat{A} X",), r"invalid choice: '\hat{A} X'"),   # argparse's own message
 ])
 def test_a_malformed_argument_is_echoed_as_typed(args, echo):
     """What the user typed, not its Python repr (which doubles every backslash)."""

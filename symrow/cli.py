@@ -190,10 +190,12 @@ def _named_shape(text: str) -> tuple:
     """``X=4x3`` -> ("X", (4, 3)); ``X=nxd`` -> ("X", ("n", "d"))."""
     name, sep, shape = text.rpartition("=")
     if not sep or not name.strip():
-        raise argparse.ArgumentTypeError(f"a shape looks like NAME=RxC, e.g. X=4x3; got {_typed(text)}")
+        raise argparse.ArgumentTypeError(
+            f"a shape looks like NAME=RxC, e.g. X=4x3; got {_typed(text)}")
     m = re.fullmatch(r"\s*([A-Za-z0-9_]+)\s*[x×,]\s*([A-Za-z0-9_]+)\s*", shape)
     if not m:
-        raise argparse.ArgumentTypeError(f"a shape looks like NAME=RxC, e.g. X=4x3; got {_typed(text)}")
+        raise argparse.ArgumentTypeError(
+            f"a shape looks like NAME=RxC, e.g. X=4x3; got {_typed(text)}")
     sizes = tuple(int(v) if v.isdigit() else v for v in m.groups())
     return name.strip(), sizes
 
@@ -246,7 +248,8 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = -1.0
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds; got {_typed(text)}")
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of seconds; got {_typed(text)}")
     return value
 
 

@@ -13,21 +13,46 @@ and attention is match, then a distribution (配分), then combine.
 True
 """
 
+# What needs no SymPy is imported now; the rest when it is first asked for (PEP 562),
+# so that ``import symrow`` costs little more than SymPy itself, and the ``symrow``
+# command's --help imports no SymPy at all (symrow.cli imports this package).
 from .errors import (CheckTimeout, LimitError, NotSupportedError, OptionError, OutputError,
                      ParseError, RenderError, ShapeError, SizeError, SymrowError,
                      UnsafeNameError)
 from .limits import Limits, get_limits, limits
-from .seq import VecSeq, vecseq
-from .steps import Derivation, Step
-from .derive.products import combine, match
-from .derive.explain import explain
 from .derive import catalog as _catalog  # noqa: F401  (registers the built-in presets)
 from .derive.presets import REGISTRY as presets
-from .derive.attention import attention
-from .derive.backward import backward
-from .formula.read import apply, softmax
-from . import nodes, render  # noqa: F401  (public submodules)
-from .render import latex as _latex  # noqa: F401
+
+#: lazy attribute -> (module, name in it; None for the module itself)
+_LAZY = {
+    "VecSeq": (".seq", "VecSeq"), "vecseq": (".seq", "vecseq"),
+    "Step": (".steps", "Step"), "Derivation": (".steps", "Derivation"),
+    "combine": (".derive.products", "combine"), "match": (".derive.products", "match"),
+    "explain": (".derive.explain", "explain"),
+    "attention": (".derive.attention", "attention"),
+    "backward": (".derive.backward", "backward"),
+    "apply": (".formula.read", "apply"), "softmax": (".formula.read", "softmax"),
+    "nodes": (".nodes", None), "render": (".render", None),
+}
+
+
+def __getattr__(name: str):
+    """The public names that need SymPy, imported when first used (then kept)."""
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    import importlib
+    value = importlib.import_module(module, __name__)
+    if attr is not None:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

@@ -8,8 +8,9 @@ traceback); ``check`` also returns 1 when a step is wrong.  A bug inside
 symrow is reported as one line too, with exit code 70; set
 ``SYMROW_DEBUG=1`` to see its traceback.
 
-Only what a command uses is imported: ``--help`` loads no TeX, checker or
-attention code, and ``combine`` never loads the checker.
+Only what a command uses is imported: ``--help`` loads no SymPy (the parser
+is built from the presets' records, :mod:`symrow.derive.catalog`), and
+``combine`` never loads the checker or TeX.
 
 >>> from symrow.cli import build_parser
 >>> args = build_parser().parse_args(["combine", "--a", "2x3", "--b", "3x4"])
@@ -24,6 +25,7 @@ attention code, and ``combine`` never loads the checker.
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import re
 import sys
@@ -81,9 +83,10 @@ examples:
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
 markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
 document), pdf (compiled), beamer (slides: a complete Beamer document).  With
--o FILE and no --format, the suffix decides: .pdf .tex .md .txt.  --slides
-turns pdf into compiled slides and tex into the slides' source.  Files are
-written atomically: complete, or not at all.
+-o FILE and no --format, the suffix decides: .pdf .tex .md .markdown .txt (no
+suffix: text; another suffix is refused).  --slides turns pdf into compiled
+slides and tex into the slides' source.  Files are written atomically:
+complete, or not at all.  Quote a formula ("X W"): the shell splits it at spaces.
 
 exit codes: 0 success, 1 check found a wrong step, 2 usage or input error
 (check: also a step it could not read, or nothing it could check).
@@ -128,19 +131,58 @@ form is derived.
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line on stderr and exit 2."""
 
+    #: the command line being parsed (set by :func:`main`), for the hints of errors
+    words: Sequence[str] = ()
+
     def error(self, message: str):  # noqa: D401 - argparse API
+        # argparse shows a value it refuses as its repr: each backslash doubled
+        message = re.sub(r"(invalid choice: )('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")",
+                         lambda m: m.group(1) + _typed(ast.literal_eval(m.group(2))), message)
+        if message.startswith("argument COMMAND: invalid choice"):
+            message += _formula_hint(self.words, None)
         sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
         raise SystemExit(2)
 
 
+#: a file name a check reads, which is not part of a formula
+_FILE_NAME = re.compile(r".*\.(tex|md|markdown|ipynb|txt)", re.I)
+
+
+def _formula_words(words: Sequence[str]) -> list:
+    """The words that look like part of a formula: no option, no file name, and a capital
+    letter, a backslash or an operator of a formula (``X``, ``W_Q``, ``\\hat{A}``, ``=``)."""
+    return [w for w in words if not w.startswith("-") and not _FILE_NAME.fullmatch(w)
+            and re.search(r"[A-Z\\^_{}()=+*/;]", w)]
+
+
+def _formula_hint(words: Sequence[str], args) -> str:
+    """"; quote the formula: ..." when the words that were not understood look like a
+    formula typed without quotes (so the shell split it), else ""."""
+    found = _formula_words(words)
+    if not found:
+        return ""
+    command = getattr(args, "command", None)
+    if command in ("explain", "backward") and getattr(args, "formula", None):
+        return f'; quote the formula: symrow {command} "{" ".join([args.formula, *found])}"'
+    if command == "check" and getattr(args, "against", None):
+        return f'; quote the formula: --against "{" ".join([args.against, *found])}"'
+    return f'; to read a formula, quote it: symrow explain "{" ".join(found)}"'
+
+
 # -- argument types -------------------------------------------------------------
+
+def _typed(text: str) -> str:
+    """What the user typed, in quotes, as typed: ``repr`` would double every backslash of
+    ``\\hat{A}`` and so show something the user never wrote."""
+    return f"'{text}'" if "'" not in text else f'"{text}"'
+
 
 def _shape(text: str) -> tuple:
     """``2x3`` -> (2, 3); ``mxell`` is not accepted: use --general."""
     m = re.fullmatch(r"\s*(\d+)\s*[x×,]\s*(\d+)\s*", text)
     if not m:
         raise argparse.ArgumentTypeError(
-            f"shape must look like 2x3, got {text!r} (for general sizes, use --general)")
+            f"shape must look like 2x3, got {_typed(text)} (for general sizes, use --general)")
     return int(m.group(1)), int(m.group(2))
 
 
@@ -148,10 +190,12 @@ def _named_shape(text: str) -> tuple:
     """``X=4x3`` -> ("X", (4, 3)); ``X=nxd`` -> ("X", ("n", "d"))."""
     name, sep, shape = text.rpartition("=")
     if not sep or not name.strip():
-        raise argparse.ArgumentTypeError(f"a shape looks like NAME=RxC, e.g. X=4x3; got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"a shape looks like NAME=RxC, e.g. X=4x3; got {_typed(text)}")
     m = re.fullmatch(r"\s*([A-Za-z0-9_]+)\s*[x×,]\s*([A-Za-z0-9_]+)\s*", shape)
     if not m:
-        raise argparse.ArgumentTypeError(f"a shape looks like NAME=RxC, e.g. X=4x3; got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"a shape looks like NAME=RxC, e.g. X=4x3; got {_typed(text)}")
     sizes = tuple(int(v) if v.isdigit() else v for v in m.groups())
     return name.strip(), sizes
 
@@ -161,13 +205,13 @@ def _named_values(text: str) -> tuple:
     name, sep, body = text.partition("=")
     if not sep or not name.strip() or not body.strip():
         raise argparse.ArgumentTypeError(f"values take NAME=ROWS such as 'A=1,2;3,4'; got "
-                                         f"{text!r}")
+                                         f"{_typed(text)}")
     rows = []
     for row in body.split(";"):
         cells = [c.strip() for c in row.split(",")]
         if not all(re.fullmatch(r"-?\d+(\.\d+)?(/\d+)?", c) for c in cells):
             raise argparse.ArgumentTypeError(
-                f"{row.strip()!r} in {text!r} is not a row of numbers such as 1,2 "
+                f"{_typed(row.strip())} in {_typed(text)} is not a row of numbers such as 1,2 "
                 f"(numbers may be 2, -1.5 or 1/3)")
         rows.append(cells)
     if len({len(r) for r in rows}) != 1:
@@ -184,7 +228,7 @@ def _size(text: str):
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9]{0,15}(_[A-Za-z0-9]{1,8})?", text):
         return text
     raise argparse.ArgumentTypeError(
-        f"a size is a positive integer or a name such as m; got {text!r}")
+        f"a size is a positive integer or a name such as m; got {_typed(text)}")
 
 
 def _format(text: str) -> str:
@@ -194,7 +238,7 @@ def _format(text: str) -> str:
 
 def _positive(text: str) -> int:
     if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {_typed(text)}")
     return int(text)
 
 
@@ -204,7 +248,8 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = -1.0
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds; got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of seconds; got {_typed(text)}")
     return value
 
 
@@ -473,7 +518,7 @@ def _names(text: str, count: int) -> list[str]:
     names = [n.strip() for n in text.split(",")]
     if len(names) != count or not all(names):
         raise OptionError(f"--names takes {count} names such as "
-                          f"{','.join('ABCDEFG'[:count - 1] + 'C')}; got {text!r}")
+                          f"{','.join('ABCDEFG'[:count - 1] + 'C')}; got {_typed(text)}")
     return names
 
 
@@ -598,9 +643,9 @@ def resolve_format(args) -> str:
     format that cannot hold slides is refused.
     """
     fmt = args.format
-    if not fmt:
-        fmt = SUFFIX_FORMATS.get(Path(args.output).suffix.lower(), "text") if args.output \
-            else "text"
+    if not fmt and args.output:
+        fmt = _suffix_format(args.output)
+    fmt = fmt or "text"
     if getattr(args, "slides", False):
         if fmt == "tex":
             return "beamer"
@@ -610,6 +655,26 @@ def resolve_format(args) -> str:
             raise OptionError(f"--slides needs --format pdf (or -o FILE.pdf) or --format "
                               f"beamer; got {given}")
     return fmt
+
+
+def _suffix_format(output: str) -> str:
+    """The format the suffix of ``-o FILE`` names; a name without a suffix is text, and a
+    suffix that names no format is refused (a .docx of plain text helps nobody)."""
+    suffix = Path(output).suffix.lower()
+    if not suffix:
+        return "text"
+    fmt = SUFFIX_FORMATS.get(suffix)
+    if fmt is None:
+        names = [f"{f} ({a})" if a else f for f in FORMATS
+                 for a in ["/".join(k for k, v in FORMAT_ALIASES.items() if v == f)]]
+        raise OptionError(
+            f"-o {output}: the suffix {suffix} names no format; use {_or(list(SUFFIX_FORMATS))}"
+            f", or give --format: {_or(names)}")
+    return fmt
+
+
+def _or(items: list) -> str:
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def emit(data: str | bytes, output: str | None) -> None:
@@ -716,7 +781,7 @@ def _forward(args):
                        scale=args.scale or "symbolic", diagonal=args.diagonal or (),
                        heads=args.heads)
     except ParseError as err:
-        raise type(err)(f"--against {args.against!r} is neither a preset ("
+        raise type(err)(f"--against {_typed(args.against)} is neither a preset ("
                         f"{', '.join(_presets())}, or handout) nor a formula symrow can "
                         f"read: {err}") from None
 
@@ -766,7 +831,7 @@ def _jobs(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number of processes, got "
-                                         f"{text!r}") from None
+                                         f"{_typed(text)}") from None
     if not 1 <= value <= 256:
         raise argparse.ArgumentTypeError(f"--jobs takes 1 to 256 processes; got {value}")
     return value
@@ -862,7 +927,12 @@ def _default() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser.words = argv
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}"
+                     + _formula_hint(unknown, args))
     try:
         if args.command is None:
             return _default()

@@ -7,7 +7,9 @@ to ``builtin``, so ``symrow.check`` and ``symrow check`` in a subprocess both
 use it.  A test marked ``@pytest.mark.parsers(...)`` runs with the parsers it
 names instead; ``compare`` runs it once, with latex2sympy2, while the
 built-in parser reads every same text too, and the two trees must be
-identical (the slow fuzz tests use it, so they need not run twice).  On
+identical (the slow fuzz tests use it, so they need not run twice).  The
+latex2sympy2 run of a test that runs with both is marked ``latex2sympy2``:
+``make test-fast`` leaves it out.  On
 Python >= 3.13, where latex2sympy2 is not installed, its runs skip with the
 reason and ``compare`` runs the built-in parser alone; with ``CI=true`` on
 an older Python, a missing latex2sympy2 fails them.
@@ -35,6 +37,16 @@ def pytest_configure(config):
     harness.UPDATE_GOLDEN = config.getoption("--update-golden")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """The test being set up and run: the renderers check its markers (harness._marked)."""
+    harness.CURRENT = item
+
+
+def pytest_runtest_teardown(item):
+    harness.CURRENT = None
+
+
 def pytest_collection_modifyitems(session, config, items):
     """The slow tests first (keeping their order, and the others'), so that with
     several workers (make test) none of them is left to run alone at the end."""
@@ -51,7 +63,11 @@ def pytest_generate_tests(metafunc):
     if "checker_parser" in metafunc.fixturenames:
         marker = metafunc.definition.get_closest_marker("parsers")
         names = marker.args if marker else PARSERS
-        metafunc.parametrize("checker_parser", names, indirect=True)
+        # the latex2sympy2 run of a test that runs with both parsers: make test-fast runs
+        # the built-in parser's alone (the parity tests compare the two on a corpus)
+        params = [pytest.param(name, marks=pytest.mark.latex2sympy2)
+                  if name == "latex2sympy2" and "builtin" in names else name for name in names]
+        metafunc.parametrize("checker_parser", params, indirect=True)
 
 
 @pytest.fixture

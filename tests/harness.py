@@ -4,11 +4,23 @@ Renderer tests call :func:`require`: a missing renderer skips the test with
 a stated reason locally, and fails it when ``CI=true``.  latex2sympy2 is
 required the same way on Python < 3.13 (:func:`require_latex2sympy2`); on
 3.13 and later it is not installed, and its tests skip with the reason.
+
+What each renderer needs, and where it comes from:
+
+* pdflatex: the engine (Debian ``texlive-latex-base``);
+* lualatex with luatexja: the engine and ``luatexja.sty``, ``xkeyval.sty``
+  (``texlive-luatex``, ``texlive-lang-japanese``, ``texlive-latex-recommended``);
+* Beamer slides: ``beamer.cls`` and pgf's ``pgfmath.sty`` (``texlive-pictures``);
+* KaTeX, MathJax: ``node`` and the npm packages of ``tests/package.json``
+  (``make renderers``);
+* Chromium (:func:`require_chromium`): not installed by CI, so its tests
+  skip there too; what they measure is estimated by tests that run everywhere.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import os
 import re
@@ -27,6 +39,20 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 
 #: set by conftest from the --update-golden flag
 UPDATE_GOLDEN = False
+
+#: the test being run (set by conftest): its markers say which renderers it may use
+CURRENT = None
+
+
+def _marked(marker: str, what: str) -> None:
+    """Fail a test that uses ``what`` without the marker that says so: ``make test-fast``
+    deselects by these markers, and a test it should leave out would run there (or, with
+    the renderer missing, skip) without it.  Checked whether the renderer is installed
+    or not, so a missing marker shows on every machine."""
+    item = CURRENT
+    if item is not None and item.get_closest_marker(marker) is None:
+        pytest.fail(f"{item.nodeid} uses {what} but is not marked @pytest.mark.{marker} "
+                    f"(make test-fast leaves out the tests so marked)")
 
 
 def require(ok: bool, what: str, how: str) -> None:
@@ -52,14 +78,53 @@ def require_latex2sympy2() -> None:
 
 
 def require_node_module(name: str) -> None:
+    _marked("renderer", f"node's {name}")
+    _require_node_module(name)
+
+
+def _require_node_module(name: str) -> None:
     require(shutil.which("node") is not None and (NODE_MODULES / name).is_dir(),
             f"node with the npm package {name}", "run `make renderers` or `cd tests && npm ci`")
 
 
-def require_tex(engine: str) -> None:
-    require(shutil.which(engine) is not None, engine,
-            "apt-get install texlive-latex-base texlive-latex-recommended texlive-luatex "
-            "texlive-lang-japanese texlive-pictures")
+TEX_PACKAGES = ("apt-get install texlive-latex-base texlive-latex-recommended texlive-luatex "
+                "texlive-lang-japanese texlive-pictures")
+
+#: the TeX files each engine's documents need, beyond the engine (amsmath comes with it)
+TEX_FILES = {"pdflatex": (), "lualatex": ("luatexja.sty", "xkeyval.sty")}
+#: the files Beamer slides need (beamer.cls needs pgf, which Debian ships apart)
+BEAMER_FILES = ("beamer.cls", "pgfmath.sty")
+
+
+@functools.lru_cache(maxsize=None)
+def _tex_file_missing(name: str) -> bool:
+    """Whether kpsewhich cannot find a TeX file (False when there is no kpsewhich to ask:
+    the engine then says what is missing)."""
+    kpsewhich = shutil.which("kpsewhich")
+    if kpsewhich is None:
+        return False
+    proc = subprocess.run([kpsewhich, name], capture_output=True, text=True, timeout=60)
+    return proc.returncode != 0 or not proc.stdout.strip()
+
+
+def require_tex(engine: str, *files: str) -> None:
+    """The TeX engine, with the files its documents need (and ``files``)."""
+    _marked("renderer", engine)
+    require(shutil.which(engine) is not None, engine, TEX_PACKAGES)
+    missing = [f for f in TEX_FILES.get(engine, ()) + files if _tex_file_missing(f)]
+    require(not missing, f"{engine}'s {', '.join(missing)}", TEX_PACKAGES)
+
+
+def require_chromium() -> None:
+    """Skip without Chromium, even under CI=true (CI does not install it); with it, the
+    npm renderers its pages load are required as the other renderer tests require them."""
+    _marked("browser", "Chromium")
+    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
+        pytest.skip("chromium is not installed (CI does not install it; tests/page_model.py "
+                    "estimates the same, and tests/browser_pages.py measures pages where "
+                    "it is)")
+    _require_node_module("katex")
+    _require_node_module("mathjax-full")
 
 
 # -- results shared by the workers of one run ------------------------------------------
@@ -225,7 +290,7 @@ def assert_renders(formulas: list[dict], renderer=katex) -> None:
 
 def compile_tex(source: str, engine: str, *, timeout: int = 300) -> tuple[bytes, str]:
     """Compile a document; return (pdf bytes, log).  Fails the test on a TeX error."""
-    require_tex(engine)
+    require_tex(engine, *(BEAMER_FILES if "{beamer}" in source.split("\n", 1)[0] else ()))
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "doc.tex").write_text(source, encoding="utf-8")
         proc = subprocess.run(

@@ -8,6 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+#: each runs a benchmark script in a process of its own (about 5 s)
+pytestmark = pytest.mark.slow
+
 BENCH = Path(__file__).with_name("bench_attention.py")
 
 

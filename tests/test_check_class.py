@@ -179,6 +179,7 @@ def test_statuses_and_verdict_words_agree():
     assert VERDICTS <= set(STATUSES) | {"unchecked"}
 
 
+@pytest.mark.slow
 def test_the_class_command_in_a_subprocess(submissions, tmp_path):
     """As a lecturer runs it: the default number of processes, a CSV summary."""
     out = tmp_path / "class.csv"

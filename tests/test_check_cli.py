@@ -1,6 +1,10 @@
 """``symrow check`` on the command line: exit codes, formats, stdin, one-line errors.
 
-Every test runs ``python -m symrow check ...`` in a subprocess, as a user would.
+The tests run ``symrow check ...`` in this process (:func:`harness.symrow_cli`, the
+same ``main`` as the entry point's, with its own streams and folder), which
+spares each a new interpreter and the parsers' imports; the exit code and a
+one-line error of a real process, with a time limit that stops the check, are
+tested in one (:func:`run_process`).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import sys
 
 import pytest
 
+import harness
 from check_cases.handwritten import attention_derivation
 
 
@@ -36,6 +41,10 @@ NOTATIONS = {
 
 
 def run(args, stdin: str | None = None, cwd=None):
+    return harness.symrow_cli("check", *args, stdin=stdin, cwd=cwd)
+
+
+def run_process(args, stdin: str | None = None, cwd=None):
     return subprocess.run([sys.executable, "-m", "symrow", "check", *args], input=stdin,
                           capture_output=True, text=True, cwd=cwd, timeout=120)
 
@@ -100,15 +109,15 @@ def test_match_sizes():
 
 
 def test_missing_file_is_one_line(tmp_path):
-    out = run(["nope.tex", *ATTENTION], cwd=tmp_path)
+    out = run_process(["nope.tex", *ATTENTION], cwd=tmp_path)
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.splitlines()) == 1 and "nope.tex" in out.stderr
 
 
 def test_timeout_is_one_line():
     text = "\n".join(attention_derivation(4, 4, 4, swap=s) for s in (None, "S", "P", "O") * 3)
-    out = run(["-", "--against", "attention", "--m", "4", "--n", "4", "--d", "4",
-               "--timeout", "0.05"], stdin=text)
+    out = run_process(["-", "--against", "attention", "--m", "4", "--n", "4", "--d", "4",
+                       "--timeout", "0.05"], stdin=text)
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.splitlines()) == 1 and "time limit" in out.stderr
 

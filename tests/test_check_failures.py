@@ -103,6 +103,7 @@ class TestGeneralSizes:
         report = symrow.check(GENERAL, d)
         assert report.exit_code == 0 and report.counts["holds"] == 3, report.to_text()
 
+    @pytest.mark.slow
     def test_on_the_command_line(self, tmp_path):
         (tmp_path / "g.tex").write_text(GENERAL)
         out = subprocess.run([sys.executable, "-m", "symrow", "check", "g.tex", "--against",
@@ -162,6 +163,7 @@ class TestValues:
         assert statuses(report) == ["defines", "defines", "holds", "holds"], report.to_text()
         assert report.exit_code == 0
 
+    @pytest.mark.slow
     def test_values_on_the_command_line(self, tmp_path):
         (tmp_path / "w.tex").write_text(WORKED)
         out = subprocess.run([sys.executable, "-m", "symrow", "check", "w.tex", "--against",

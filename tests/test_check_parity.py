@@ -146,6 +146,7 @@ def corpus() -> tuple:
     return tuple(sorted(texts))
 
 
+@pytest.mark.slow
 def test_trees_are_identical_on_the_corpus():
     texts = corpus()
     assert len(texts) > 500
@@ -223,6 +224,7 @@ def _term(draw):
     return out
 
 
+@pytest.mark.slow
 @settings(deadline=None, derandomize=True, database=None, max_examples=100,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_term(), min_size=1, max_size=3), st.lists(st.sampled_from([" + ", " - "]),

@@ -54,6 +54,7 @@ def units_of(unit):
                 yield from units_of(cell)
 
 
+@pytest.mark.slow
 @pytest.mark.parsers("latex2sympy2")
 @settings(deadline=None, derandomize=True, database=None, max_examples=400,
           suppress_health_check=[HealthCheck.too_slow])

@@ -139,15 +139,18 @@ def test_the_contrast_line_holds(name):
         assert r.verdict == "holds", r.to_text()
 
 
+@pytest.mark.slow
 def test_the_handout_command_line_round_trip(tmp_path):
-    """``symrow check FILE --against handout`` reads the handout section by section."""
+    """``symrow check FILE --against handout`` reads the handout section by section
+    (with a time limit for a loaded machine: the default, 10 s, is about twice what it
+    takes on a quiet one)."""
     import subprocess
     import sys
     from symrow.handout import handout
     (tmp_path / "h.tex").write_text(handout().to_document("ja"), encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "symrow", "check", "h.tex", "--against",
-                          "handout", "--format", "json"], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=600)
+                          "handout", "--format", "json", "--timeout", "600"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
     import json
     data = json.loads(out.stdout)
     wrong = [s for s in data["steps"] if s["status"] == "wrong"]

@@ -255,6 +255,61 @@ def test_bad_input_is_one_line_exit_2(args, fragments):
     assert_one_line_error(proc, *fragments)
 
 
+def test_an_output_suffix_that_names_no_format_is_refused(tmp_path):
+    proc = run("combine", "-o", "notes.docx", cwd=tmp_path)
+    assert_one_line_error(proc, "-o notes.docx: the suffix .docx names no format",
+                          ".pdf, .tex, .md, .markdown or .txt",
+                          "--format: latex, markdown (md), text, tex, pdf or beamer")
+    assert list(tmp_path.iterdir()) == []
+    assert_one_line_error(run("handout", "-o", "h.DOCX", cwd=tmp_path), "the suffix .docx")
+    # --format says what the suffix does not; a name without a suffix is text
+    proc = run("combine", "-o", "notes.docx", "--format", "md", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "notes.docx").read_text(encoding="utf-8").startswith("### ")
+    assert run("combine", "-o", "notes", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "notes").read_text(encoding="utf-8").startswith("Matrices")
+
+
+def test_the_entry_point_refuses_an_unknown_suffix():
+    """`symrow combine -o notes.docx`, as typed in a shell: exit 2, one line."""
+    assert_one_line_error(process("combine", "-o", "notes.docx"), "names no format")
+
+
+@pytest.mark.parametrize("args,hint", [
+    (("explain", "X", "W"), 'quote the formula: symrow explain "X W"'),
+    (("explain", r"\mathrm{softmax}(QK^T)", "V", "--general"),
+     r'quote the formula: symrow explain "\mathrm{softmax}(QK^T) V"'),
+    (("backward", "X", "W", "--general"), 'quote the formula: symrow backward "X W"'),
+    (("check", "-", "--against", "Y", "=", "XW"), 'quote the formula: --against "Y = XW"'),
+    (("X", "W"), 'to read a formula, quote it: symrow explain "X W"'),
+    (("combine", "AB"), 'to read a formula, quote it: symrow explain "AB"'),
+])
+def test_an_unquoted_formula_gets_a_hint_to_quote_it(args, hint):
+    assert_one_line_error(run(*args), hint)
+
+
+@pytest.mark.parametrize("args", [("combine", "--frobnicate"), ("transpose",),
+                                  ("check", "a.tex", "--against", "combine", "b.tex")])
+def test_what_is_no_formula_gets_no_formula_hint(args):
+    proc = run(*args)
+    assert_one_line_error(proc)
+    assert "formula" not in proc.stderr
+
+
+@pytest.mark.parametrize("args,echo", [
+    (("explain", r"\hat{A} X W", "--shape", r"\hat{A}=4by4"), r"got '\hat{A}=4by4'"),
+    (("combine", "--a", r"2\x3"), r"got '2\x3'"),
+    (("explain", "AB", "--values", r"A=1,2;\frac{1}{2},4"), r"'\frac{1}{2},4' in"),
+    (("check", "-", "--against", r"\hat{A} \wrong"), r"--against '\hat{A} \wrong' is neither"),
+    ((r"\hat{A} X",), r"invalid choice: '\hat{A} X'"),   # argparse's own message
+])
+def test_a_malformed_argument_is_echoed_as_typed(args, echo):
+    """What the user typed, not its Python repr (which doubles every backslash)."""
+    proc = run(*args, stdin="x")
+    assert_one_line_error(proc, echo)
+    assert "\\\\" not in proc.stderr
+
+
 def test_output_into_a_missing_folder(tmp_path):
     proc = run("combine", "-o", str(tmp_path / "no" / "c.txt"))
     assert_one_line_error(proc, "does not exist")
@@ -355,6 +410,46 @@ def test_commands_import_only_what_they_use(args):
     modules = set(json.loads(line[len("MODULES "):]))
     loaded = sorted(m for m in modules for h in HEAVY if m == h or m.startswith(h + "."))
     assert loaded == [], f"{args} imported {loaded}"
+
+
+_HELP_PROBE = """
+import json, sys
+from symrow.cli import build_parser, main
+commands = [[]] + [[name] for name in build_parser()._subparsers._group_actions[0].choices]
+for command in commands:
+    try:
+        main(command + ["--help"])
+    except SystemExit as exit_:
+        assert exit_.code == 0, (command, exit_.code)
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("sympy", "mpmath", "numpy"))
+sys.stderr.write("COMMANDS " + json.dumps(commands) + "\\n")
+sys.stderr.write("HEAVY " + json.dumps(heavy) + "\\n")
+"""
+
+
+def test_help_imports_no_sympy():
+    """``symrow --help`` and ``symrow COMMAND --help`` of every command, in one fresh
+    process: the parser is built from the presets' records, which need no SymPy."""
+    proc = subprocess.run([sys.executable, "-c", _HELP_PROBE], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    found = dict(line.split(" ", 1) for line in proc.stderr.splitlines()
+                 if line.startswith(("COMMANDS ", "HEAVY ")))
+    assert ["explain"] in json.loads(found["COMMANDS"]) and len(json.loads(found["COMMANDS"])) > 6
+    assert json.loads(found["HEAVY"]) == []
+
+
+def test_import_symrow_imports_no_sympy_until_asked():
+    """``import symrow`` loads what needs no SymPy; ``symrow.combine`` and the others
+    import their modules (and SymPy) when first used."""
+    probe = ("import sys, symrow; before = 'sympy' in sys.modules; "
+             "symrow.combine(symrow.vecseq('A', 1, 2), symrow.vecseq('B', 2, 1)); "
+             "print(before, 'sympy' in sys.modules, sorted(symrow.presets) == "
+             "sorted(['attention', 'combine', 'gcn', 'linear', 'match']), "
+             "set(symrow.__all__) <= set(dir(symrow)))")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.stdout.split() == ["False", "True", "True", "True"], proc.stderr[-3000:]
 
 
 # -- every option of attention reaches symrow.attention ---------------------------------

@@ -377,6 +377,7 @@ def test_documents_compile_without_overfull_lines(key, lang, engine):
         assert harness.overfull_boxes(log) == [], key
 
 
+@pytest.mark.slow
 def test_a_new_preset_needs_only_the_registry():
     """Registering a formula makes a subcommand, a derivation, a title and a check target,
     with no other change: the registry is the only list of presets."""

@@ -194,6 +194,7 @@ def _answered(text: str) -> None:
     assert isinstance(tree, sympy.Basic)
 
 
+@pytest.mark.slow
 @settings(deadline=None, derandomize=True, database=None, max_examples=1500,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(PIECES), max_size=30))
@@ -266,6 +267,7 @@ def _cli(args, env_extra=None, pythonpath=None):
                           capture_output=True, text=True, env=env, timeout=120)
 
 
+@pytest.mark.slow
 def test_cli_parser_flag(tmp_path):
     out = _cli(["--parser", "builtin"])
     assert out.returncode == 1 and "wrong" in out.stdout and out.stderr == ""
@@ -277,6 +279,7 @@ def test_cli_parser_flag(tmp_path):
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "SYMROW_PARSER" in out.stderr
 
 
+@pytest.mark.slow
 def test_cli_where_latex2sympy2_does_not_import(tmp_path):
     # a latex2sympy2 that fails at import, as 1.9.1 does on Python 3.13
     (tmp_path / "latex2sympy2.py").write_text("raise ModuleNotFoundError(\"No module named "

@@ -65,6 +65,7 @@ def executed(tmp_path_factory):
     return nb
 
 
+@pytest.mark.slow
 def test_notebook_runs_without_errors(executed):
     code = [c for c in executed.cells if c.cell_type == "code"]
     assert code and all(c.execution_count for c in code)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
 
 import pytest
 
@@ -44,6 +43,7 @@ def display_math(markdown: str) -> list[dict]:
 
 # -- 1. fractions in matrices and aligned blocks get room ---------------------------------
 
+@pytest.mark.renderer
 def test_the_measure_sees_crowded_fractions():
     """What the tests below measure, on the LaTeX symrow wrote before: a text-style
     fraction in a matrix has a shrunk numerator, no space around its +, and rows
@@ -204,11 +204,18 @@ def test_the_default_is_one_above_four_equations_of_a_pattern():
 
 
 def test_the_attention_page_is_much_shorter_by_default():
-    """3x3x2 attention in Markdown: characters, and the height KaTeX gives its displays
-    (the narration stays: see the report's page measurements in Chromium)."""
+    """3x3x2 attention in Markdown: characters (the height KaTeX gives its displays is
+    measured below)."""
+    d = attention(3, 3, 2)
+    assert len(d.to_markdown()) <= 0.6 * len(d.to_markdown(expand="all"))
+
+
+@pytest.mark.renderer
+def test_the_attention_page_is_much_shorter_in_katex():
+    """3x3x2 attention in Markdown: the height KaTeX gives its displays (the narration
+    stays: see the report's page measurements in Chromium)."""
     d = attention(3, 3, 2)
     short, full = d.to_markdown(), d.to_markdown(expand="all")
-    assert len(short) <= 0.6 * len(full)
     layouts = harness.katex_layout(display_math(short) + display_math(full))
     assert all(x["error"] is None for x in layouts)
     heights = [x["height"] for x in layouts]
@@ -240,13 +247,6 @@ def test_the_attention_page_is_half_as_long_as_before(lang):
     assert new <= 0.5 * old, (lang, round(new), round(old))
 
 
-def require_chromium() -> None:
-    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
-        pytest.skip("chromium is not installed (CI does not install it; "
-                    "test_the_attention_page_is_half_as_long_as_before estimates the same, "
-                    "and tests/browser_pages.py measures pages where it is)")
-
-
 def _measure_pages() -> list:
     """Every page the Chromium tests measure, in one run of Chromium
     (tests/browser_pages.measure_many): [what, lang, engine, its measures],
@@ -271,11 +271,12 @@ def _measure_pages() -> list:
 def chromium_pages(tmp_path_factory) -> dict:
     """(what, lang, engine) -> the measures of the page (see _measure_pages),
     measured once per test run (harness.shared)."""
-    require_chromium()
+    harness.require_chromium()
     pages = harness.shared("chromium-pages", _measure_pages, tmp_path_factory)
     return {(what, lang, engine): found for what, lang, engine, found in pages}
 
 
+@pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_attention_page_is_half_as_long_as_before_in_chromium(lang, chromium_pages):
@@ -407,6 +408,7 @@ def _md_lines(markdown: str) -> list:
     return [line for f in display_math(markdown) for line in f["tex"].split(" \\\\\n")]
 
 
+@pytest.mark.browser
 @pytest.mark.slow
 def test_narrow_pages_fit_a_phone_in_chromium(chromium_pages):
     for lang in ("en", "ja"):

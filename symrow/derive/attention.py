@@ -47,7 +47,6 @@ from .plan import plan
 from .readings import Ctx
 from .readings.base import entrywise, run, scaled, stack_of_seq
 from .explain import check_terms, derive
-from .presets import Option, Preset
 
 __all__ = ["attention"]
 
@@ -176,7 +175,7 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
     return derive(p, kind="attention", steps=steps, options=options, sizes=sizes,
                   statement=layout.statement(),
                   rebuild=None if cfg.concrete else rebuild,
-                  title=PRESET.title, formula_text=E.text(formula.result),
+                  title=Titles("title.attention"), formula_text=E.text(formula.result),
                   more_quantities=(lambda q: _concatenation(q, head_names)) if several
                   else None,
                   more_definitions=(lambda: {"C": sympy.Matrix.hstack(
@@ -478,35 +477,3 @@ def _build(preset=None, *, general: bool = False, m=None, n=None, d=None, **opti
         given = {"m": m, "n": n, "d": d}[key]
         sizes[key] = given if given is not None else (key if general else default)
     return attention(sizes["m"], sizes["n"], sizes["d"], **options)
-
-
-PRESET = Preset(
-    name="attention",
-    help="derive softmax(QK^T/sqrt(d))V: match, distribute (配分), combine",
-    title=Titles("title.attention"),
-    formula=r"\operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}}\right) V",
-    general={"Q": ("m", "d"), "K": ("n", "d"), "V": ("n", "d"), "M": ("m", "n")},
-    example={"Q": (2, 2), "K": (2, 2), "V": (2, 2)},
-    examples=(r"\operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}} + M\right) V",),
-    style="attention",
-    builder=_build,
-    options=(
-        Option("--m", "m", "number of queries (rows of Q; default: 2, or m with --general)"),
-        Option("--n", "n", "number of keys and values (default: 2, or n with --general)"),
-        Option("--d", "d", "dimension of queries and keys (default: 2, or d with --general)"),
-        Option("--d-v", "d_v", "dimension of values (default: the same as --d)"),
-        Option("--causal", "causal", "causal mask: query i sees keys j <= i + (n - m), "
-                                     "i.e. 1..i when m = n", kind="flag", default=False),
-        Option("--heads", "heads", "number of heads (default: 1)", kind="count", default=1),
-        Option("--projections", "projections", "start from X with projections Q = XW_Q, "
-                                               "K = XW_K, V = XW_V", kind="flag",
-               default=False),
-        Option("--d-model", "d_model", "width of the inputs X (and Y) and of the multi-head "
-                                       "output (default: the same as --d)"),
-        Option("--cross", "cross", "with --projections: take K and V from a second sequence "
-                                   "Y (cross-attention; the default when m != n)",
-               kind="flag", default=None),
-        Option("--scale", "scale", "keep sqrt(d) as in the formula (default), or substitute "
-                                   "the number", kind="choice", default="symbolic",
-               choices=("symbolic", "number")),
-    ))

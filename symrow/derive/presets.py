@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from ..errors import OptionError
-from ..formula import expr as E
-from ..formula.read import read_latex
+
+if TYPE_CHECKING:  # the formula modules need SymPy: imported where a formula is read
+    from ..formula import expr as E
 
 __all__ = ["Preset", "Option", "REGISTRY", "register", "conventions_for", "style_for",
            "matching_preset"]
@@ -78,6 +79,7 @@ class Preset:
     result: str = "C"
 
     def parsed(self) -> E.Formula:
+        from ..formula.read import read_latex
         return read_latex(self.formula)
 
     def build(self, *, shapes: Mapping | None = None, general: bool = False,
@@ -113,6 +115,7 @@ def register(preset: Preset) -> Preset:
 
 def _canonical(formula: E.Formula) -> tuple:
     """The formula's structure with operand names replaced by their order of appearance."""
+    from ..formula import expr as E
     names: dict[str, int] = {}
     defined = {n for n, _ in formula.definitions if n}
     inline = dict(d for d in formula.definitions if d[0])
@@ -135,6 +138,7 @@ def _canonical(formula: E.Formula) -> tuple:
 
 @functools.lru_cache(maxsize=None)
 def _preset_shape(text: str) -> tuple:
+    from ..formula.read import read_latex
     return _canonical(read_latex(text))
 
 

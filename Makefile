@@ -43,7 +43,7 @@ test: $(VENV)/.installed-test
 # tests with its built-in parser only (the markers are in pyproject.toml; a test that reaches
 # a renderer unmarked fails, in both runs).
 test-fast: $(VENV)/.installed-test
-	$(PY) -m pytest -n auto --dist worksteal -m "not renderer and not browser and not slow and not latex2sympy2"
+	SYMROW_TEST_PARSERS=builtin $(PY) -m pytest -n auto --dist worksteal -m "not renderer and not browser and not slow and not latex2sympy2"
 
 # KaTeX and MathJax for the renderer tests (.ci/run does this too).
 renderers:

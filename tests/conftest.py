@@ -1,20 +1,24 @@
 """Shared test setup: the --update-golden flag, the test helpers' path, and the
 checker's two parsers.
 
-Every test in ``tests/test_check_*.py`` runs once per checker parser: the
-``checker_parser`` fixture sets ``SYMROW_PARSER`` to ``latex2sympy2``, then
-to ``builtin``, so ``symrow.check`` and ``symrow check`` in a subprocess both
-use it.  A test marked ``@pytest.mark.parsers(...)`` runs with the parsers it
-names instead; ``compare`` runs it once, with latex2sympy2, while the
-built-in parser reads every same text too, and the two trees must be
-identical (the slow fuzz tests use it, so they need not run twice).  The
-latex2sympy2 run of a test that runs with both is marked ``latex2sympy2``:
-``make test-fast`` leaves it out.  On
-Python >= 3.13, where latex2sympy2 is not installed, its runs skip with the
-reason and ``compare`` runs the built-in parser alone; with ``CI=true`` on
-an older Python, a missing latex2sympy2 fails them.
+Every test in ``tests/test_check_*.py`` runs with the ``checker_parser``
+fixture, once, in ``compare`` mode: the checker uses latex2sympy2 (the parser
+``auto`` picks where it is installed) while the built-in parser reads every
+same text too, and the two trees (or errors) must be identical.  So every
+text the checker's tests parse is a parity test of the two parsers, without
+checking every document twice (a parse is cheap, the rest of a check is not,
+and it is the same for the same tree).  A test marked
+``@pytest.mark.parsers(...)`` runs with the parsers it names instead (a test
+of what one parser does, or one that runs both itself); the latex2sympy2 run
+of a test that runs with both is marked ``latex2sympy2``.  On Python >= 3.13,
+where latex2sympy2 is not installed, ``compare`` runs the built-in parser
+alone and latex2sympy2's runs skip with the reason; with ``CI=true`` on an
+older Python, a missing latex2sympy2 fails them.  ``SYMROW_TEST_PARSERS``
+(comma-separated) replaces ``compare``: ``make test-fast`` sets it to
+``builtin``, the quicker parser.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -25,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 
 #: the parsers a checker test runs with, unless it is marked otherwise
-PARSERS = ("latex2sympy2", "builtin")
+PARSERS = tuple(os.environ.get("SYMROW_TEST_PARSERS", "compare").split(","))
 
 
 def pytest_addoption(parser):
@@ -64,7 +68,7 @@ def pytest_generate_tests(metafunc):
         marker = metafunc.definition.get_closest_marker("parsers")
         names = marker.args if marker else PARSERS
         # the latex2sympy2 run of a test that runs with both parsers: make test-fast runs
-        # the built-in parser's alone (the parity tests compare the two on a corpus)
+        # the built-in parser's alone
         params = [pytest.param(name, marks=pytest.mark.latex2sympy2)
                   if name == "latex2sympy2" and "builtin" in names else name for name in names]
         metafunc.parametrize("checker_parser", params, indirect=True)

@@ -77,6 +77,7 @@ def test_raw_parser_keeps_assignments_in_module_state(raw):
     assert isinstance(raw.latex2sympy("C"), sympy.MatrixSymbol)   # the state leaked
 
 
+@pytest.mark.parsers("latex2sympy2", "builtin")   # what each parser does
 def test_checker_splits_equals_itself_and_resets_state(raw, checker_parser):
     raw.latex2sympy(r"C = \begin{bmatrix}1 & 2\\ 3 & 4\end{bmatrix}")
     raw.latex2sympy(r"A = \begin{bmatrix}0 & 0\\ 0 & 0\end{bmatrix}")

@@ -27,6 +27,7 @@ from symrow.checker import deadline
 
 # -- import ---------------------------------------------------------------------------------
 
+@pytest.mark.parsers("latex2sympy2", "builtin")   # what each parser does
 def test_import_symrow_does_not_load_the_parser(checker_parser):
     # the built-in parser never loads latex2sympy2, not even when it is installed
     loaded = checker_parser == "latex2sympy2"

@@ -479,7 +479,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "markdown ($$ math with colored differences, for a web page or "
                         "Jupyter) or latex (a fragment; needs xcolor)")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                   help="time limit for checking (default: symrow.get_limits().check_timeout)")
+                   help="time limit for checking, in seconds of CPU time "
+                        "(default: symrow.get_limits().check_timeout)")
     p.add_argument("--parser", choices=("auto", "latex2sympy2", "builtin"), default=None,
                    help="the LaTeX parser: latex2sympy2 (installed on Python < 3.13), builtin "
                         "(every Python; the same reports), or auto (the default: "

@@ -12,7 +12,9 @@ nobody can read, *before* it starts.  The defaults:
   projections' combines; see
   :func:`symrow.derive.explain.count_terms`.  m = n = d = 16
   writes about 1.1 million, 17 still fits.
-* ``check_timeout = 10.0``: seconds the checker may spend on one input.
+* ``check_timeout = 10.0``: seconds of CPU time the checker may spend on one input
+  (its wall time is capped at three times that, so a loaded machine does not cut
+  a check short and nothing waits for ever).
 
 Override them for a block of code with :func:`limits`, which is a context
 manager and safe across threads and asyncio tasks:

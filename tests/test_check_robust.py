@@ -181,6 +181,19 @@ def test_a_swallowing_function_still_times_out():
         deadline.run_with_deadline(stubborn, 0.05)
 
 
+def test_the_limit_counts_cpu_time_and_wall_time_is_capped():
+    """Time spent not computing (another program on the core, here a sleep) does not
+    count against the limit; but a check that does not finish is stopped by the wall cap
+    (WALL_FACTOR times the limit)."""
+    import time
+
+    assert deadline.run_with_deadline(lambda: time.sleep(0.3) or "done", 0.2) == "done"
+    start = time.monotonic()
+    with pytest.raises(symrow.CheckTimeout):
+        deadline.run_with_deadline(lambda: [time.sleep(0.01) for _ in range(10 ** 6)], 0.2)
+    assert 0.2 * deadline.WALL_FACTOR <= time.monotonic() - start < 0.2 * deadline.WALL_FACTOR + 5
+
+
 def test_a_deadline_landing_in_a_finalizer_is_not_reported(monkeypatch):
     """An asynchronous exception inside __del__ is 'unraisable'; it must not be printed."""
     import time

@@ -1,5 +1,9 @@
 """A time limit that really interrupts pure-Python work, from any thread.
 
+The limit is CPU time: the seconds the checked thread itself computes, so a
+check is not cut short because other programs share the cores; its wall
+time is capped at :data:`WALL_FACTOR` times the limit.
+
 The checker runs a LaTeX parser and SymPy on user input; either can take
 long on a hostile input.  :func:`run_with_deadline` runs a function in the
 *calling* thread and, when the limit passes, raises :class:`Deadline` inside
@@ -53,6 +57,10 @@ T = TypeVar("T")
 
 #: how often the watchdog re-raises after the limit, in case a bare except swallowed it
 _RETRY = 0.05
+#: the limit counts the checked thread's CPU time, so that a loaded machine (other
+#: programs, a test suite on every core) does not cut a check short; wall time is
+#: capped at this many times the limit, so that nothing waits for ever
+WALL_FACTOR = 3.0
 
 # Two prototypes of one C function: one passes an exception class, the other
 # NULL (which clears a pending exception).  PYFUNCTYPE keeps the GIL held.
@@ -110,10 +118,23 @@ def remaining() -> float | None:
     return None if end is None else max(0.0, end - time.monotonic())
 
 
+def _cpu_clock(thread_id: int):
+    """The CPU-time clock of a thread, or None where there is none (then wall time counts)."""
+    try:
+        clock = time.pthread_getcpuclockid(thread_id)
+        time.clock_gettime(clock)
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - not POSIX
+        return None
+    return clock
+
+
 class _Watchdog:
     def __init__(self, thread_id: int, seconds: float):
         self.thread_id = thread_id
         self.seconds = seconds
+        self.clock = _cpu_clock(thread_id)
+        self.cpu0 = time.clock_gettime(self.clock) if self.clock is not None else 0.0
+        self.start = time.monotonic()
         self.lock = threading.Lock()
         self.done = False
         self.fired = False
@@ -124,6 +145,16 @@ class _Watchdog:
     def _run(self) -> None:
         if self.wake.wait(self.seconds):
             return
+        # the wall-clock limit has passed: wait on while the thread has used less CPU
+        # time than the limit, up to WALL_FACTOR times the limit in all
+        cap = self.seconds * WALL_FACTOR
+        while self.clock is not None:
+            left = self.seconds - (time.clock_gettime(self.clock) - self.cpu0)
+            wall_left = cap - (time.monotonic() - self.start)
+            if left <= 0 or wall_left <= 0:
+                break
+            if self.wake.wait(min(left, wall_left) + 0.001):
+                return
         while True:
             with self.lock:
                 if self.done:
@@ -166,8 +197,8 @@ def run_with_deadline(fn: Callable[[], T], seconds: float | None,
         if time.monotonic() - start > seconds:
             raise _timeout_error(seconds)
         return result
-    _local.end = time.monotonic() + seconds
     dog = _Watchdog(threading.get_ident(), seconds)
+    _local.end = dog.start + seconds * (WALL_FACTOR if dog.clock is not None else 1.0)
     timed_out = False
     result = None
     _hook_on()

@@ -26,7 +26,7 @@ from typing import Any
 from ..steps import Step
 from .languages import LANGUAGES, Language, codes, get_language, register
 
-__all__ = ["segments", "template", "check_lang", "article", "glued", "phrase", "Titles",
+__all__ = ["segments", "template", "check_lang", "article", "glued", "phrase", "Titles", "goes_on",
            "register_templates", "unregister_templates", "SOURCES", "LANGUAGES", "Language",
            "get_language", "register", "codes"]
 
@@ -125,6 +125,37 @@ def template(step: Step, lang: str) -> str:
         if key in table:
             return table[key]
     raise KeyError(f"no {lang} narration for step {keys[0]!r}")
+
+
+#: steps whose sentence refers to the display before them ("The other entries,
+#: ..., follow the same pattern")
+_REFERRING = frozenset({"expand_others"})
+
+
+def goes_on(step: Step) -> bool:
+    """Whether a step's sentence leans on the step before it, so that a page
+    or frame should not part them: it refers to what that step showed ("The
+    other entries ... follow the same pattern"), or it goes on with that
+    step's sentence (a template that starts in lower case, in a language
+    that has cases: "as weights, and combining ...").
+
+    >>> goes_on(Step("combined_points", {})), goes_on(Step("points", {}))
+    (True, False)
+    >>> goes_on(Step("expand_others", {"variant": "entries"}))
+    True
+    """
+    if step.kind in _REFERRING:
+        return True
+    if step.kind == "heading":
+        return False
+    for code in LANGUAGES:
+        try:
+            words = template(step, code).lstrip()
+        except KeyError:
+            continue
+        if words[:1].isalpha() and words[:1].islower():
+            return True
+    return False
 
 
 def segments(step: Step, lang: str) -> list[tuple[str, Any]]:

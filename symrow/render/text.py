@@ -280,7 +280,8 @@ def text(node) -> str:
 
 
 def _width(rendered: str) -> int:
-    return max(map(len, rendered.split("\n")))
+    """Terminal columns of the widest line (wide characters count 2)."""
+    return max(map(display_width, rendered.split("\n")))
 
 
 def pretty_lines(node, width: int = TEXT_WIDTH) -> list[str]:
@@ -350,7 +351,7 @@ def _softmax_lines(node: N.SoftmaxExpansion, width: int) -> list[str]:
     out: list[str] = []
     for chain in node.chains():
         whole = text(chain).split("\n")
-        if max(map(len, whole)) <= width:
+        if max(map(display_width, whole)) <= width:
             out.extend(whole)
             continue
         lhs, frac = chain.items
@@ -413,7 +414,8 @@ def display_width(chars: str) -> int:
     >>> display_width("行列 AB")
     7
     """
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in chars)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF"
+               else 0 if unicodedata.combining(ch) else 1 for ch in chars)
 
 
 def _tokens(paragraph: str) -> list[str]:
@@ -469,8 +471,9 @@ def to_text(derivation, lang: str = "en", *, expand=None, width=None) -> str:
     from .layout import text_columns
     chars = text_columns(width, TEXT_WIDTH)
     wrap = min(78, chars)
-    # displays are indented by 4; by default they may take 100 columns after it
-    room = chars if width is None else chars - 4
+    # displays are indented by 4: with the indent, a line is at most ``chars``
+    # terminal columns wide (100 by default, as --help says)
+    room = chars - 4
     out: list[str] = []
     for step in expanded_steps(derivation.steps, expand,
                                lambda node: text_walls(node, room)):

@@ -1,5 +1,6 @@
-"""Contact sheet of a Beamer deck: every frame once (handout mode), tiled.
-usage: sheet.py deck.tex out.png [cols] [dpi] [first-last]"""
+"""Contact sheet of a Beamer deck: every frame once (beamer handout mode), tiled.
+Needs Pillow (not a symrow dependency: use any venv with pillow), pdflatex or
+lualatex, and pdftoppm.  usage: deck_sheet.py deck.tex out.png [cols] [dpi] [first-last]"""
 import os, subprocess, sys, tempfile, glob
 from PIL import Image, ImageDraw
 src, out = sys.argv[1], sys.argv[2]

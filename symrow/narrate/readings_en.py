@@ -55,7 +55,7 @@ TEMPLATES: dict[str, str] = {
     "heading.tcombine": "The product {ATB}: a combine over the data points",
     "tcombine_outer": (
         "In {ATB} the left factor is transposed, so its rows are the columns of {A} "
-        "rather than the points of {A}; the reference article does not name this case. "
+        "rather than the points of {A}. "
         "Read it along the {data} data points instead: each point contributes one "
         "outer product {outer}, and the result adds them up."),
     "tcombine_row": ("Row {j} of {C} is a combine again: it combines the points of {B}, "

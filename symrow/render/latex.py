@@ -29,7 +29,8 @@ __all__ = ["SymrowLatexPrinter", "latex", "printer", "strut", "vecseq_display", 
 _DOTS = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}
 _RELS = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
          "gets": r"\longleftarrow",
-         "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}
+         "ge": r"\geq", "le": r"\leq", "gt": ">", "lt": "<", "approx": r"\approx",
+         "times": r"\times"}
 
 #: widest a display line may be by default, in ems of the math font, as
 #: :mod:`symrow.render.measure` estimates them: a 720 px column at 16 px text

@@ -166,6 +166,7 @@ _SYMBOLS = {
     "=": (0.778, 0.367, -0.133, "rel"), r"\in": (0.667, 0.539, 0.039, "rel"),
     r"\geq": (0.778, 0.636, 0.136, "rel"), r"\leq": (0.778, 0.636, 0.136, "rel"),
     r"\ge": (0.778, 0.636, 0.136, "rel"), r"\le": (0.778, 0.636, 0.136, "rel"),
+    ">": (0.778, 0.54, 0.04, "rel"), "<": (0.778, 0.54, 0.04, "rel"),
     r"\approx": (0.778, 0.483, -0.017, "rel"), r"\to": (1.0, 0.367, -0.133, "rel"),
     r"\mapsto": (1.0, 0.511, 0.011, "rel"), r"\longmapsto": (1.638, 0.511, 0.011, "rel"),
     r"\longrightarrow": (1.638, 0.511, 0.011, "rel"), ",": (0.278, 0.106, 0.194, "punct"),
@@ -560,7 +561,8 @@ class Measure:
     def m_Rel(self, node: N.Rel, style: str) -> Box:
         rel = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
                "gets": r"\longleftarrow",
-               "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}[node.rel]
+               "ge": r"\geq", "le": r"\leq", "gt": ">", "lt": "<", "approx": r"\approx",
+               "times": r"\times"}[node.rel]
         box = leaf_box(rel, style)._replace(first="rel", last="rel")
         return row([self(node.lhs, style), box, self(node.rhs, style)], style)
 

@@ -74,7 +74,7 @@ def entry_text(name: str) -> str | None:
 
 _DOTS = {"c": "⋯", "v": "⋮", "d": "⋱", "l": "…"}
 _RELS = {"=": "=", "in": "∈", "to": "⟶", "mapsto": "⟼", "gets": "⟵", "ge": "≥", "le": "≤",
-         "approx": "≈",
+         "gt": ">", "lt": "<", "approx": "≈",
          "times": "×"}
 
 #: widest a text display line may be before a chain breaks at its ``=``

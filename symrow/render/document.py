@@ -29,12 +29,14 @@ def tex_escape(words: str) -> str:
     return "".join(_TEX_SPECIAL.get(ch, ch) for ch in words)
 
 
-#: how each renderer keeps a unit to its number ("3-dimensional", "3 個"): LaTeX
-#: with amsmath's unbreakable dash and a tie; Markdown, where a browser may
-#: break after any inline formula, writes a whole number as text (a reader
-#: sees the same digits) and joins it with a non-breaking hyphen or space
-_GLUE = {"latex": {"-": r"\nobreakdash-", " ": "~"},
-         "markdown": {"-": "\u2011", " ": "\u00a0"}}
+#: how each renderer keeps a unit to its number ("3-dimensional", "n 個", "3個"):
+#: LaTeX with amsmath's unbreakable dash, a tie, or no space and no break
+#: (luatexja spaces "$3$個" as it does the templates' "3つ"); Markdown, where a
+#: browser may break after any inline formula, writes a whole number as text
+#: (a reader sees the same digits) and joins it with a non-breaking hyphen or
+#: space, or a word joiner
+_GLUE = {"latex": {"-": r"\nobreakdash-", " ": "~", "": "\\nobreak "},
+         "markdown": {"-": "\u2011", " ": "\u00a0", "": "\u2060"}}
 
 
 def sentence(step, lang: str, escape, mode: str = "latex") -> str:
@@ -50,7 +52,7 @@ def sentence(step, lang: str, escape, mode: str = "latex") -> str:
             out.append(str(v))
         else:
             out.append("$" + latex(v) + "$")
-        if join:
+        if join is not None:
             out.append(glue[join])
     return "".join(out)
 

@@ -60,3 +60,52 @@ def test_softmax_weights_claim_matches_display(kind, lang, causal, rel, words):
     assert re.search(r"p_\{ij\} %s 0" % re.escape(rel), para), para
     if not causal:
         assert "non-negative" not in para and "0 以上" not in para
+
+
+# -- Japanese: a numeral takes its counter without a space; one heading pattern --------------
+
+#: counters the Japanese templates put after a number
+_COUNTERS = "個|つ|段階|次元|行|列|回|番目?|成分|項|節|種類"
+
+
+def _japanese_outputs():
+    V = symrow.vecseq
+    for d in (symrow.attention(3, 3, 2), symrow.attention(2, 3, 2, causal=True),
+              symrow.combine(V("A", 2, 3), V("B", 3, 2)), symrow.match(V("A", 2, 3), V("B", 4, 3)),
+              symrow.explain("A^T B", {"A": (3, 2), "B": (3, 2)})):
+        yield "text", d.to_text("ja")
+        yield "markdown", d.to_markdown("ja")
+        yield "latex", d.to_latex("ja")
+
+
+def test_japanese_numerals_take_their_counters_without_a_space():
+    for kind, out in _japanese_outputs():
+        words = out.replace("\u2060", "")
+        assert not re.search(r"[0-9]\$?(~|\u00a0| )(%s)" % _COUNTERS, words), (kind, re.search(
+            r".{20}[0-9]\$?(~|\u00a0| )(%s).{5}" % _COUNTERS, words))
+        # nor a space between a wide character and a numeral with its counter
+        assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff] \$?[0-9]+\$?(\\nobreak )?(%s)"
+                             % _COUNTERS, words), kind
+    # a numeral and its counter stay on one line: no break between them
+    ja = symrow.attention(3, 3, 2)
+    assert "$3$\\nobreak 個" in ja.to_latex("ja")
+    assert "3\u2060個" in ja.to_markdown("ja")
+    # a letter is set apart, and kept to its counter, as before
+    general = symrow.attention("m", "n", "d").to_latex("ja")
+    assert "$n$~個" in general and "第~$i$~行" in general
+
+
+@pytest.mark.parametrize("lang, pattern", [
+    ("en", r"Stage [1-4], (match|scale|distribute|combine): \S.*"),
+    ("ja", r"第[1-4]段階 \S.*：(照合|縮尺|配分|結合)$"),
+])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_stage_headings_follow_one_pattern(lang, pattern, causal):
+    text = symrow.attention(2, 3, 2, causal=causal).to_text(lang)
+    lines = text.split("\n")
+    stages = [line for k, line in enumerate(lines)
+              if k + 1 < len(lines) and set(lines[k + 1]) == {"="}
+              and ("Stage" in line or "段階" in line)]
+    assert len(stages) == 4, stages
+    assert all(re.fullmatch(pattern, line) for line in stages), stages
+    assert "√d" in stages[1] and "softmax(" in stages[2]

@@ -195,7 +195,7 @@ class Softmax(Reading):
             return N.Exp(scores.entry_symbol(i, j))
 
         steps = [
-            ctx.heading("softmax", part=part),
+            ctx.heading("softmax", softmax=N.Call("softmax", [arg.whole()]), part=part),
             ctx.step("softmax", {"P": P, "p_i": p_i, "i": I, "X": arg.whole(),
                                  "variant": "causal" if causal.on else "plain"},
                      N.Group([N.Chain([P, N.Call("softmax", [arg.whole()])]),

@@ -109,3 +109,38 @@ def test_attention_stage_headings_follow_one_pattern(lang, pattern, causal):
     assert len(stages) == 4, stages
     assert all(re.fullmatch(pattern, line) for line in stages), stages
     assert "√d" in stages[1] and "softmax(" in stages[2]
+
+
+# -- a sum inside an exponential, and fractions in running text, at text size ------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("causal", [False, True])
+def test_sums_inside_exp_are_written_on_the_line(lang, causal):
+    """o_il's exp(Σ_t q_it k_jt / √d): as \\frac inside the fraction, the sum
+    was set at script size, its terms and limits smaller still."""
+    tex = symrow.attention("m", "n", "d", causal=causal).to_latex(lang)
+    line = next(x for x in tex.splitlines() if x.startswith("o_{il} &=") and r"\exp" in x)
+    assert r"\exp\left(\sum_{t=1}^{d} q_{it} k_{jt} / \sqrt{d}\right)" in line
+    assert not re.search(r"\\exp\\left\(\\frac\{\\sum", tex)
+
+
+def test_the_measure_agrees_with_the_printer_on_a_slashed_exponential():
+    from symrow import nodes as N
+    from symrow.render.latex import latex, printer
+    from symrow.render.measure import KATEX
+    import sympy
+    t, d = sympy.symbols("t d")
+    arg = N.Frac(N.SumOver(sympy.Symbol("q_t"), t, 1, d), N.Sqrt(d))
+    assert latex(N.Exp(arg)) == r"\exp\left(\sum_{t=1}^{d} q_{t} / \sqrt{d}\right)"
+    m = printer().measure_in(KATEX)
+    on_line, stacked = m(N.Exp(arg), "T"), m(N.Frac(N.SumOver(sympy.Symbol("q_t"), t, 1, d),
+                                                     N.Sqrt(d)), "T")
+    assert on_line.h + on_line.d < 2.0 and on_line.w > stacked.w
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_fractions_in_headings_and_sentences_are_slashed(lang):
+    tex = symrow.attention(2, 3, 2).to_latex(lang)
+    prose = [p for p in tex.split("\n\n") if "\\begin{align" not in p]
+    assert not any("\\frac" in p for p in prose), [p for p in prose if "\\frac" in p]
+    assert "$S / \\sqrt{d}$" in tex

@@ -51,7 +51,7 @@ def sentence(step, lang: str, escape, mode: str = "latex") -> str:
                 and not isinstance(v, bool):
             out.append(str(v))
         else:
-            out.append("$" + latex(v) + "$")
+            out.append("$" + latex(v, fraction="slash") + "$")
         if join is not None:
             out.append(glue[join])
     return "".join(out)

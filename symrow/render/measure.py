@@ -167,6 +167,7 @@ _SYMBOLS = {
     r"\geq": (0.778, 0.636, 0.136, "rel"), r"\leq": (0.778, 0.636, 0.136, "rel"),
     r"\ge": (0.778, 0.636, 0.136, "rel"), r"\le": (0.778, 0.636, 0.136, "rel"),
     ">": (0.778, 0.54, 0.04, "rel"), "<": (0.778, 0.54, 0.04, "rel"),
+    "/": (0.5, 0.75, 0.25, "ord"),
     r"\approx": (0.778, 0.483, -0.017, "rel"), r"\to": (1.0, 0.367, -0.133, "rel"),
     r"\mapsto": (1.0, 0.511, 0.011, "rel"), r"\longmapsto": (1.638, 0.511, 0.011, "rel"),
     r"\longrightarrow": (1.638, 0.511, 0.011, "rel"), ",": (0.278, 0.106, 0.194, "punct"),
@@ -282,6 +283,23 @@ def delimited(inner: Box, style: str, kind: str = "(", metrics: Metrics = KATEX)
     dw = widths[col - 1] * s
     h, d = max(inner.h, AXIS * s + total * s / 2), max(inner.d, total * s / 2 - AXIS * s)
     return Box(inner.w + 2 * dw, h, d, "inner", "inner")
+
+
+def slashed(arg) -> bool:
+    """Whether an exponential's argument is a fraction written ``num / den``: one
+    whose numerator is a sum over an index (``\\sum_t q_{it} k_{jt} / \\sqrt{d}``),
+    which as a ``\\frac`` in an exponential in a fraction would be set at script
+    size."""
+    return isinstance(arg, N.Frac) and isinstance(arg.num, N.SumOver)
+
+
+def slash_paren(part) -> bool:
+    """Whether a part of ``num / den`` needs parentheses: a sum of terms, a sign, a fraction
+    (an exponential writes a fraction in its argument so: see
+    :meth:`Measure.m_Exp`)."""
+    return (isinstance(part, N.OSum) and len(part.terms) > 1) \
+        or isinstance(part, (N.Neg, N.Frac, sympy.Add)) \
+        or (isinstance(part, sympy.Basic) and bool(part.could_extract_minus_sign()))
 
 
 def fraction(num: Box, den: Box, style: str) -> Box:
@@ -595,8 +613,16 @@ class Measure:
     def m_Exp(self, node: N.Exp, style: str) -> Box:
         if self.exp_style == "e":
             return _scripted(leaf_box("e", style), None, self(node.arg, _SCRIPT[style]), style)
+        arg = node.arg
+        if slashed(arg):  # written num / den: see SymrowLatexPrinter._print_Exp
+            parts = [self(p, style) if not slash_paren(p)
+                     else delimited(self(p, style), style, metrics=self.metrics)
+                     for p in (arg.num, arg.den)]
+            inner = row([parts[0], leaf_box("/", style), parts[1]], style)
+        else:
+            inner = self(arg, style)
         return row([leaf_box(r"\exp", style),
-                    delimited(self(node.arg, style), style, metrics=self.metrics)], style)
+                    delimited(inner, style, metrics=self.metrics)], style)
 
     def m_Sqrt(self, node: N.Sqrt, style: str) -> Box:
         inner = self(node.arg, style)

@@ -144,3 +144,16 @@ def test_fractions_in_headings_and_sentences_are_slashed(lang):
     prose = [p for p in tex.split("\n\n") if "\\begin{align" not in p]
     assert not any("\\frac" in p for p in prose), [p for p in prose if "\\frac" in p]
     assert "$S / \\sqrt{d}$" in tex
+
+
+# -- a function's parenthesis follows it without a gap ----------------------------------------
+
+def test_element_wise_functions_take_plain_parentheses():
+    """\\phi\\left(Q\\right) is set with a thin space before the parenthesis
+    (an ordinary symbol before an inner atom): ϕ (Q)."""
+    tex = symrow.explain(r"\phi(Q) \phi(K)^T V").to_latex()
+    assert r"\phi(Q)" in tex and r"\phi(\boldsymbol{q}_{i})" in tex
+    assert not re.search(r"\\phi\\left\(", tex)
+    # a tall argument keeps \left( ... \right)
+    att = symrow.attention(2, 2, 2).to_latex()
+    assert r"\operatorname{softmax}\left(\frac{Q K^{T}}{\sqrt{d}}\right)" in att

@@ -21,7 +21,7 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
-from .measure import (KATEX, Measure, Metrics, slash_paren, slashed,
+from .measure import (KATEX, Measure, Metrics, plain_parens, slash_paren, slashed,
                       split_sign as _split_sign, tall_strut)
 
 __all__ = ["SymrowLatexPrinter", "latex", "printer", "strut", "vecseq_display", "vecseq_node",
@@ -269,6 +269,8 @@ class SymrowLatexPrinter(LatexPrinter):
 
     def _print_Call(self, node: N.Call) -> str:
         args = ", ".join(self._print(a) for a in node.args)
+        if plain_parens(args):   # \phi(Q), not \phi (Q)
+            return r"%s(%s)" % (node.tex, args)
         return r"%s\left(%s\right)" % (node.tex, args)
 
     # -- streamed expansions ---------------------------------------------

@@ -285,6 +285,18 @@ def delimited(inner: Box, style: str, kind: str = "(", metrics: Metrics = KATEX)
     return Box(inner.w + 2 * dw, h, d, "inner", "inner")
 
 
+#: what makes a function's argument tall enough for \\left( ... \\right)
+_TALL_TEX = ("\\frac", "\\dfrac", "\\sum", "\\prod", "\\int", "\\begin")
+
+
+def plain_parens(args_tex: str) -> bool:
+    """Whether a function's arguments take plain parentheses, ``\\phi(Q)``: all
+    but tall ones.  ``\\phi\\left(Q\\right)`` would be set with a gap before
+    its parenthesis (an ordinary symbol or an operator before an inner atom
+    gets a thin space in TeX and KaTeX)."""
+    return not any(cmd in args_tex for cmd in _TALL_TEX)
+
+
 def slashed(arg) -> bool:
     """Whether an exponential's argument is a fraction written ``num / den``: one
     whose numerator is a sum over an index (``\\sum_t q_{it} k_{jt} / \\sqrt{d}``),
@@ -631,8 +643,10 @@ class Measure:
 
     def m_Call(self, node: N.Call, style: str) -> Box:
         args = self(N.Items(node.args), style)
-        return row([leaf_box(node.tex, style)._replace(first="op", last="op"),
-                    delimited(args, style, metrics=self.metrics)], style)
+        parens = delimited(args, style, metrics=self.metrics)
+        if plain_parens(self.printed(N.Items(node.args))):
+            parens = parens._replace(first="open", last="close")
+        return row([leaf_box(node.tex, style)._replace(first="op", last="op"), parens], style)
 
     def m_Paren(self, node: N.Paren, style: str) -> Box:
         return delimited(self(node.item, style), style, metrics=self.metrics)

@@ -157,3 +157,22 @@ def test_element_wise_functions_take_plain_parentheses():
     # a tall argument keeps \left( ... \right)
     att = symrow.attention(2, 2, 2).to_latex()
     assert r"\operatorname{softmax}\left(\frac{Q K^{T}}{\sqrt{d}}\right)" in att
+
+
+# -- Markdown: a list of formulas is one formula -----------------------------------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_markdown_keeps_a_list_of_formulas_together(lang):
+    """$Q$, $K$, $V$ come apart at a comma on a phone (a browser may break after
+    any inline formula); $Q, K, V$ does not."""
+    for d in (symrow.attention(2, 3, 2), symrow.attention("m", "n", "d"),
+              symrow.attention(2, 2, 2, heads=2, projections=True)):
+        md = d.to_markdown(lang)
+        prose = re.sub(r"^\$\$\n.*?\n\$\$$", "", md, flags=re.S | re.M)
+        assert not re.search(r"\$[^$\n]+\$, \$[^$\n]+\$", prose), re.search(
+            r".{30}\$[^$\n]+\$, \$[^$\n]+\$.{10}", prose)
+    md = symrow.attention(2, 3, 2).to_markdown(lang)
+    assert ("$Q, K$ and $V$" if lang == "en" else "$Q, K, V$") in md
+    # LaTeX keeps its formulas apart (a line may break after a comma in print)
+    assert "$Q$, $K$" in symrow.attention(2, 3, 2).to_latex(lang)
+

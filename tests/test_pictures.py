@@ -176,3 +176,33 @@ def test_markdown_keeps_a_list_of_formulas_together(lang):
     # LaTeX keeps its formulas apart (a line may break after a comma in print)
     assert "$Q$, $K$" in symrow.attention(2, 3, 2).to_latex(lang)
 
+
+# -- indices in running text are math ----------------------------------------------------------
+
+#: letters that name an index or a quantity when they stand alone in a sentence
+_BARE = re.compile(r"(?<![\w'’\\])(?:[ijklmntcsL]|[dJ]_\w+|\([ij], [ij]\))(?![\w(])")
+
+
+def test_no_template_writes_an_index_as_a_plain_word():
+    """"node i" set an upright i; a template writes {=i}, which is math."""
+    bad = []
+    for code, key, words in _templates():
+        if key.startswith(("title.", "handout.title")):
+            continue
+        plain = re.sub(r"\{[^{}]*\}", "", words)
+        found = _BARE.findall(plain)
+        if found:
+            bad.append((code, key, found))
+    assert bad == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_indices_in_sentences_are_set_as_math(lang):
+    from symrow.narrate import segments
+    from symrow.steps import Step
+    pieces = segments(Step("rowdot", {"g_i": "g_i", "x_i": "x_i"}), lang)
+    assert pieces[0][0] == "math" if lang == "ja" else pieces[1][0] == "math"
+    tex = symrow.backward("X W", general=True).to_latex(lang) if hasattr(symrow, "backward") \
+        else ""
+    assert "Let L" not in tex and "数 L を" not in tex
+    assert ("Let $L$ be" in tex) if lang == "en" else ("数 $L$ を" in tex)

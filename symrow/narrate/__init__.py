@@ -173,8 +173,33 @@ def segments(step: Step, lang: str) -> list[tuple[str, Any]]:
         if literal:
             out.append(("text", literal))
         if field is not None:
-            out.append(("math", step.params[field]))
+            out.append(("math", literal_math(field[1:]) if field.startswith("=")
+                        else step.params[field]))
     return out
+
+
+def literal_math(text: str):
+    """The math a template writes itself, as ``{=i}``: an index or a name in the
+    running text ("row {=i}", "node {=i}", "{=d_ii}") is math like any field, so that
+    it is set in math italics.  ``name(a, b)`` is an operator applied, ``(a, b)`` a
+    pair.
+
+    >>> from symrow.render.latex import latex
+    >>> [latex(literal_math(t)) for t in ("i", "d_ii", "diag(s)", "(i, i)")]
+    ['i', 'd_{ii}', '\\\\operatorname{diag}(s)', '(i, i)']
+    """
+    import sympy
+    from .. import nodes as N
+
+    def items(inside):
+        return [sympy.Symbol(x.strip()) for x in inside.split(",")]
+
+    if text.startswith("(") and text.endswith(")"):
+        return N.Label(text, text)
+    if "(" in text and text.endswith(")"):
+        name, inside = text[:-1].split("(", 1)
+        return N.Call(name, items(inside))
+    return sympy.Symbol(text)
 
 
 #: letters whose English names start with a vowel sound ("an f", "an ℓ", "an n")

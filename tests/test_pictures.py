@@ -90,6 +90,10 @@ def test_japanese_numerals_take_their_counters_without_a_space():
     ja = symrow.attention(3, 3, 2)
     assert "$3$\\nobreak 個" in ja.to_latex("ja")
     assert "3\u2060個" in ja.to_markdown("ja")
+    # the handout's "3つ分" (b_1 three times over) as its templates' "3つ"
+    from symrow.narrate import glued
+    assert glued([("text", "を "), ("math", 3), ("text", " つ分")], "ja") == [
+        ("text", "を", None), ("math", 3, ""), ("text", "つ分", None)]
     # a letter is set apart, and kept to its counter, as before
     general = symrow.attention("m", "n", "d").to_latex("ja")
     assert "$n$~個" in general and "第~$i$~行" in general

@@ -155,7 +155,7 @@ class Space(Node):
 
 
 class Rel(Node):
-    """A binary relation: ``lhs rel rhs`` with rel in ``in``, ``to``, ``mapsto``, ``=``, ``ge``."""
+    """A binary relation: ``lhs rel rhs`` with rel in ``in``, ``to``, ``mapsto``, ``=``, ``ge``, ``gt``."""
 
     __slots__ = ("lhs", "rel", "rhs")
     precedence = PRECEDENCE["Relational"]

@@ -229,11 +229,14 @@ def test_general_sizes_are_named_and_instantiated():
         d.instantiate({"n": 3})
 
 
-def test_transposed_operands_say_the_article_does_not_name_them():
+def test_transposed_operands_are_read_along_the_data_points():
+    # (a standalone page names no article: the reader has none; test_pictures)
     tex = build("tcombine").to_latex()
-    assert "does not name this case" in tex
+    assert "rather than the points of $A$. Read it along the" in tex
+    assert "article" not in tex
     assert r"\boldsymbol{a}_{i}^{T} \boldsymbol{b}_{i}" in tex
-    assert "参照した記事はこの場合に名前を付けていない" in build("tcombine").to_latex("ja")
+    ja = build("tcombine").to_latex("ja")
+    assert "データ点に沿って読む" in ja and "記事" not in ja
 
 
 def test_products_associate_to_the_left_unless_parenthesised():

@@ -256,3 +256,15 @@ def test_a_run_past_the_timeout_is_stopped():
     harness.require_tex("pdflatex")
     with pytest.raises(symrow.RenderError, match="took longer than 2 s"):
         compile_pdf(_MINIMAL % ("\\def\\loop{\\loop}\n", "\\loop"), "en", timeout=2)
+
+
+@pytest.mark.parametrize("width,columns", [(None, 100), ("60ch", 60), (18, 52)])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_text_keeps_to_the_width_it_promises(width, columns, lang):
+    """--help promises 100 characters for text, the indent of a display
+    included; --width is honoured, in terminal columns (wide characters two).
+    (The 3x3x2 attention had lines of 104 columns, its P written out.)"""
+    out = symrow.attention(3, 3, 2).to_text(lang, width=width)
+    widest = max(display_width(line) for line in out.splitlines())
+    assert widest <= columns, widest
+    assert widest > columns - 12  # and it uses the room

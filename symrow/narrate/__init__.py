@@ -20,13 +20,14 @@ Lookup tries ``"<kind>.<style>.<variant>"``, ``"<kind>.<style>"``,
 from __future__ import annotations
 
 import string
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from ..steps import Step
 from .languages import LANGUAGES, Language, codes, get_language, register
 
-__all__ = ["segments", "template", "check_lang", "article", "glued", "phrase", "Titles",
+__all__ = ["segments", "template", "check_lang", "article", "glued", "phrase", "Titles", "goes_on",
            "register_templates", "unregister_templates", "SOURCES", "LANGUAGES", "Language",
            "get_language", "register", "codes"]
 
@@ -127,6 +128,37 @@ def template(step: Step, lang: str) -> str:
     raise KeyError(f"no {lang} narration for step {keys[0]!r}")
 
 
+#: steps whose sentence refers to the display before them ("The other entries,
+#: ..., follow the same pattern")
+_REFERRING = frozenset({"expand_others"})
+
+
+def goes_on(step: Step) -> bool:
+    """Whether a step's sentence leans on the step before it, so that a page
+    or frame should not part them: it refers to what that step showed ("The
+    other entries ... follow the same pattern"), or it goes on with that
+    step's sentence (a template that starts in lower case, in a language
+    that has cases: "as weights, and combining ...").
+
+    >>> goes_on(Step("combined_points", {})), goes_on(Step("points", {}))
+    (True, False)
+    >>> goes_on(Step("expand_others", {"variant": "entries"}))
+    True
+    """
+    if step.kind in _REFERRING:
+        return True
+    if step.kind == "heading":
+        return False
+    for code in LANGUAGES:
+        try:
+            words = template(step, code).lstrip()
+        except KeyError:
+            continue
+        if words[:1].isalpha() and words[:1].islower():
+            return True
+    return False
+
+
 def segments(step: Step, lang: str) -> list[tuple[str, Any]]:
     """The narration as ``("text", str)`` and ``("math", value)`` pieces.
 
@@ -141,8 +173,33 @@ def segments(step: Step, lang: str) -> list[tuple[str, Any]]:
         if literal:
             out.append(("text", literal))
         if field is not None:
-            out.append(("math", step.params[field]))
+            out.append(("math", literal_math(field[1:]) if field.startswith("=")
+                        else step.params[field]))
     return out
+
+
+def literal_math(text: str):
+    """The math a template writes itself, as ``{=i}``: an index or a name in the
+    running text ("row {=i}", "node {=i}", "{=d_ii}") is math like any field, so that
+    it is set in math italics.  ``name(a, b)`` is an operator applied, ``(a, b)`` a
+    pair.
+
+    >>> from symrow.render.latex import latex
+    >>> [latex(literal_math(t)) for t in ("i", "d_ii", "diag(s)", "(i, i)")]
+    ['i', 'd_{ii}', '\\\\operatorname{diag}(s)', '(i, i)']
+    """
+    import sympy
+    from .. import nodes as N
+
+    def items(inside):
+        return [sympy.Symbol(x.strip()) for x in inside.split(",")]
+
+    if text.startswith("(") and text.endswith(")"):
+        return N.Label(text, text)
+    if "(" in text and text.endswith(")"):
+        name, inside = text[:-1].split("(", 1)
+        return N.Call(name, items(inside))
+    return sympy.Symbol(text)
 
 
 #: letters whose English names start with a vowel sound ("an f", "an ℓ", "an n")
@@ -173,13 +230,28 @@ def article(value) -> str:
     return "an" if name[:1].lower() in _VOWEL_LETTERS else "a"
 
 
+def _numeral(value) -> bool:
+    """Whether a math piece is a whole number, written in Arabic numerals."""
+    import sympy
+    return isinstance(value, (int, sympy.Integer)) and not isinstance(value, bool)
+
+
 def glued(pieces: list, lang: str) -> list:
     """Segments with each unit kept to its number: ``(kind, value, glue)``, where a
     math piece followed by ``-word`` ("3-dimensional") has glue ``"-"`` and one
-    followed by a space and one of the language's ``units`` ("3 個", "d 次元")
-    has glue ``" "`` (the text piece after it loses that character); one of its
-    ``ordinals`` before math ("第 i 行") has glue ``" "`` too.
+    followed by a space and one of the language's ``units`` has glue ``" "``
+    ("d 次元"), or ``""`` when it is a whole number ("3個": a numeral takes its
+    counter without a space, as the templates write "3つ" and "第1段階"); the
+    text piece after it loses that space.  One of its ``ordinals`` before math
+    has glue ``" "`` ("第 i 行") or ``""`` ("第2行") too.
     Each renderer writes the glue so that no line breaks there.
+
+    >>> from symrow.narrate import glued
+    >>> glued([("text", "点と "), ("math", 3), ("text", " 個、"), ("math", "n"), ("text", " 個")],
+    ...       "ja")
+    [('text', '点と', None), ('math', 3, ''), ('text', '個、', None), ('math', 'n', ' '), ('text', '個', None)]
+    >>> glued([("text", "第 "), ("math", 2), ("text", " 行")], "ja")
+    [('text', '第', ''), ('math', 2, ''), ('text', '行', None)]
     """
     language = get_language(lang)
     units, ordinals = language.units, language.ordinals
@@ -194,11 +266,19 @@ def glued(pieces: list, lang: str) -> list:
             if len(text) > 1 and text[0] == "-" and text[1].isalpha():
                 prev[2], text = "-", text[1:]
             elif units and text.startswith(" ") and text[1:].startswith(units):
-                prev[2], text = " ", text[1:]
+                prev[2], text = "" if _numeral(prev[1]) else " ", text[1:]
         glue = None
         nxt = pieces[k + 1] if k + 1 < len(pieces) else None
         if ordinals and nxt is not None and nxt[0] == "math" and text.endswith(ordinals):
-            text, glue = text[:-1], " "
+            text, glue = text[:-1], "" if _numeral(nxt[1]) else " "
         out.append(["text", text, glue])
+    # a numeral with its counter is one word: no space before it either, after
+    # a wide character ("点と2個", as "点と3つ")
+    for k in range(1, len(out)):
+        before, piece = out[k - 1], out[k]
+        if piece[0] == "math" and piece[2] == "" and before[0] == "text" \
+                and before[1].endswith(" ") and len(before[1]) > 1 \
+                and unicodedata.east_asian_width(before[1][-2]) in "WF":
+            before[1] = before[1][:-1]
     return [tuple(p) for p in out]
 

@@ -149,7 +149,7 @@ TEMPLATES: dict[str, str] = {
                    "formula is two products in turn:"),
     "h_gcn_mix": ("The first is a combine of the node points: {h_i} mixes the points of "
                   "{X}, weighted by the row {a_i} of the adjacency matrix, so that only "
-                  "the neighbours of node i contribute:"),
+                  "the neighbours of node {=i} contribute:"),
     "h_gcn_map": ("The second is the linear layer again: each mixed point is sent "
                   "through {W}:"),
     "h_gcn_read": ("Followed point by point, a node first gathers its neighbourhood and "

@@ -179,4 +179,4 @@ register(Language(
         # Modern has no bold of in TU: take the bold slant, without a warning
         "\\input{tulmr.fd}\\DeclareFontShape{TU}{lmr}{b}{it}{<->ssub*lmr/b/sl}{}\n"),
     wrap="width", slide_chars=56, words={"cont": "（続き）"},
-    units=("個", "次元", "行", "列", "回", "番", "成分", "項"), ordinals=("第 ",)))
+    units=("個", "次元", "行", "列", "回", "番", "成分", "項", "つ分"), ordinals=("第 ",)))

@@ -55,7 +55,7 @@ TEMPLATES: dict[str, str] = {
     "heading.tcombine": "The product {ATB}: a combine over the data points",
     "tcombine_outer": (
         "In {ATB} the left factor is transposed, so its rows are the columns of {A} "
-        "rather than the points of {A}; the reference article does not name this case. "
+        "rather than the points of {A}. "
         "Read it along the {data} data points instead: each point contributes one "
         "outer product {outer}, and the result adds them up."),
     "tcombine_row": ("Row {j} of {C} is a combine again: it combines the points of {B}, "
@@ -163,7 +163,7 @@ TEMPLATES: dict[str, str] = {
     "heading.bias": "A bias row: {S}",
     "bias": ("The row {b} is added to every row: every point moves by the same vector "
              "{b}, so the point cloud is shifted as a whole and keeps its shape:"),
-    "bias_entry": "Entry by entry, coordinate j of every point gets {b_j}:",
+    "bias_entry": "Entry by entry, coordinate {=j} of every point gets {b_j}:",
     "heading.hadamard": "Entry by entry: {S}",
     "hadamard": ("The Hadamard product multiplies entry by entry: point {i} of {L} and "
                  "point {i} of {R} make point {i} of the result, coordinate by coordinate, "
@@ -204,9 +204,9 @@ TEMPLATES: dict[str, str] = {
     "backward_forward": ("The formula computes these values in turn; the last, {C}, is its "
                          "result:"),
     "heading.backward_loss": "The loss and its gradient",
-    "backward_loss.bar": 'Let L be a number computed from {C}, a loss. Write {G} for {dLdC}: the matrix of how L changes with each entry of {C}, the upstream gradient. Every gradient has the shape of its variable, so {G} is a vector sequence like {C}, one point {g_i} per row; a bar over a name means its gradient throughout:',
-    "backward_loss.partial": ("Let L be a number computed from {C}, a loss. Its gradient "
-                              "{G} is the matrix of how L changes with each entry of {C}, the "
+    "backward_loss.bar": 'Let {=L} be a number computed from {C}, a loss. Write {G} for {dLdC}: the matrix of how {=L} changes with each entry of {C}, the upstream gradient. Every gradient has the shape of its variable, so {G} is a vector sequence like {C}, one point {g_i} per row; a bar over a name means its gradient throughout:',
+    "backward_loss.partial": ("Let {=L} be a number computed from {C}, a loss. Its gradient "
+                              "{G} is the matrix of how {=L} changes with each entry of {C}, the "
                               "upstream gradient. Every gradient has the shape of its "
                               "variable, so {G} is a vector sequence like {C}, one point "
                               "{g_i} per row:"),
@@ -218,7 +218,7 @@ TEMPLATES: dict[str, str] = {
     "backward_rule.match": 'Back through a match: the gradient of the left factor combines the rows of the right factor with the weights in the gradient (a combine), and the gradient of the right factor does the same with the rows of the left factor:',
     "backward_rule.tcombine": "Back through a combine over the points: the gradient of the transposed factor matches the rows of the other factor against those of the gradient, and the other factor's gradient combines with the transposed one:",
     "backward_rule.transpose": "Back through a transpose, the gradient is transposed:",
-    "backward_rule.scale": "Back through a scaling by c, the gradient is scaled by c too:",
+    "backward_rule.scale": "Back through a scaling by {=c}, the gradient is scaled by {=c} too:",
     "backward_rule.mask": ("Back through the mask, the gradient passes unchanged; the mask "
                            "itself is not differentiated:"),
     "backward_rule.softmax": 'Back through the row-wise softmax, each row on its own: each row of the gradient is multiplied by the Jacobian of that row alone, and multiplied out it is the shortcut on the right:',
@@ -237,27 +237,27 @@ TEMPLATES: dict[str, str] = {
     "backward_rule.colscale": ("Back through a diagonal matrix that scaled each "
                                "coordinate:"),
     "backward_rule.power": "Back through a power of a diagonal matrix:",
-    "backward_rule.degree": ("Back through the degree matrix: every entry of row i counted "
-                             "in d_ii:"),
-    "backward_rule.diag": "Back through diag(s): each entry of s gets its diagonal entry:",
+    "backward_rule.degree": ("Back through the degree matrix: every entry of row {=i} counted "
+                             "in {=d_ii}:"),
+    "backward_rule.diag": "Back through {=diag(s)}: each entry of {=s} gets its diagonal entry:",
     "backward_rule.concat": ("Back through matrices side by side: each block gets the "
-                             "columns of the gradient that it filled (J_k below):"),
+                             "columns of the gradient that it filled ({=J_k} below):"),
     "backward_flash": 'Since {Pbar} = {ObarVT} and {O} = {PV}, each row sum of {PbarP} is the inner product of a row of {Obar} with the same row of {O}, so it can be computed from the output alone (FlashAttention does so):',
     "backward_result": "So:",
     "heading.backward_gradients": "The gradients",
     "backward_gradients": "Together, the gradients of the loss with respect to the operands:",
-    "softmax_vjp": ("Row i of the gradient of the softmax's argument multiplies the row "
+    "softmax_vjp": ("Row {=i} of the gradient of the softmax's argument multiplies the row "
                     "{g_i} by the Jacobian {jac}; multiplied out, each entry is the weight "
                     "times its gradient minus the weighted mean of the gradients:"),
     "softmax_vjp_matrix": ("All rows at once, with rowsum the sum of each row (it equals "
                            "the row sums of the output's gradient times the output, which "
                            "is how FlashAttention computes it):"),
     "pointsum": "A sum over the {n} points: every point's gradient {g_i} is added up:",
-    "rowdot": "Entry (i, i) is one inner product, of the point {g_i} with the point {x_i}:",
-    "coldot": "Entry (j, j) adds up coordinate {j} of the gradient times the same coordinate:",
+    "rowdot": "Entry {=(i, i)} is one inner product, of the point {g_i} with the point {x_i}:",
+    "coldot": "Entry {=(j, j)} adds up coordinate {j} of the gradient times the same coordinate:",
     "block": "The columns {first} to {last} of {G}:",
     "diagrow": "The diagonal of {G}, as a row:",
-    "rowspread": "Every entry of row i gets the diagonal entry of row i:",
+    "rowspread": "Every entry of row {=i} gets the diagonal entry of row {=i}:",
     "layernorm_vjp": 'Each point on its own, with {eps} as in the forward pass:',
 
     # -- the full expansion ---------------------------------------------------------------

@@ -44,14 +44,14 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from ..narrate import check_lang, get_language, segments
+from ..narrate import check_lang, get_language, goes_on, segments
 from .document import heading_number, sentence as _narrated, tex_escape
 from .latex import printer
 from .layout import Row, display_rows
 from .measure import TEX
 from .texcut import split_top, strip_overlays
 
-__all__ = ["to_beamer", "plan", "Frame", "Block", "strip_overlays", "preamble",
+__all__ = ["to_beamer", "plan", "orphans", "Frame", "Block", "strip_overlays", "preamble",
            "SLIDE_WIDTH", "TEXT_WIDTH", "FRAME_HEIGHT", "SUBTITLE_HEIGHT", "shown"]
 
 #: widest a display line may be on a slide, in the ems of
@@ -71,6 +71,9 @@ BASELINE = 13.6
 #: the height, in pt, that a frame's content may fill: 214 pt measured
 #: under a frame title (the 16:9 frame is 256 pt tall), less a margin
 FRAME_HEIGHT = 204.0
+#: the margin FRAME_HEIGHT leaves: a sparse frame joins the one before when
+#: their likely heights fit within it too (see _joined)
+_MARGIN = 10.0
 #: what a frame subtitle takes from that, measured
 SUBTITLE_HEIGHT = 12.0
 
@@ -96,6 +99,12 @@ _MATH_CHARS = 2.2
 #: and 10.8, which do not)
 _TALL_HEIGHT = 10.2
 _TALL_SKIP = 2.5
+#: the language's characters to a slide's line lean low, for a sentence may
+#: never be estimated a line short; about this many times as many fill a line
+#: of most sentences (on the tested decks, English lines hold 80 to 95 letters
+#: against 62, and Japanese ones 72 or more, against 56).  Only a frame's join
+#: with a sparse one uses it (_joined)
+_FULLER = 1.4
 
 _CLASS = (r"\documentclass[11pt,aspectratio=169,hyperref={bookmarks=false},"
           r"usepdftitle=false]{beamer}" "\n")
@@ -126,6 +135,11 @@ class Block:
     sentence: str
     sentence_height: float  # estimated, in pt
     equations: list         # list[list[Row]]: display lines, one list per equation
+    leans: bool = False     # it leans on the block before it (narrate.goes_on)
+    #: what the sentence's estimate may be over TeX's, in pt: a line when it
+    #: is long enough to be counted a line over (see _sentence_height)
+    spare: float = 0.0
+    kind: str = ""          # the kind of step it shows
 
     @property
     def height(self) -> float:
@@ -134,6 +148,12 @@ class Block:
             return self.sentence_height
         return self.sentence_height + _DISPLAY_SKIP + sum(
             row_height(line) for eq in self.equations for line in eq)
+
+    @property
+    def likely_height(self) -> float:
+        """The height leaning less high: the sentence at the line count a
+        fuller line gives (what TeX set on the tested decks, or more)."""
+        return self.height - self.spare
 
 
 def row_height(line: Row) -> float:
@@ -168,6 +188,10 @@ class Frame:
         return sum(b.height for b in self.blocks)
 
     @property
+    def likely_height(self) -> float:
+        return sum(b.likely_height for b in self.blocks)
+
+    @property
     def overlays(self) -> int:
         """How many overlay pages the frame shows (1 when it has none)."""
         if self.split:
@@ -180,7 +204,7 @@ def _sentence(step, lang: str) -> str:
     return _narrated(step, lang, tex_escape)
 
 
-def _sentence_height(step, lang: str) -> float:
+def _sentence_height(step, lang: str, line_chars: float | None = None) -> float:
     """Estimated height of a sentence, in pt: its lines, from its width in
     characters of running text (an inline formula measured as TeX sets
     it), and a little more for each line that a tall inline formula
@@ -195,8 +219,15 @@ def _sentence_height(step, lang: str) -> float:
             box = measure(v, "T")
             chars += box.w * _MATH_CHARS
             tall += box.h * SIZE > _TALL_HEIGHT
-    lines = max(1, math.ceil(chars / get_language(lang).slide_chars))
+    lines = max(1, math.ceil(chars / (line_chars or get_language(lang).slide_chars)))
     return BASELINE * lines + _TALL_SKIP * min(lines, tall) + _PARSKIP
+
+
+def _sentence_spare(step, lang: str, height: float) -> float:
+    """How much of a sentence's estimate may be a line too many: the estimate
+    less the height at :data:`_FULLER` times the characters to a line."""
+    likely = _sentence_height(step, lang, get_language(lang).slide_chars * _FULLER)
+    return max(0.0, height - likely)
 
 
 def _equations(rows: list) -> list:
@@ -217,7 +248,8 @@ def _block(step, lang: str) -> Block:
     height = _sentence_height(step, lang) if sentence else 0.0
     equations = _equations(display_rows(step.display, SLIDE_WIDTH, TEX, cell_fraction="text")) \
         if step.display is not None else []
-    return Block(sentence, height, equations)
+    spare = _sentence_spare(step, lang, height) if sentence else 0.0
+    return Block(sentence, height, equations, spare=spare, kind=step.kind)
 
 
 def _split(block: Block, room: float) -> list:
@@ -268,7 +300,14 @@ def plan(derivation, lang: str = "en", title: str = "") -> list:
     A heading closes the frame before it.  A step joins the open frame
     when the frame has room and fewer than :data:`MAX_STEPS` steps; a step
     taller than a frame (:data:`FRAME_HEIGHT`) is split across frames of
-    its own.
+    its own.  A step that leans on the one before (it goes on with its
+    sentence, or speaks of "the other entries" it showed: see
+    :func:`symrow.narrate.goes_on`) is not parted from it: when it does not
+    fit the open frame, the step before moves with it to the next, or,
+    when the two are too tall for one frame, the next is titled "(cont.)".
+    Last, a frame that holds less than a third of a frame and fits in the
+    one before it (under the same heading) joins it: no frame is left
+    nearly empty where the one before had room (see :func:`orphans`).
     """
     continued = " " + get_language(lang).words["cont"]
     titles: dict = {}  # level -> heading text, the open headings
@@ -293,18 +332,91 @@ def plan(derivation, lang: str = "en", title: str = "") -> list:
         heading, subtitle = title_and_subtitle()
         room = FRAME_HEIGHT - (SUBTITLE_HEIGHT if subtitle else 0.0)
         current = frames[-1] if frames else None
+        leans = block.leans = not fresh and current is not None and goes_on(step)
         if block.height > room:
             for k, part in enumerate(_split(block, room)):
-                frames.append(Frame(heading + (continued if k else ""),
+                frames.append(Frame(heading + (continued if k or leans else ""),
                                     subtitle, [part], split=True))
-        elif (not fresh and current is not None and not current.split
-                and len(current.blocks) < MAX_STEPS
-                and current.height + block.height <= room):
+        elif (not fresh and current is not None
+                and (len(current.blocks) < MAX_STEPS or leans)
+                and (current.height + block.height <= room
+                     or leans and current.likely_height + block.likely_height <= room)):
+            # (a step that leans on the one before stays with it if it fits at all)
             current.blocks.append(block)
             continue
+        elif leans:
+            before = current.blocks[-1]
+            if len(current.blocks) > 1 and not current.split \
+                    and before.height + block.height <= room:
+                current.blocks.pop()
+                frames.append(Frame(heading, subtitle, [before, block]))
+            else:
+                frames.append(Frame(heading + continued, subtitle, [block]))
         else:
             frames.append(Frame(heading, subtitle, [block]))
         fresh = False
+    return _joined(frames, continued)
+
+
+def _room(frame: Frame) -> float:
+    return FRAME_HEIGHT - (SUBTITLE_HEIGHT if frame.subtitle else 0.0)
+
+
+def _same_heading(a: Frame, b: Frame, continued: str) -> bool:
+    def base(t: str) -> str:
+        return t[:-len(continued)] if t.endswith(continued) else t
+    return base(a.title) == base(b.title) and a.subtitle == b.subtitle
+
+
+def orphans(frames: list, continued: str, heights=None) -> list:
+    """Indices of frames that hold less than a third of a frame under the same
+    heading as the frame before, which has room for them.  ``heights`` are
+    the frames' heights in pt (by default, the estimates); the tests give
+    what TeX measured."""
+    fill = [f.height for f in frames] if heights is None else list(heights)
+    return [k for k in range(1, len(frames))
+            if _same_heading(frames[k - 1], frames[k], continued)
+            and fill[k] < _room(frames[k]) / 3
+            and fill[k - 1] + fill[k] <= _room(frames[k - 1])]
+
+
+#: a frame whose estimate is under this share of its room may hold under a
+#: third of it as TeX sets it (the estimates lean high, by up to about 30% on
+#: a frame of a sentence or two): it is joined to the frame before, or given
+#: that frame's last step
+SPARSE = 0.46
+
+
+def _joined(frames: list, continued: str) -> list:
+    """Frames with no sparse frame (under :data:`SPARSE` of its room, under the
+    same heading as the one before): it joins the frame before when the two
+    fit one frame, or else takes that frame's last step (with the steps that
+    lean on it) when that frame keeps another.  A split frame that takes more
+    stays shown all at once.  Whether two frames fit one is judged by their
+    likely heights (:attr:`Block.likely_height`): a sparse frame is a line or
+    two, and its sentence and the one before are often each a line over."""
+    for _ in range(2 * len(frames)):
+        for k in range(1, len(frames)):
+            before, after = frames[k - 1], frames[k]
+            if not _same_heading(before, after, continued) \
+                    or after.height >= SPARSE * _room(after):
+                continue
+            if before.likely_height + after.likely_height <= _room(before) + _MARGIN:
+                frames[k - 1] = Frame(before.title, before.subtitle, before.blocks + after.blocks,
+                                      split=before.split or after.split)
+                del frames[k]
+                break
+            cut = len(before.blocks) - 1
+            while cut > 0 and before.blocks[cut].leans:
+                cut -= 1
+            moved = before.blocks[cut:]
+            if cut > 0 and not before.split and not after.split and \
+                    sum(b.height for b in moved) + after.height <= _room(after):
+                frames[k - 1] = Frame(before.title, before.subtitle, before.blocks[:cut])
+                frames[k] = Frame(after.title, after.subtitle, moved + after.blocks)
+                break
+        else:
+            return frames
     return frames
 
 

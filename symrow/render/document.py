@@ -29,28 +29,56 @@ def tex_escape(words: str) -> str:
     return "".join(_TEX_SPECIAL.get(ch, ch) for ch in words)
 
 
-#: how each renderer keeps a unit to its number ("3-dimensional", "3 個"): LaTeX
-#: with amsmath's unbreakable dash and a tie; Markdown, where a browser may
-#: break after any inline formula, writes a whole number as text (a reader
-#: sees the same digits) and joins it with a non-breaking hyphen or space
-_GLUE = {"latex": {"-": r"\nobreakdash-", " ": "~"},
-         "markdown": {"-": "\u2011", " ": "\u00a0"}}
+#: how each renderer keeps a unit to its number ("3-dimensional", "n 個", "3個"):
+#: LaTeX with amsmath's unbreakable dash, a tie, or no space and no break
+#: (luatexja spaces "$3$個" as it does the templates' "3つ"); Markdown, where a
+#: browser may break after any inline formula, writes a whole number as text
+#: (a reader sees the same digits) and joins it with a non-breaking hyphen or
+#: space, or a word joiner
+_GLUE = {"latex": {"-": r"\nobreakdash-", " ": "~", "": "\\nobreak "},
+         "markdown": {"-": "\u2011", " ": "\u00a0", "": "\u2060"}}
+
+
+def _listed(pieces: list) -> list:
+    """Math pieces separated by commas alone (``{Q}, {K}, {V}``) as one piece, a
+    list: a browser may break a line after any inline formula, so that
+    ``$Q$, $K$, $V$`` comes apart on a phone, where ``$Q, K, V$`` stays whole."""
+    out: list = []
+    for piece in pieces:
+        kind, value, join = piece
+        if (kind == "math" and len(out) > 1 and out[-1][:2] == ("text", ", ")
+                and out[-1][2] is None and out[-2][0] == "math" and out[-2][2] is None
+                and not _whole(value) and not _whole(out[-2][1][-1])):
+            out.pop()
+            out[-1] = ("math", out[-1][1] + (value,), join)
+            continue
+        out.append((kind, (value,) if kind == "math" else value, join))
+    return out
+
+
+def _whole(value) -> bool:
+    return isinstance(value, (int, sympy.Integer)) and not isinstance(value, bool)
 
 
 def sentence(step, lang: str, escape, mode: str = "latex") -> str:
     """A step's narration in ``lang``: words escaped by ``escape``, math in ``$``, units
-    kept to their numbers as ``mode`` (``"latex"`` or ``"markdown"``) does it."""
+    kept to their numbers as ``mode`` (``"latex"`` or ``"markdown"``) does it; in
+    Markdown, a list of formulas is one formula (:func:`_listed`)."""
     glue = _GLUE[mode]
+    pieces = [(kind, v, join) for kind, v, join in glued(segments(step, lang), lang)]
+    if mode == "markdown":
+        pieces = _listed(pieces)
+    else:
+        pieces = [(kind, (v,) if kind == "math" else v, join) for kind, v, join in pieces]
     out = []
-    for kind, v, join in glued(segments(step, lang), lang):
+    for kind, v, join in pieces:
         if kind == "text":
             out.append(escape(v))
-        elif mode == "markdown" and isinstance(v, (int, sympy.Integer)) \
-                and not isinstance(v, bool):
-            out.append(str(v))
+        elif mode == "markdown" and len(v) == 1 and _whole(v[0]):
+            out.append(str(v[0]))
         else:
-            out.append("$" + latex(v) + "$")
-        if join:
+            out.append("$" + ", ".join(latex(item, fraction="slash") for item in v) + "$")
+        if join is not None:
             out.append(glue[join])
     return "".join(out)
 

@@ -21,7 +21,8 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
-from .measure import KATEX, Measure, Metrics, split_sign as _split_sign, tall_strut
+from .measure import (KATEX, Measure, Metrics, plain_parens, slash_paren, slashed,
+                      split_sign as _split_sign, tall_strut)
 
 __all__ = ["SymrowLatexPrinter", "latex", "printer", "strut", "vecseq_display", "vecseq_node",
            "LINE_WIDTH"]
@@ -29,7 +30,8 @@ __all__ = ["SymrowLatexPrinter", "latex", "printer", "strut", "vecseq_display", 
 _DOTS = {"c": r"\cdots", "v": r"\vdots", "d": r"\ddots", "l": r"\dots"}
 _RELS = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
          "gets": r"\longleftarrow",
-         "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}
+         "ge": r"\geq", "le": r"\leq", "gt": ">", "lt": "<", "approx": r"\approx",
+         "times": r"\times"}
 
 #: widest a display line may be by default, in ems of the math font, as
 #: :mod:`symrow.render.measure` estimates them: a 720 px column at 16 px text
@@ -50,6 +52,9 @@ class SymrowLatexPrinter(LatexPrinter):
         # a fraction in a matrix cell: "display" (\dfrac, the default: roomy,
         # easy to read on a page) or "text" (\frac, narrower: slides)
         "cell_fraction": "display",
+        # a fraction of display nodes: "stacked" (\frac) or "slash" (num / den,
+        # for math in running text and headings, where \frac is set small)
+        "fraction": "stacked",
     }
 
     def __init__(self, settings=None):
@@ -218,6 +223,8 @@ class SymrowLatexPrinter(LatexPrinter):
             self._cell = saved
 
     def _print_Frac(self, node: N.Frac) -> str:
+        if self._settings["fraction"] == "slash":
+            return "%s / %s" % (self._slash_part(node.num), self._slash_part(node.den))
         return self._fraction(lambda: self._print(node.num), lambda: self._print(node.den))
 
     def _print_Stacked(self, node) -> str:
@@ -245,13 +252,25 @@ class SymrowLatexPrinter(LatexPrinter):
                 return "e^{%s}" % self._print(node.arg)
             finally:
                 self._cell = saved
+        if slashed(node.arg):
+            # an exponential stands in a fraction (a softmax), where a fraction
+            # in its argument is set at script size, and a sum in its numerator
+            # (its limits and terms) would be too small to read: num / den
+            return r"\exp\left(%s / %s\right)" % (self._slash_part(node.arg.num),
+                                                  self._slash_part(node.arg.den))
         return r"\exp\left(%s\right)" % self._print(node.arg)
+
+    def _slash_part(self, part) -> str:
+        tex = self._print(part)
+        return r"\left(%s\right)" % tex if slash_paren(part) else tex
 
     def _print_Sqrt(self, node: N.Sqrt) -> str:
         return r"\sqrt{%s}" % self._print(node.arg)
 
     def _print_Call(self, node: N.Call) -> str:
         args = ", ".join(self._print(a) for a in node.args)
+        if plain_parens(args):   # \phi(Q), not \phi (Q)
+            return r"%s(%s)" % (node.tex, args)
         return r"%s\left(%s\right)" % (node.tex, args)
 
     # -- streamed expansions ---------------------------------------------

@@ -195,6 +195,9 @@ class _Layout:
         if isinstance(node, N.Group):
             if self.w(node) <= width:
                 return [(self.tex(node), [node])]
+            packed = self.packed(node)
+            if packed is not None:
+                return [("& " + self.tex(part), [part]) for part in packed]
             out: list = []
             for item in node.items:
                 out.extend(self.lines(item))
@@ -240,6 +243,27 @@ class _Layout:
                 out.append((lead + " &= " + self.tex(item), lead_nodes + [item], left))
         return out
 
+    def packed(self, node: N.Group, width: float | None = None):
+        """A group of matrices too wide for one line, as groups of its items that
+        each fit one, as many to a line as fit (``Q = ..., K = ...`` over
+        ``V = ...``: tall matrices side by side take half the height);
+        None when every item needs a line of its own, or one is wider than a
+        line or a matrix of named entries (those are laid out one by one, each
+        broken as it needs).  The lines start at one left edge."""
+        width = self.width if width is None else width
+        if not all(_has_matrix(item) for item in node.items):
+            return None  # equations one under another, aligned, read best
+        lines: list = [[]]
+        for item in node.items:
+            if self.w(item) > width or isinstance(item, N.Entrywise):
+                return None
+            if lines[-1] and self.w(N.Group(lines[-1] + [item])) > width:
+                lines.append([])
+            lines[-1].append(item)
+        if all(len(line) == 1 for line in lines):
+            return None
+        return [N.Group(line) if len(line) > 1 else line[0] for line in lines]
+
     def broken_sum(self, node: N.OSum, first_room: float, next_room: float) -> list:
         """A sum's terms on lines: (text, nodes) for each, the lines after the
         first starting with their sign."""
@@ -279,6 +303,8 @@ class _Layout:
         width = self.width if width is None else width
         if isinstance(node, N.Group):
             if self.w(node) <= width:
+                return []
+            if self.packed(node, width) is not None:
                 return []
             return [e for item in node.items for e in self.walls(item, width)]
         if isinstance(node, N.Rel) and node.rel == "in" and isinstance(node.lhs, N.Chain):
@@ -425,6 +451,20 @@ class _SoftmaxPlan:
 
 _ROWS = (N.OSum, N.OMul, N.Neg, N.Chain, N.Rel, N.Group, N.Paren, N.Call, N.Exp, N.Items,
          N.Dot)
+
+
+def _has_matrix(node) -> bool:
+    """Whether a node holds a matrix of several rows."""
+    if isinstance(node, N.Bmat):
+        return len(node.rows) > 1
+    if isinstance(node, N.Entrywise):
+        return _has_matrix(node.values)
+    if isinstance(node, _ROWS + (N.Transpose, N.Frac)):
+        for f in node.__slots__:
+            value = getattr(node, f)
+            if any(_has_matrix(v) for v in (value if isinstance(value, tuple) else (value,))):
+                return True
+    return False
 
 
 def _has_fraction(node) -> bool:

@@ -166,6 +166,8 @@ _SYMBOLS = {
     "=": (0.778, 0.367, -0.133, "rel"), r"\in": (0.667, 0.539, 0.039, "rel"),
     r"\geq": (0.778, 0.636, 0.136, "rel"), r"\leq": (0.778, 0.636, 0.136, "rel"),
     r"\ge": (0.778, 0.636, 0.136, "rel"), r"\le": (0.778, 0.636, 0.136, "rel"),
+    ">": (0.778, 0.54, 0.04, "rel"), "<": (0.778, 0.54, 0.04, "rel"),
+    "/": (0.5, 0.75, 0.25, "ord"),
     r"\approx": (0.778, 0.483, -0.017, "rel"), r"\to": (1.0, 0.367, -0.133, "rel"),
     r"\mapsto": (1.0, 0.511, 0.011, "rel"), r"\longmapsto": (1.638, 0.511, 0.011, "rel"),
     r"\longrightarrow": (1.638, 0.511, 0.011, "rel"), ",": (0.278, 0.106, 0.194, "punct"),
@@ -281,6 +283,35 @@ def delimited(inner: Box, style: str, kind: str = "(", metrics: Metrics = KATEX)
     dw = widths[col - 1] * s
     h, d = max(inner.h, AXIS * s + total * s / 2), max(inner.d, total * s / 2 - AXIS * s)
     return Box(inner.w + 2 * dw, h, d, "inner", "inner")
+
+
+#: what makes a function's argument tall enough for \\left( ... \\right)
+_TALL_TEX = ("\\frac", "\\dfrac", "\\sum", "\\prod", "\\int", "\\begin")
+
+
+def plain_parens(args_tex: str) -> bool:
+    """Whether a function's arguments take plain parentheses, ``\\phi(Q)``: all
+    but tall ones.  ``\\phi\\left(Q\\right)`` would be set with a gap before
+    its parenthesis (an ordinary symbol or an operator before an inner atom
+    gets a thin space in TeX and KaTeX)."""
+    return not any(cmd in args_tex for cmd in _TALL_TEX)
+
+
+def slashed(arg) -> bool:
+    """Whether an exponential's argument is a fraction written ``num / den``: one
+    whose numerator is a sum over an index (``\\sum_t q_{it} k_{jt} / \\sqrt{d}``),
+    which as a ``\\frac`` in an exponential in a fraction would be set at script
+    size."""
+    return isinstance(arg, N.Frac) and isinstance(arg.num, N.SumOver)
+
+
+def slash_paren(part) -> bool:
+    """Whether a part of ``num / den`` needs parentheses: a sum of terms, a sign, a fraction
+    (an exponential writes a fraction in its argument so: see
+    :meth:`Measure.m_Exp`)."""
+    return (isinstance(part, N.OSum) and len(part.terms) > 1) \
+        or isinstance(part, (N.Neg, N.Frac, sympy.Add)) \
+        or (isinstance(part, sympy.Basic) and bool(part.could_extract_minus_sign()))
 
 
 def fraction(num: Box, den: Box, style: str) -> Box:
@@ -560,7 +591,8 @@ class Measure:
     def m_Rel(self, node: N.Rel, style: str) -> Box:
         rel = {"=": "=", "in": r"\in", "to": r"\longrightarrow", "mapsto": r"\longmapsto",
                "gets": r"\longleftarrow",
-               "ge": r"\geq", "le": r"\leq", "approx": r"\approx", "times": r"\times"}[node.rel]
+               "ge": r"\geq", "le": r"\leq", "gt": ">", "lt": "<", "approx": r"\approx",
+               "times": r"\times"}[node.rel]
         box = leaf_box(rel, style)._replace(first="rel", last="rel")
         return row([self(node.lhs, style), box, self(node.rhs, style)], style)
 
@@ -593,8 +625,16 @@ class Measure:
     def m_Exp(self, node: N.Exp, style: str) -> Box:
         if self.exp_style == "e":
             return _scripted(leaf_box("e", style), None, self(node.arg, _SCRIPT[style]), style)
+        arg = node.arg
+        if slashed(arg):  # written num / den: see SymrowLatexPrinter._print_Exp
+            parts = [self(p, style) if not slash_paren(p)
+                     else delimited(self(p, style), style, metrics=self.metrics)
+                     for p in (arg.num, arg.den)]
+            inner = row([parts[0], leaf_box("/", style), parts[1]], style)
+        else:
+            inner = self(arg, style)
         return row([leaf_box(r"\exp", style),
-                    delimited(self(node.arg, style), style, metrics=self.metrics)], style)
+                    delimited(inner, style, metrics=self.metrics)], style)
 
     def m_Sqrt(self, node: N.Sqrt, style: str) -> Box:
         inner = self(node.arg, style)
@@ -603,8 +643,10 @@ class Measure:
 
     def m_Call(self, node: N.Call, style: str) -> Box:
         args = self(N.Items(node.args), style)
-        return row([leaf_box(node.tex, style)._replace(first="op", last="op"),
-                    delimited(args, style, metrics=self.metrics)], style)
+        parens = delimited(args, style, metrics=self.metrics)
+        if plain_parens(self.printed(N.Items(node.args))):
+            parens = parens._replace(first="open", last="close")
+        return row([leaf_box(node.tex, style)._replace(first="op", last="op"), parens], style)
 
     def m_Paren(self, node: N.Paren, style: str) -> Box:
         return delimited(self(node.item, style), style, metrics=self.metrics)

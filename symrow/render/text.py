@@ -74,7 +74,7 @@ def entry_text(name: str) -> str | None:
 
 _DOTS = {"c": "⋯", "v": "⋮", "d": "⋱", "l": "…"}
 _RELS = {"=": "=", "in": "∈", "to": "⟶", "mapsto": "⟼", "gets": "⟵", "ge": "≥", "le": "≤",
-         "approx": "≈",
+         "gt": ">", "lt": "<", "approx": "≈",
          "times": "×"}
 
 #: widest a text display line may be before a chain breaks at its ``=``
@@ -271,7 +271,25 @@ class SymrowTextPrinter(PrettyPrinter):
         return prettyForm("-∞")
 
 
+class InlineTextPrinter(SymrowTextPrinter):
+    """One line: a fraction of display nodes is written ``num/den`` (with
+    parentheses around a compound part), for math in running text."""
+
+    def _print_Frac(self, node: N.Frac):
+        parts = []
+        for part in (node.num, node.den):
+            pic = self._print(part)
+            if isinstance(part, (N.OSum, N.OMul, N.Neg, N.Frac, sympy.Add, sympy.Mul)) \
+                    or pic.height() > 1:
+                pic = prettyForm(*pic.parens())
+            parts.append(pic)
+        out = prettyForm(*stringPict.next(parts[0], "/", parts[1]))
+        out.binding = prettyForm.DIV
+        return out
+
+
 _PRINTER = SymrowTextPrinter()
+_INLINE = InlineTextPrinter()
 
 
 def text(node) -> str:
@@ -280,7 +298,8 @@ def text(node) -> str:
 
 
 def _width(rendered: str) -> int:
-    return max(map(len, rendered.split("\n")))
+    """Terminal columns of the widest line (wide characters count 2)."""
+    return max(map(display_width, rendered.split("\n")))
 
 
 def pretty_lines(node, width: int = TEXT_WIDTH) -> list[str]:
@@ -350,7 +369,7 @@ def _softmax_lines(node: N.SoftmaxExpansion, width: int) -> list[str]:
     out: list[str] = []
     for chain in node.chains():
         whole = text(chain).split("\n")
-        if max(map(len, whole)) <= width:
+        if max(map(display_width, whole)) <= width:
             out.extend(whole)
             continue
         lhs, frac = chain.items
@@ -390,8 +409,10 @@ def _sum_rows(node: N.OSum, room: int) -> prettyForm:
 
 _NBSP = "\u00a0"
 _NBHY = "\u2011"
-#: a unit kept to its number while lines are filled ("3-dimensional", "3 個")
-_TEXT_GLUE = {"-": _NBHY, " ": _NBSP}
+_WJ = "\u2060"
+#: a unit kept to its number while lines are filled ("3-dimensional", "n 個",
+#: "3個": a word joiner, which no line starts or ends at, removed once filled)
+_TEXT_GLUE = {"-": _NBHY, " ": _NBSP, "": _WJ}
 
 #: characters that may not start a line in Japanese (kinsoku shori)
 _NO_LINE_START = set("、。，．・：；？！ー）」』】〕〉》”’%,.:;?!)]")
@@ -403,6 +424,8 @@ def _inline(value) -> str:
         return value
     rendered = text(value)
     if "\n" in rendered:
+        rendered = _INLINE.doprint(value)
+    if "\n" in rendered:
         rendered = " ".join(rendered.split())
     return rendered.replace(" ", _NBSP)
 
@@ -413,7 +436,8 @@ def display_width(chars: str) -> int:
     >>> display_width("行列 AB")
     7
     """
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in chars)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF"
+               else 0 if unicodedata.combining(ch) else 1 for ch in chars)
 
 
 def _tokens(paragraph: str) -> list[str]:
@@ -422,7 +446,7 @@ def _tokens(paragraph: str) -> list[str]:
     out: list[str] = []
     for ch in paragraph:
         wide = unicodedata.east_asian_width(ch) in "WF"
-        if out and ch in _NO_LINE_START:
+        if out and (ch in _NO_LINE_START or ch == _WJ or out[-1].endswith(_WJ)):
             out[-1] += ch
         elif ch == " " or wide or not out or out[-1] == " " \
                 or unicodedata.east_asian_width(out[-1][-1]) in "WF":
@@ -441,7 +465,8 @@ def _wrap(paragraph: str, lang: str, width: int = 78) -> str:
     """
     from ..narrate import get_language
     if get_language(lang).wrap == "words":
-        return textwrap.fill(paragraph, width).replace(_NBSP, " ").replace(_NBHY, "-")
+        return (textwrap.fill(paragraph, width).replace(_NBSP, " ").replace(_NBHY, "-")
+                .replace(_WJ, ""))
     lines, line, used = [], "", 0
     for token in _tokens(paragraph):
         w = display_width(token)
@@ -453,7 +478,7 @@ def _wrap(paragraph: str, lang: str, width: int = 78) -> str:
         line += token
         used += w
     lines.append(line.rstrip())
-    return "\n".join(lines).replace(_NBSP, " ").replace(_NBHY, "-")
+    return "\n".join(lines).replace(_NBSP, " ").replace(_NBHY, "-").replace(_WJ, "")
 
 
 def to_text(derivation, lang: str = "en", *, expand=None, width=None) -> str:
@@ -469,8 +494,9 @@ def to_text(derivation, lang: str = "en", *, expand=None, width=None) -> str:
     from .layout import text_columns
     chars = text_columns(width, TEXT_WIDTH)
     wrap = min(78, chars)
-    # displays are indented by 4; by default they may take 100 columns after it
-    room = chars if width is None else chars - 4
+    # displays are indented by 4: with the indent, a line is at most ``chars``
+    # terminal columns wide (100 by default, as --help says)
+    room = chars - 4
     out: list[str] = []
     for step in expanded_steps(derivation.steps, expand,
                                lambda node: text_walls(node, room)):
@@ -482,7 +508,7 @@ def to_text(derivation, lang: str = "en", *, expand=None, width=None) -> str:
             # a section (level 1, and a derivation's own headings) is underlined
             # with =, a subsection with -
             rule = "=" if step.params.get("level", 1) == 1 else "-"
-            words = words.replace(_NBSP, " ").replace(_NBHY, "-")
+            words = words.replace(_NBSP, " ").replace(_NBHY, "-").replace(_WJ, "")
             bar = rule * display_width(words)
             out.append(f"{words}\n{bar}")
             continue

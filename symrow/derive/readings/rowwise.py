@@ -195,7 +195,7 @@ class Softmax(Reading):
             return N.Exp(scores.entry_symbol(i, j))
 
         steps = [
-            ctx.heading("softmax", part=part),
+            ctx.heading("softmax", softmax=N.Call("softmax", [arg.whole()]), part=part),
             ctx.step("softmax", {"P": P, "p_i": p_i, "i": I, "X": arg.whole(),
                                  "variant": "causal" if causal.on else "plain"},
                      N.Group([N.Chain([P, N.Call("softmax", [arg.whole()])]),
@@ -221,7 +221,10 @@ class Softmax(Reading):
         steps.append(ctx.step("softmax_distribution", {
             "p_ij": p_ij, "p_i": p_i, "i": I, "n": n,
             "variant": "causal" if causal.on else "plain"},
-            N.Group([N.Rel(p_ij, "ge", ZERO)] + self._row_sums(ctx, causal, exp_score)),
+            # without a mask every exponential is positive, so is every weight; a
+            # mask makes some weights exactly 0
+            N.Group([N.Rel(p_ij, "ge" if causal.on else "gt", ZERO)]
+                    + self._row_sums(ctx, causal, exp_score)),
             part=part))
         src = under(scores, "scale", "mask")
         q_i = src.inputs[0].row(I) if src.reading == "match" else None

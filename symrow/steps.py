@@ -219,8 +219,12 @@ class Derivation(Printable):
         return self._statement
 
     def __repr__(self) -> str:
-        ops = ", ".join(f"{name} {seq.rows}x{seq.cols}" for name, seq in self.operands.items())
-        return f"<Derivation {self.kind}: {ops}; {len(self.steps)} steps>"
+        def size(n) -> str:
+            return "ℓ" if str(n) == "ell" else str(n)
+        ops = ", ".join(f"{name} {size(seq.rows)}×{size(seq.cols)}"
+                        for name, seq in self.operands.items())
+        count = len(self.steps)
+        return f"<Derivation {self.kind}: {ops}; {count} step{'' if count == 1 else 's'}>"
 
 
 def sympy_latex_name(sym) -> str:

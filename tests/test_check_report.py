@@ -184,3 +184,9 @@ def test_every_json_field_is_documented_in_the_readme():
         _keys(json.loads(report.to_json()), keys)
     missing = sorted(k for k in keys if f"`{k}`" not in section)
     assert not missing, f"undocumented JSON fields: {missing}"
+
+
+def test_the_repr_counts_steps_in_words():
+    d = symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2))
+    assert repr(symrow.check("C = BA", d)).startswith("<Report wrong: 1 step against ")
+    assert repr(symrow.check("C = AB = AB", d)).startswith("<Report holds: 2 steps against ")

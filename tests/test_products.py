@@ -226,7 +226,9 @@ def test_result_name_is_checked():
 
 def test_repr_and_displays():
     d = CONCRETE["combine"]()
-    assert repr(d) == "<Derivation combine: A 2x3, B 3x2; 19 steps>"
+    assert repr(d) == "<Derivation combine: A 2×3, B 3×2; 19 steps>"
+    general = symrow.explain("XW")
+    assert repr(general).startswith("<Derivation explain: X m×ℓ, W ℓ×n; ")
     assert "\\begin{aligned}" in d._repr_latex_()
     assert "$$" in d._repr_markdown_()
     assert "𝐜ᵢ" in str(d)

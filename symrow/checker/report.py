@@ -310,7 +310,9 @@ class Report:
         return to_jupyter_latex(self)
 
     def __repr__(self) -> str:
-        return f"<Report {self.verdict}: {len(self.steps)} steps against {self.against}>"
+        count = len(self.steps)
+        return (f"<Report {self.verdict}: {count} step{'' if count == 1 else 's'} "
+                f"against {self.against}>")
 
     def __str__(self) -> str:
         return self.to_text()

@@ -20,7 +20,7 @@ attention tells them, in the preset's own words (style ``"attention"``).
 >>> import symrow
 >>> d = symrow.attention(2, 3, 2)
 >>> d
-<Derivation attention: Q 2x2, K 3x2, V 3x2; 23 steps>
+<Derivation attention: Q 2×2, K 3×2, V 3×2; 23 steps>
 >>> sorted(d.quantities)
 ['K', 'O', 'P', 'Q', 'S', 'V']
 >>> d.result.shape

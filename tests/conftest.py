@@ -97,3 +97,19 @@ def checker_parser(request, monkeypatch):
     yield name
     assert not mismatches, (f"the two parsers disagree on {len(mismatches)} text(s):\n" +
                             "\n".join(mismatches[:10]))
+
+
+@pytest.fixture
+def tex_spy(monkeypatch):
+    """compile_pdf replaced by a recorder: the (source, lang) of each call, and a
+    stand-in PDF back.  For the command's wiring (which document, which
+    language, where it goes); the documents themselves are compiled by the
+    tests of the renderers (test_handout, test_outputs, test_slides)."""
+    calls = []
+
+    def compile_pdf(source, lang="en", **_options):
+        calls.append((source, lang))
+        return b"%PDF-1.5 stand-in\n%%EOF\n"
+
+    monkeypatch.setattr("symrow.render.pdf.compile_pdf", compile_pdf)
+    return calls

@@ -141,19 +141,6 @@ def _marks(entry) -> list:
     return [pytest.mark.slow] if "handout" in words and "check" in words else []
 
 
-@pytest.fixture
-def tex_recorder(monkeypatch):
-    """compile_pdf replaced by a recorder (see the module's docstring)."""
-    calls = []
-
-    def compile_pdf(source, lang="en", **_options):
-        calls.append((source, lang))
-        return b"%PDF-1.5 stand-in\n%%EOF\n"
-
-    monkeypatch.setattr("symrow.render.pdf.compile_pdf", compile_pdf)
-    return calls
-
-
 def _shell(command: str, folder: Path) -> subprocess.CompletedProcess:
     """The command in sh, in ``folder``, with the venv's bin first on PATH."""
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
@@ -163,7 +150,7 @@ def _shell(command: str, folder: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("entry", [pytest.param(e, marks=_marks(e), id=_id(e))
                                    for e in COMMANDS])
-def test_a_readme_command_runs_as_written(entry, tmp_path, tex_recorder):
+def test_a_readme_command_runs_as_written(entry, tmp_path, tex_spy):
     import symrow
     _number, command, shown = entry
     words = _words(command)
@@ -185,7 +172,7 @@ def test_a_readme_command_runs_as_written(entry, tmp_path, tex_recorder):
     for name in written:
         assert (tmp_path / name).stat().st_size > 0, name
     assert {p.name for p in tmp_path.iterdir()} - before == set(written)
-    assert bool(tex_recorder) == _compiles(words), command
+    assert bool(tex_spy) == _compiles(words), command
 
 
 # -- what the tests above rely on ----------------------------------------------------------------

@@ -495,18 +495,6 @@ def test_cli_attention_slides_compile_end_to_end(tmp_path):
     assert _pdf_pages(tmp_path / "a.pdf") == PINNED["attention_concrete", "en"][1]
 
 
-@pytest.fixture
-def tex_spy(monkeypatch):
-    calls = []
-
-    def compile_pdf(source, lang="en", **_options):
-        calls.append((source, lang))
-        return b"%PDF-1.5 stand-in\n%%EOF\n"
-
-    monkeypatch.setattr("symrow.render.pdf.compile_pdf", compile_pdf)
-    return calls
-
-
 def test_cli_attention_slides_in_japanese(tmp_path, tex_spy):
     proc = run("attention", "--m", "2", "--n", "2", "--d", "2", "--format", "pdf", "--slides",
                "--lang", "ja", "-o", str(tmp_path / "a.pdf"))

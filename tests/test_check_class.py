@@ -149,10 +149,12 @@ def test_a_crashing_file_never_stops_the_others(submissions):
 
 def test_a_file_that_times_out_is_reported(tmp_path):
     from check_cases.handwritten import attention_derivation
-    (tmp_path / "long.tex").write_text("\n".join([attention_derivation(4, 4, 4)] * 4))
+    # the limit counts CPU time, and a worker that checked att444 before has its parses
+    # cached: sixteen copies take about a second of CPU even so, far past the limit
+    (tmp_path / "long.tex").write_text("\n".join([attention_derivation(4, 4, 4)] * 16))
     (tmp_path / "short.tex").write_text("\\[ S = QK^\\top \\]")
     summary = classroom.check_class([tmp_path], lambda: against("att444"), jobs=1,
-                                    timeout=0.2)
+                                    timeout=0.1)
     long, short = summary.results
     assert long.verdict == "unreadable" and "timed out" in long.note
     assert short.verdict == "holds"

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 import sympy
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import harness
@@ -331,6 +331,7 @@ _PIECES = ["A", "B", "X", "W_Q", r"\hat{A}", "^T", "^\\top", "'", "(", ")", "{",
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(_PIECES), max_size=14))
+@example([r"\left(", r"\\", r"\right)"])    # a row break in brackets is a list: it crashed
 def test_reader_fuzz_only_raises_symrow_errors(pieces):
     text = "".join(pieces)
     try:

@@ -938,7 +938,7 @@ class _Reader:
     def _bracketed(self, cur: Cursor, opener: Token, close: str, right: bool = False):
         inner, end = self._bracket_nodes(cur, opener, close, right)
         if len(_split_commas(inner)) > 1:
-            comma = next(n for n in inner if _is(n, ","))
+            comma = next(n for n in inner if _is(n, ",", ";"))   # where _split_commas split
             raise self.error("a list in brackets is not a matrix formula; a function's "
                              "arguments go after its name, as in \\mathrm{Concat}(A, B)",
                              *_span(comma))

@@ -436,6 +436,17 @@ class _Reader:
         return expr.name
 
     # -- functions and families defined in the text ------------------------------------------
+    def _one_name(self, nodes: list):
+        """The name ``nodes`` are, all of them (its :class:`NameParts`), or None."""
+        if not nodes or not NT.is_name_start(nodes[0]):
+            return None
+        cur = Cursor(nodes, nodes[0].pos, nodes[-1].end)
+        try:
+            parts, _, _ = NT.read_name(cur, self.src)
+        except NT.NameError_:
+            return None
+        return parts if cur.at_end() else None
+
     def _head_word(self, nodes: list) -> tuple[str, int] | None:
         """``\\mathrm{Attention}``, ``\\operatorname{FFN}``, ``f``: the word a function
         definition or call starts with, and how many nodes it takes."""
@@ -474,14 +485,8 @@ class _Reader:
             piece = _strip_spacing(piece)
             if piece and _is(piece[-1], "\\right"):
                 piece = piece[:-1]
-            if not piece or not NT.is_name_start(piece[0]):
-                return False
-            cur = Cursor(piece, piece[0].pos, piece[-1].end)
-            try:
-                parts, _, _ = NT.read_name(cur, self.src)
-            except NT.NameError_:
-                return False
-            if not cur.at_end():
+            parts = self._one_name(piece)
+            if parts is None:
                 return False
             params.append(parts.canonical)
         if len(word) == 1 and word.isupper():
@@ -497,14 +502,8 @@ class _Reader:
 
     def _family_definition(self, lhs: list, rhs: list) -> bool:
         lhs = _strip_spacing(lhs)
-        if not lhs or not NT.is_name_start(lhs[0]):
-            return False
-        cur = Cursor(lhs, lhs[0].pos, lhs[-1].end)
-        try:
-            parts, _, _ = NT.read_name(cur, self.src)
-        except NT.NameError_:
-            return False
-        if not cur.at_end() or parts.sub is None or not _FAMILY_INDEX.match(parts.sub):
+        parts = self._one_name(lhs)
+        if parts is None or parts.sub is None or not _FAMILY_INDEX.match(parts.sub):
             return False
         if parts.kind != "word":
             return False      # W_i = ... : only word names (head_i) make families
@@ -515,14 +514,10 @@ class _Reader:
     def _degree_definition(self, lhs: list, rhs: list):
         """``\\tilde{D}_{ii} = \\sum_j \\tilde{A}_{ij}``: the degree matrix of Ã."""
         lhs, rhs = _strip_spacing(lhs), _strip_spacing(rhs)
-        if not lhs or not NT.is_name_start(lhs[0]) or not rhs or not _is(rhs[0], "\\sum"):
+        if not rhs or not _is(rhs[0], "\\sum"):
             return None
-        cur = Cursor(lhs, lhs[0].pos, lhs[-1].end)
-        try:
-            parts, _, _ = NT.read_name(cur, self.src)
-        except NT.NameError_:
-            return None
-        if not cur.at_end() or parts.sub is None or len(parts.sub.replace(",", "")) != 2 or \
+        parts = self._one_name(lhs)
+        if parts is None or parts.sub is None or len(parts.sub.replace(",", "")) != 2 or \
                 parts.sub.replace(",", "")[0] != parts.sub.replace(",", "")[1]:
             return None
         i = parts.sub.replace(",", "")[0]

@@ -515,6 +515,15 @@ def _shapes_of(args) -> dict:
     return shapes
 
 
+def _values_of(args) -> dict:
+    values: dict = {}
+    for name, rows in getattr(args, "values", []) or []:
+        if name in values:
+            raise OptionError(f"--values gives {name} twice")
+        values[name] = rows
+    return values
+
+
 def _names(text: str, count: int) -> list[str]:
     names = [n.strip() for n in text.split(",")]
     if len(names) != count or not all(names):
@@ -557,33 +566,28 @@ def _builder_preset(preset, args):
     return preset.build(general=args.general, **options)
 
 
+def _formula_inputs(args) -> tuple:
+    """``explain``'s and ``backward``'s --shape and --values, as (shapes, values), each
+    None when not given."""
+    shapes, values = _shapes_of(args), _values_of(args)
+    if args.general and (shapes or values):
+        raise OptionError("--general takes no shapes or values")
+    return shapes or None, values or None
+
+
 def _explain(args):
     from .derive.explain import explain
-    shapes = _shapes_of(args)
-    if args.general and (shapes or args.values):
-        raise OptionError("--general takes no shapes or values")
-    values = {}
-    for name, rows in args.values:
-        if name in values:
-            raise OptionError(f"--values gives {name} twice")
-        values[name] = rows
-    return explain(args.formula, shapes or None, values=values or None, causal=args.causal,
+    shapes, values = _formula_inputs(args)
+    return explain(args.formula, shapes, values=values, causal=args.causal,
                    scale=args.scale, diagonal=getattr(args, "diagonal", None) or (),
                    heads=getattr(args, "heads", None))
 
 
 def _backward(args):
     from .derive.backward import backward
-    shapes = _shapes_of(args)
-    if args.general and (shapes or args.values):
-        raise OptionError("--general takes no shapes or values")
-    values = {}
-    for name, rows in args.values:
-        if name in values:
-            raise OptionError(f"--values gives {name} twice")
-        values[name] = rows
+    shapes, values = _formula_inputs(args)
     wrt = [name for group in args.wrt for name in group] if args.wrt else None
-    return backward(args.formula, shapes or None, values=values or None, causal=args.causal,
+    return backward(args.formula, shapes, values=values, causal=args.causal,
                     scale=args.scale, diagonal=args.diagonal or (), heads=args.heads,
                     wrt=wrt, general=args.general, notation=args.notation)
 
@@ -878,11 +882,7 @@ def _run_class(args, values: dict) -> int:
 
 def _run_check(args) -> int:
     _check_options(args)
-    values = {}
-    for name, rows in args.values or []:
-        if name in values:
-            raise OptionError(f"--values gives {name} twice")
-        values[name] = rows
+    values = _values_of(args)
     if _is_class(args):
         return _run_class(args, values)
     derivation = _against(args)

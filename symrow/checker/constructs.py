@@ -69,7 +69,18 @@ class ConstructReader:
         if fn is not None and fn.reading == "apply":
             cur.take()
             cur.take()
-            self._elementwise(cur, em, fn.key, tok.pos, arg.end)
+            key = fn.key + "'" if self._prime(cur) else fn.key
+            self._elementwise(cur, em, key, tok.pos, arg.end)
+            return
+        if fn is not None and fn.reading not in ("diag", "degree") and \
+                is_token(cur.peek(2), "(", "\\left", "["):
+            # LayerNorm(X), Concat(A, B), and any function a reading of its own reads
+            cur.take()
+            cur.take()
+            got = self._bracket_arg(cur, text, tok.pos, arg.end)
+            inner, a, b = got
+            self._engine_call(fn.key, self._arguments(inner, text, a, b), em, tok.pos, b)
+            self._postfix(cur, em, simple=False)
             return
         if text.lower() in ("diag", "rowsum"):
             # diag(p_i): a row on the diagonal; rowsum(X): each row added up (a column)
@@ -137,17 +148,15 @@ class ConstructReader:
                 raise TranslateError(f"write every argument of {word}: with these sizes, as "
                                      f"in {word}(\\mathrm{{head}}_1, \\mathrm{{head}}_2)",
                                      pos, end)
-        units = [self.unit(arg, arg[0].pos, arg[-1].end) for arg in args]
         if word.lower() == "concat":
-            atom = Atom("matrix", "Concat", (1, len(units)), cells=(tuple(units),),
-                        ident=next(self._ids))
-        else:
-            if len(units) != 3:
-                raise TranslateError(f"Attention takes three arguments (Q, K, V); this has "
-                                     f"{len(units)}", pos, end)
-            atom = Atom("attention", "", (), cells=tuple((u,) for u in units),
-                        ident=next(self._ids))
-        em.atom(atom, pos, end)
+            units = [self.unit(arg, arg[0].pos, arg[-1].end) for arg in args]
+            em.atom(Atom("matrix", "Concat", (1, len(units)), cells=(tuple(units),),
+                         ident=next(self._ids)), pos, end)
+            return
+        if len(args) != 3:
+            raise TranslateError(f"Attention takes three arguments (Q, K, V); this has "
+                                 f"{len(args)}", pos, end)
+        self._engine_call("attention", args, em, pos, end)
 
     def _is_word_name(self, word: str) -> bool:
         """Whether ``\\mathrm{word}`` (with any subscript) names a matrix of the reference."""
@@ -165,9 +174,38 @@ class ConstructReader:
         inner, a, b = got
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError(f"{func} of nothing", a, b)
-        self._sub(inner, a, b, em)
-        self._marker(em, "f:" + func, (), pos, end)
+        self._engine_call(func, [inner], em, pos, b)
         self._postfix(cur, em, simple=False)
+
+    @staticmethod
+    def _prime(cur: Cursor) -> bool:
+        """``'`` or ``^{\\prime}`` after a function's name: its derivative (consumed)."""
+        if is_token(cur.peek(), "'"):
+            cur.take()
+            return True
+        if is_token(cur.peek(), "^"):
+            arg = cur.peek(1)
+            inner = [n for n in arg_nodes(arg) if not is_token(n, *V.SPACING)] \
+                if arg is not None else []
+            if len(inner) == 1 and is_token(inner[0], "\\prime"):
+                cur.take()
+                cur.take()
+                return True
+        return False
+
+    def _engine_call(self, key: str, args: list[list], em: Emitter, pos: int, end: int,
+                     params: tuple = ()) -> None:
+        """``key(args...)``: a function of the table of notation, applied by the reading
+        that explain reads it with (:func:`symrow.formula.evaluate.apply`); each argument
+        is a unit of its own."""
+        units = []
+        for arg in args:
+            arg = [n for n in arg if not is_token(n, *V.SPACING)]
+            if not arg:
+                raise TranslateError(f"{key} of nothing", pos, end)
+            units.append(self.unit(arg, arg[0].pos, arg[-1].end))
+        em.atom(Atom("call", key, tuple(params), cells=tuple((u,) for u in units),
+                     ident=next(self._ids)), pos, end)
 
     def _applied(self, cur: Cursor, em: Emitter, name: str, pos: int, end: int) -> None:
         """``\\operatorname{diag}(...)``, ``\\operatorname{rowsum}(...)``: a marker the
@@ -191,8 +229,7 @@ class ConstructReader:
         inner, a, b = got
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError("softmax of nothing", a, b)
-        self._sub(inner, a, b, em)
-        self._marker(em, "softmax", (), pos, end)
+        self._engine_call("softmax", [inner], em, pos, b)
         self._postfix(cur, em, simple=False)
         return True
 

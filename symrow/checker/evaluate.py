@@ -27,11 +27,12 @@ import math
 
 import sympy
 
-from ..values import function_of, matrix_product
+from ..values import matrix_product
 from . import parse as l2s
 from .indices import index_names, index_value
 from .translate import Atom, Unit
-from .values import (MathError, Unsized, assemble, exp_of, is_matrix, row_softmax,
+from .units import NESTED
+from .values import (MathError, Unsized, assemble, exp_of, is_matrix,
                      scalar_or_matrix, shape_text)
 
 __all__ = ["ReadError", "parse_unit", "Evaluator", "free_indices", "MathError"]
@@ -104,10 +105,6 @@ def parse_unit(unit: Unit, cache: dict, parser: str = "auto") -> None:
     for atom in unit.atoms.values():
         for cell in sub_units(atom):
             parse_unit(cell, cache, parser)
-
-
-#: placeholder kinds that hold units of their own (in ``cells``)
-NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid", "attention")
 
 
 def sub_units(atom: Atom):
@@ -328,8 +325,8 @@ class Evaluator:
             return self._matrix(atom, env)
         if kind == "cases":
             return self._cases(atom, env)
-        if kind == "attention":
-            return self._attention(atom, env)
+        if kind == "call":
+            return self._call(atom, env)
         if kind in ("max", "min"):
             return self._extremum(atom, env)
         if kind == "elided":
@@ -393,17 +390,19 @@ class Evaluator:
             raise MathError(f"a {atom.kind} of matrices; write it entry by entry")
         return (sympy.Max if atom.kind == "max" else sympy.Min)(*values)
 
-    def _attention(self, atom: Atom, env: dict):
-        """``Attention(Q, K, V)`` = softmax(QKᵀ/√d_k)V, d_k the columns of Q and K."""
-        q, k, v = (self.value(cell, env) for (cell,) in atom.cells)
-        if not all(is_matrix(x) for x in (q, k, v)):
-            raise MathError("Attention takes three matrices")
-        if q.cols != k.cols or k.rows != v.rows:
-            raise MathError(f"Attention of a {shape_text(q)}, a {shape_text(k)} and a "
-                            f"{shape_text(v)}: Q and K need as many columns, K and V as "
-                            f"many rows")
-        scores = matrix_product(q, k.T) / sympy.sqrt(q.cols)
-        return sympy.ImmutableMatrix(matrix_product(row_softmax(scores), v))
+    def _call(self, atom: Atom, env: dict):
+        """A function applied by its reading (:func:`symrow.formula.evaluate.apply`): the
+        value explain gives it, whatever the function."""
+        from ..errors import SymrowError
+        from ..formula.evaluate import apply
+        args = [self.value(cell, env) for (cell,) in atom.cells]
+        if any(isinstance(a, (Unsized, _Entrywise)) for a in args):
+            raise MathError(f"cannot tell the size of the argument of {atom.name} here")
+        try:
+            return scalar_or_matrix(apply(atom.name, args,
+                                          params=atom.items))
+        except SymrowError as err:
+            raise MathError(str(err)) from None
 
     def _matrix(self, atom: Atom, env: dict):
         return assemble([[self.value(cell, env) for cell in row] for row in atom.cells],
@@ -553,11 +552,6 @@ class Evaluator:
                                                           for k in range(value.cols)])))
         if name == "T":
             return sympy.ImmutableMatrix(value.T) if is_matrix(value) else value
-        if name == "softmax":
-            return row_softmax(value)
-        if name.startswith("f:"):  # an element-wise function, as the planner defines it
-            f = function_of(name[2:])
-            return sympy.ImmutableMatrix(value.applyfunc(f)) if is_matrix(value) else f(value)
         idx = [self._index(item, env) for item in atom.items]
         if not is_matrix(value):
             if all(i == 1 for i in idx):

@@ -243,7 +243,9 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             return
         if text in V.FUNCTION_COMMANDS:
             cur.take()
-            self._elementwise(cur, em, V.FUNCTION_COMMANDS[text], tok.pos, tok.end)
+            key = V.FUNCTION_COMMANDS[text]
+            self._elementwise(cur, em, key + "'" if self._prime(cur) else key, tok.pos,
+                              tok.end)
             return
         if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell" \
                 or self._greek_name(text):

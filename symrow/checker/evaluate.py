@@ -135,6 +135,16 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
                 names.add(atom.name)
         _uses(body, unit, ref, frozenset(names), out)
         return
+    if isinstance(tree, sympy.Pow):
+        # (X)_{ij}, (\bar{Z})_i: the indices of a marker on a whole matrix run over its
+        # rows and columns, as the indices of its own entries do
+        base, marker = _atom(tree.args[0], unit), _atom(tree.args[1], unit)
+        if base is not None and base.kind == "whole" and marker is not None and \
+                marker.kind == "marker" and marker.name in ("entry", "row"):
+            q = ref.quantities[base.name]
+            for k, item in enumerate(marker.items):
+                if isinstance(item, str) and item not in bound and item not in ref.sizes:
+                    out.setdefault(item, set()).add((q.rows if k == 0 else q.cols, q.name))
     atom = _atom(tree, unit)
     if atom is not None:
         if atom.kind in ("entry", "row"):
@@ -695,8 +705,9 @@ def _entrywise_product(x, y):
 
 def _broadcast(values: list) -> list:
     """Terms of a sum with one matrix shape, where a row vector meets numbers (each added to
-    every entry: p_i - (p_i . g_i)) or a matrix meets a column of its height (added to
-    every column: P - rowsum(...)); other terms are left as they are."""
+    every entry: p_i - (p_i . g_i)), a matrix meets a column of its height (added to
+    every column: P - rowsum(...)) or a row of its width (a bias, added to every row:
+    XW + b); other terms are left as they are."""
     mats = [v for v in values if is_matrix(v)]
     big = max(mats, key=lambda m: m.rows * m.cols)
     out = []
@@ -705,6 +716,9 @@ def _broadcast(values: list) -> list:
             out.append(sympy.ImmutableMatrix(1, big.cols, lambda _i, _j: v))
         elif is_matrix(v) and v.shape == (big.rows, 1) and big.cols > 1:
             out.append(sympy.ImmutableMatrix(big.rows, big.cols, lambda i, _j: v[i, 0]))
+        elif is_matrix(v) and v.shape == (1, big.cols) and big.rows > 1:
+            # a bias row added to every row (XW + b), as the formula reads it
+            out.append(sympy.ImmutableMatrix(big.rows, big.cols, lambda _i, j: v[0, j]))
         else:
             out.append(v)
     return out

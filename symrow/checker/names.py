@@ -174,6 +174,11 @@ class NameReader:
         if letter == "ell":
             raise TranslateError("\\ell is not a size of this derivation", pos, end)
         if parts.lowercase:
+            names = self._canonical_names()
+            whole = names.get(dataclasses.replace(parts, font=None).canonical)
+            if whole is not None:
+                # a vector or bias named as the derivation names it: b, \mathbf{b}, b_1
+                return Atom("whole", whole), sup
             key = dataclasses.replace(parts, font=None, sub=None, sup=None).canonical
             if parts.sup is None and sup is not None and \
                     (key, plain(sup).strip("{}")) in ref.by_letter:
@@ -186,7 +191,7 @@ class NameReader:
                 raise TranslateError(
                     f"which row or entry of {q.name}? write \\boldsymbol{{{key}}}_1 for a "
                     f"row or {key}_{{11}} for an entry", pos, end)
-            items = self._index_items(sub, pos, end, single=bold)
+            items = self._index_items(sub, pos, end, single=bold or 1 in (q.rows, q.cols))
             return self._indexed(q, items, bold, pos, end), sup
         names = self._canonical_names()
         if parts.sup is not None and parts.canonical not in names:
@@ -230,6 +235,13 @@ class NameReader:
         return names
 
     def _indexed(self, q, items: tuple, bold: bool, pos: int, end: int) -> Atom:
+        if len(items) == 1 and not bold and q.rows == 1 and q.cols > 1:
+            # b_j of a bias row, w_3 of a 1 x 4 vector: an entry
+            self._check_range(q, items[0], q.cols, "column", pos, end)
+            return Atom("entry", q.name, (1, items[0]))
+        if len(items) == 1 and q.cols == 1 and q.rows > 1:
+            self._check_range(q, items[0], q.rows, "row", pos, end)
+            return Atom("entry", q.name, (items[0], 1))
         if len(items) == 1:
             self._check_range(q, items[0], q.rows, "row", pos, end)
             return Atom("row", q.name, items)

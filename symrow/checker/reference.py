@@ -130,6 +130,8 @@ class Reference:
             raise OptionError("this reference needs concrete sizes: a general derivation is "
                               "checked through its instances (symrow.check does that)")
         self.kind = derivation.kind
+        #: the derivation itself: the engine a page's own names are read against
+        self.derivation = derivation
         self.options = dict(derivation.options)
         #: the name of the derivation's result (O of attention), for Attention(Q, K, V)
         self.result = getattr(derivation, "result_name", None)
@@ -357,6 +359,57 @@ class Reference:
         view = copy.copy(self)
         view.values = dict(values or {})
         return view
+
+    # -- the page's own names ----------------------------------------------------------
+    def _own(self) -> None:
+        """Copy the tables a definition changes, once per view: the base reference is
+        shared by every check against the same derivation."""
+        if getattr(self, "_owns_tables", False):
+            return
+        self.quantities = dict(self.quantities)
+        self.matrices = dict(self.matrices)
+        self.by_letter = dict(self.by_letter)
+        self.rank = dict(self.rank)
+        self.ground_map = dict(self.ground_map)
+        self.level_of = dict(self.level_of)
+        self.owner = dict(self.owner)
+        self.unfold_maps = {k: dict(v) for k, v in self.unfold_maps.items()}
+        self._levels = {}
+        self.__dict__.pop("_canonical_names", None)
+        self._owns_tables = True
+
+    def define(self, name: str, value, *, letter: str | None = None, tag: str = "",
+               seq: VecSeq | None = None) -> Quantity:
+        """Add a quantity the page defines (``Z = XW + b``, ``\\alpha_{ij} = ...``): its
+        entries are symbols of its own (z_{ij}) whose one-level definition is ``value``,
+        a matrix in the symbols of the quantities it is made from; it is judged by its
+        ground truth like any other.  ``letter`` and ``tag`` name its entries when it is
+        defined by them (``\\alpha`` of ``\\alpha_{ij}``)."""
+        self._own()
+        value = _matrix(value)
+        if seq is None:
+            seq = VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
+        symbols = sympy.ImmutableMatrix(value.rows, value.cols,
+                                        lambda i, j: seq.symbol(i + 1, j + 1))
+        level = 1 + max((self.level_of.get(sym, 0) for sym in value.free_symbols),
+                        default=0)
+        ground = self.ground(value)
+        q = Quantity(name, letter if letter is not None else seq.entry_letter,
+                     tag if letter is not None else seq.tag, value.rows, value.cols, level,
+                     symbols, value, ground)
+        self.quantities[name] = q
+        self.matrices[name] = q
+        self.by_letter[(q.letter, q.tag)] = q
+        rank = len(self.rank)
+        for i in range(q.rows):
+            for j in range(q.cols):
+                sym = symbols[i, j]
+                self.level_of[sym] = level
+                self.owner.setdefault(sym, (name, i + 1, j + 1))
+                self.ground_map[sym] = ground[i, j]
+                self.unfold_maps.setdefault(level, {})[sym] = value[i, j]
+                self.rank.setdefault(sym, rank)
+        return q
 
     def operand_symbols(self, name: str) -> list:
         q = self.quantities.get(name)

@@ -585,13 +585,18 @@ class _Run:
         target = self.section_of(chain.pos)
         out = []
         defining = self.definition_chain(chain, target)
+        own = None if defining else self.page_definition(chain, target)
         for k, rel in enumerate(chain.relations):
             lm, rm = chain.members[k], chain.members[k + 1]
             # Q = K = [numbers]: each name is given the values on the far right
             self.defining = defining
             try:
-                outcome = self.check_step(target, rel, lm,
-                                          chain.members[-1] if defining else rm, conditions)
+                if k == 0 and own is not None:
+                    outcome = own
+                else:
+                    outcome = self.check_step(target, rel, lm,
+                                              chain.members[-1] if defining else rm,
+                                              conditions)
             finally:
                 self.defining = False
             line, column = self.src.line_col(rel.pos)
@@ -610,6 +615,42 @@ class _Run:
                 outcome.pending.sizes = outcome.sizes
                 self.pending[id(out[-1])] = report(outcome.pending)
         return out
+
+    def page_definition(self, chain, target: Target):
+        """``Z = XW + b``, ``\\alpha_{ij} = ...``, ``z_i = x_i W``: a name the derivation
+        does not know, defined by the page (:mod:`.own`).  It is bound to its right side
+        in every reference of the target, so that the lines after it may use it; the
+        step is the page's definition, not a claim.  None when the chain is not one."""
+        from .own import bind, defined_name, defined_value, same_value
+        if chain.problem is not None or not chain.relations or \
+                chain.relations[0].kind != "eq" or len(chain.members) < 2:
+            return None
+        contexts = self.contexts_for(target)
+        named = defined_name(chain.members[0].nodes, self.src, contexts[0].ref)
+        if named is None:
+            return None
+        parts, indices = named
+        values = []
+        for ctx in contexts:
+            unit = self.unit(ctx, chain.members[1])
+            value = None if isinstance(unit, tuple) else \
+                defined_value(ctx.evaluator, unit, ctx.ref, indices)
+            if value is None:
+                return None
+            values.append(value)
+        same = None
+        for ctx, value in zip(contexts, values):
+            q = bind(ctx.ref, parts, indices, value)
+            if same is None:
+                same = same_value(ctx.ref, q)
+        # what was read before the name was known is read again
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+        shown = " ".join(self.text_of(chain.members[0]).split())
+        message = f"the page's own name {shown}, followed in what comes after"
+        if same:
+            message += f" (it is {same})"
+        return Outcome("defines", message)
 
     def definition_chain(self, chain, target: Target) -> bool:
         """``Q = K = [numbers]``, ``Q = K = I`` or ``Q = K = V``: operand names, then

@@ -1,0 +1,262 @@
+r"""The page's own names: what a writer defines, followed on the lines after it.
+
+Writers name their own intermediates (``Z = XW + b``, ``G = \partial L /
+\partial Y``, ``\alpha_{ij} = ...``, ``\text{Score}_{ij} = ...``) and use them
+later.  A line that defines a name the derivation does not know is not a
+claim to check but a definition to follow: :func:`defined_name` finds the
+name (and, for ``\alpha_{ij} = ...`` or ``z_i = ...``, the indices it is
+defined over), :func:`defined_value` evaluates its right side in one
+reference (entry by entry for an indexed definition), and :func:`bind`
+gives the reference a quantity of that name
+(:meth:`~symrow.checker.reference.Reference.define`), with its gradient too
+when it equals a quantity of the derivation's forward pass (``\bar{Z}`` is
+``\bar{Y}`` when Z is Y).
+
+>>> import symrow
+>>> from symrow.checker.reference import Reference
+>>> from symrow.checker.lexer import Source, build_tree, tokenize
+>>> ref = Reference(symrow.explain("XW", {"X": (2, 2), "W": (2, 2)}))
+>>> src = Source(r"\alpha_{ij}")
+>>> parts, indices = defined_name(build_tree(tokenize(src.text), src), src, ref)
+>>> parts.canonical, indices
+('\\alpha_{ij}', ('i', 'j'))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sympy
+
+from ..reader.notation import GREEK_CAPITALS, NameError_, NameParts, is_name_start, \
+    parse_name, read_name
+from . import vocab as V
+from .lexer import Cursor, Token
+from .values import MathError, is_matrix
+
+__all__ = ["defined_name", "defined_value", "bind", "equal_quantity", "same_value"]
+
+
+def _canon(name: str) -> str:
+    try:
+        return parse_name(name).canonical
+    except (NameError_, ValueError):
+        return name
+
+
+def defined_name(nodes: list, src, ref):
+    """The name a page defines on the left of ``=`` (its :class:`NameParts`, and the
+    index letters of an entry or row definition such as ``\\alpha_{ij}``), or None when
+    the left side is not one name, or is one the derivation already knows."""
+    nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in V.SPACING)]
+    if not nodes or not is_name_start(nodes[0]):
+        return None
+    cur = Cursor(nodes, nodes[0].pos, nodes[-1].end)
+    try:
+        parts, _, _ = read_name(cur, src)
+    except NameError_:
+        return None
+    if not cur.at_end() or parts.grad is not None:
+        return None
+    if parts.accent == "bar" and getattr(ref.derivation, "kind", None) == "backward":
+        return None                # a gradient, written \bar{Z}: a claim, never a name
+    known = {_canon(n) for n in ref.quantities}
+    sub = (parts.sub or "").replace(",", "")
+    if parts.sub is not None and 1 <= len(sub) <= 2 and sub.isalpha() and sub.islower() \
+            and sub not in ref.sizes:
+        bare = dataclasses.replace(parts, sub=None, font=None)
+        letter = dataclasses.replace(bare, sup=None).canonical
+        if bare.canonical in known or (letter, parts.sup or "") in ref.by_letter:
+            return None            # an entry or row of a matrix the derivation has
+        if len(letter) == 1 and dataclasses.replace(bare, head=letter.upper()).canonical \
+                in known:
+            return None
+        return parts, tuple(sub)
+    name = dataclasses.replace(parts, font=None).canonical
+    if name in known or (parts.lowercase and parts.sub is None and parts.head in ref.sizes):
+        return None
+    if parts.lowercase and parts.sub is not None and (
+            dataclasses.replace(parts, sub=None, sup=None, font=None).canonical,
+            parts.sup or "") in ref.by_letter:
+        return None                # q_{12}, b_1: an entry or row of a known matrix
+    if parts.head == "I" and parts.accent is None:
+        return None                # the identity
+    if parts.head == "e" and parts.sub is None and parts.sup is None:
+        return None                # Euler's number
+    return parts, ()
+
+
+def defined_value(evaluator, unit, ref, indices: tuple):
+    """The value a definition gives: a matrix; for ``z_{ij} = ...`` its entries over the
+    ranges of i and j, for ``z_i = ...`` its rows.  None when the right side does not
+    give one (it uses other free indices, or cannot be evaluated)."""
+    from .evaluate import step_ranges
+    try:
+        if not indices:
+            value = evaluator.value(unit, {})
+            if not is_matrix(value):
+                if not isinstance(value, sympy.Expr):
+                    return None
+                value = sympy.ImmutableMatrix([[value]])
+            return sympy.ImmutableMatrix(value)
+        bounds = step_ranges(unit, unit, ref)
+        if set(bounds) != set(indices):
+            return None
+        if len(indices) == 1:
+            rows = []
+            for i in range(1, bounds[indices[0]] + 1):
+                row = evaluator.value(unit, {indices[0]: i})
+                row = row if is_matrix(row) else sympy.ImmutableMatrix([[row]])
+                if row.rows != 1 and row.cols == 1:
+                    row = row.T
+                rows.append(row)
+            if len({r.shape for r in rows}) != 1 or rows[0].rows != 1:
+                return None
+            return sympy.ImmutableMatrix.vstack(*rows)
+        a, b = indices
+        cells = [[evaluator.value(unit, {a: i, b: j}) for j in range(1, bounds[b] + 1)]
+                 for i in range(1, bounds[a] + 1)]
+        if any(is_matrix(c) for row in cells for c in row):
+            return None
+        return sympy.ImmutableMatrix(cells)
+    except (MathError, ArithmeticError, ValueError, TypeError):
+        return None
+
+
+def _entry_seq(letter: str, tag: str, shape):
+    """The vector sequence of a matrix the page defines by its entries (``\\alpha_{ij}``):
+    a capital whose entries print as the page writes them, or None."""
+    from ..seq import VecSeq
+    capital = {v: k for k, v in GREEK_CAPITALS.items()}.get(letter)
+    head = capital or (letter.upper() if len(letter) == 1 and letter.isalpha() else None)
+    if head is None:
+        return None
+    seq = VecSeq(NameParts(head, sup=tag or None).canonical, shape[0], shape[1])
+    return seq if seq.entry_letter == letter else None
+
+
+def bind(ref, parts: NameParts, indices: tuple, value):
+    """Give the page's name its value in ``ref`` (and its gradient, when it equals a
+    quantity that has one); returns the new quantity."""
+    if indices:
+        bare = dataclasses.replace(parts, sub=None, font=None)
+        letter = dataclasses.replace(bare, sup=None).canonical
+        seq = _entry_seq(letter, parts.sup or "", value.shape)
+        name = seq.name if seq is not None else bare.canonical
+        q = ref.define(name, value, letter=letter, tag=parts.sup or "", seq=seq)
+    else:
+        q = ref.define(dataclasses.replace(parts, font=None).canonical, value)
+    if not indices and getattr(ref.derivation, "kind", None) == "backward":
+        mine = dataclasses.replace(parts, font=None).gradient().canonical
+        if mine not in ref.quantities:
+            grad = _gradient(ref, q)
+            if grad is not None:
+                ref.define(mine, grad)
+    return q
+
+
+def _gradient(ref, q):
+    """The gradient of the page's quantity ``q`` against a backward derivation: that of
+    the quantity it equals, or, when it equals a value the formula leaves unnamed
+    (``XW_1 + b_1`` inside a ReLU), the gradient the engine derives once that value is
+    named.  None when it equals no value of the forward pass."""
+    same = equal_quantity(ref, q)
+    if same is not None:
+        try:
+            grad = ref.quantities.get(parse_name(same).gradient().canonical)
+        except (NameError_, ValueError):
+            grad = None
+        return None if grad is None else grad.symbols
+    forward = getattr(ref.derivation, "forward", None)
+    plan = getattr(forward, "plan", None)
+    if plan is None or not plan.concrete:
+        return None
+    node = _unnamed_node(plan, q.ground)
+    if node is None:
+        return None
+    return _named_gradient(ref.derivation, plan, node, q.name)
+
+
+def _unnamed_node(plan, ground):
+    """The node of a plan whose value is ``ground`` (and has no name of its own)."""
+    cache: dict = {}
+    for node in plan.nodes:
+        if node.named or node.expr is None or (node.rows, node.cols) != ground.shape:
+            continue
+        value = sympy.ImmutableMatrix(plan._value(node, cache, leaf=None))
+        if value == ground or (value - ground).expand() == sympy.zeros(*ground.shape):
+            return node
+    return None
+
+
+def _replace(expr, old, new):
+    """``expr`` with every subtree equal to ``old`` replaced by ``new``."""
+    from ..formula import expr as E
+    if expr == old:
+        return new
+    changes = {}
+    for field in dataclasses.fields(expr):
+        value = getattr(expr, field.name)
+        if isinstance(value, E.Expr):
+            changes[field.name] = _replace(value, old, new)
+        elif isinstance(value, tuple) and value and all(isinstance(v, E.Expr) for v in value):
+            changes[field.name] = tuple(_replace(v, old, new) for v in value)
+    return dataclasses.replace(expr, **changes) if changes else expr
+
+
+def _named_gradient(derivation, plan, node, name: str):
+    """The gradient of the value ``node`` computes, from the backward pass of the same
+    formula with that value given the page's ``name``."""
+    from .. import backward
+    from ..errors import SymrowError
+    from ..formula import expr as E
+    formula = plan.formula
+    defs = []
+    done = False
+    for left, expr in formula.definitions:
+        replaced = _replace(expr, node.expr, E.Name(name))
+        if replaced != expr and not done:
+            defs.append((name, node.expr))
+            done = True
+        defs.append((left, replaced))
+    if not done:
+        return None
+    named = dataclasses.replace(formula, definitions=tuple(defs), source=None)
+    shapes = {n.name: (n.rows, n.cols) for n in plan.nodes if n.reading == "operand"}
+    options = dict(derivation.options)
+    try:
+        other = backward(named, shapes, notation=options.get("notation", "bar"),
+                         causal=bool(options.get("causal")),
+                         scale=options.get("scale", "symbolic"))
+        value = other.quantities.get(parse_name(name).gradient().canonical)
+    except (SymrowError, KeyError, NameError_, ValueError):
+        return None
+    return None if value is None else sympy.ImmutableMatrix(value)
+
+
+
+def same_value(ref, q) -> str:
+    """What the page's quantity ``q`` is in the derivation: a quantity (``Y of the
+    derivation``), or a value the formula computes without naming it (``the value XW_1 +
+    b_1 in the formula``); '' when neither."""
+    same = equal_quantity(ref, q)
+    if same is not None:
+        return f"{same} of the derivation"
+    from ..formula.expr import text
+    plan = getattr(getattr(ref.derivation, "forward", None), "plan", None) or \
+        getattr(ref.derivation, "plan", None)
+    if plan is None or not plan.concrete:
+        return ""
+    node = _unnamed_node(plan, q.ground)
+    return "" if node is None else f"the value {text(node.expr)} in the formula"
+
+
+def equal_quantity(ref, q) -> str | None:
+    """The derivation's quantity whose ground truth equals that of ``q`` (so that ``q``
+    is the page's own name for it), or None."""
+    for other in ref.quantities.values():
+        if other is q or other.name == q.name or (other.rows, other.cols) != (q.rows, q.cols):
+            continue
+        if other.ground == q.ground:
+            return other.name
+    return None

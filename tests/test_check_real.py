@@ -84,9 +84,7 @@ CASES = [
                "'the left side is a 2 x 4 matrix, the right side a number' (the writer's (m, n) "
                "entry); line 19 unknown name 'L'"),
     Case("mathse-3979526-chain-rule.md", "gradient", "gradient notation (upright d)", "wrong",
-         WRONG, (27, 27),
-         today="unreadable: line 21 unknown name 'd' for \\frac{dL}{dX} (check --help promises "
-               "dL/dX); the shape error W^T dL/dY at line 27 is never reached"),
+         WRONG, (27, 27)),
     Case("zenn-kyoheyyy-backprop-cheatsheet.md", "gradient", "stored copy: lost delimiters",
          "wrong", ("unreadable", "wrong"), (76, 76), artifact=True),
     Case("planckeon-attention-gradients.md", "gradient", "indices: superscripts, summation "
@@ -135,29 +133,21 @@ CASES = [
                "O_{ip}' is 'the two sides differ' (G is a name of symrow's own backward pass); "
                "line 30 'S_{ij} = \\frac{1}{\\sqrt{d}}\\sum_k Q_{ik} K_{jk}' is 'the two sides "
                "differ' (symrow's S is unscaled); A_{ij} unknown"),
-    Case("notion-self-attention-formula.md", "attention", "typesetting macros", "holds",
-         today="unreadable: line 19 '\\tt is not supported here' (and \\blue, the page's colour "
-               "macro)"),
+    Case("notion-self-attention-formula.md", "attention", "typesetting macros", "holds"),
     # -- matrix products ------------------------------------------------------------------------
     Case("statisticsschool-matrix-product.md", "product", "stored copy: unclosed $", "holds",
          UNREADABLE, artifact=True),
     Case("egtry-matmul-2x3-by-3x2.md", "product", "stored copy: KaTeX glyph runs", "holds",
-         UNREADABLE, artifact=True,
-         today="WORST: correct page called wrong: 11 wrong, from line 29 'A = [123401]' (a "
-               "rendered glyph run) 'the left side is a 2 x 3 matrix, the right side a number'"),
+         UNREADABLE, artifact=True),
     Case("htfbw-multiply-2x3-by-3x2.md", "product", "plain text", "holds",
          ("unreadable", "holds"), artifact=True),
     Case("senseiai-60173-4x4-product.md", "product", "plain text, a glyph run", "holds",
          ("unreadable", "holds"), artifact=True),
-    Case("fersch-matrix-multiplication.md", "product", "typesetting macros (\\small)", "holds",
-         today="unreadable: line 19 '\\small is not supported here'"),
+    Case("fersch-matrix-multiplication.md", "product", "typesetting macros (\\small)", "holds"),
     Case("irohabook-2x2-product.md", "product", "stored copy: lost row breaks and '='",
          "holds", UNREADABLE, artifact=True),
     Case("senseiai-36925-products.md", "product", "stored copy: glyph runs", "holds",
-         UNREADABLE, artifact=True,
-         today="WORST: correct page called wrong: 12 wrong, from line 22 '(4212)(2430) = "
-               "(4×2+1×42×2+2×44×3+1×02×3+2×0)' 'the two sides differ' (rendered glyph runs "
-               "judged as numbers)"),
+         UNREADABLE, artifact=True),
 ]
 
 BY_ID = {case.id: case for case in CASES}

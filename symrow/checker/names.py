@@ -191,7 +191,7 @@ class NameReader:
                 raise TranslateError(
                     f"which row or entry of {q.name}? write \\boldsymbol{{{key}}}_1 for a "
                     f"row or {key}_{{11}} for an entry", pos, end)
-            items = self._index_items(sub, pos, end, single=bold or 1 in (q.rows, q.cols))
+            items = self._index_items(sub, pos, end, single=bold)
             return self._indexed(q, items, bold, pos, end), sup
         names = self._canonical_names()
         if parts.sup is not None and parts.canonical not in names:

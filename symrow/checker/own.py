@@ -34,7 +34,8 @@ from . import vocab as V
 from .lexer import Cursor, Token
 from .values import MathError, is_matrix
 
-__all__ = ["defined_name", "defined_value", "bind", "equal_quantity", "same_value"]
+__all__ = ["defined_name", "defined_value", "bind", "equal_quantity", "same_value",
+           "free_names", "convention"]
 
 
 def _canon(name: str) -> str:
@@ -60,7 +61,7 @@ def defined_name(nodes: list, src, ref):
         return None
     if parts.accent == "bar" and getattr(ref.derivation, "kind", None) == "backward":
         return None                # a gradient, written \bar{Z}: a claim, never a name
-    known = {_canon(n) for n in ref.quantities}
+    known = {_canon(n) for n in ref.quantities} - free_names(ref)
     sub = (parts.sub or "").replace(",", "")
     if parts.sub is not None and 1 <= len(sub) <= 2 and sub.isalpha() and sub.islower() \
             and sub not in ref.sizes:
@@ -75,6 +76,9 @@ def defined_name(nodes: list, src, ref):
     name = dataclasses.replace(parts, font=None).canonical
     if name in known or (parts.lowercase and parts.sub is None and parts.head in ref.sizes):
         return None
+    if parts.sub is not None and dataclasses.replace(parts, sub=None, font=None).canonical \
+            in known:
+        return None                # P_{12}, Q_1: an entry or row of a known matrix
     if parts.lowercase and parts.sub is not None and (
             dataclasses.replace(parts, sub=None, sup=None, font=None).canonical,
             parts.sup or "") in ref.by_letter:
@@ -84,6 +88,40 @@ def defined_name(nodes: list, src, ref):
     if parts.head == "e" and parts.sub is None and parts.sup is None:
         return None                # Euler's number
     return parts, ()
+
+
+def _plans(derivation) -> list:
+    """The plans of a derivation: its own, and its forward pass's for a backward one."""
+    out = []
+    for d in (derivation, getattr(derivation, "forward", None)):
+        plan = getattr(d, "plan", None)
+        if plan is not None:
+            out.append(plan)
+    return out
+
+
+def free_names(ref) -> set:
+    """The names the derivation chose itself for values nobody named (``G`` for a
+    softmax's backward pass, ``H`` for an unnamed product): a page that defines one
+    means a quantity of its own, not symrow's.  Names the formula writes (its operands,
+    definitions and result) and gradients are never free."""
+    got = ref.__dict__.get("_free_names")
+    if got is not None:
+        return got
+    from ..derive.plan import FREE_LETTERS
+    written: set = set()
+    named: set = set()
+    for plan in _plans(getattr(ref, "derivation", None)):
+        written |= {name for name, _ in plan.formula.definitions if name}
+        written.add(plan.result.name)
+        for node in plan.nodes:
+            if node.reading == "operand":
+                written.add(node.name)
+            elif node.named:
+                named.add(node.name)
+    got = {n for n in named - written if n in FREE_LETTERS and n in ref.quantities}
+    ref.__dict__["_free_names"] = got
+    return got
 
 
 def defined_value(evaluator, unit, ref, indices: tuple):
@@ -171,19 +209,29 @@ def _gradient(ref, q):
     plan = getattr(forward, "plan", None)
     if plan is None or not plan.concrete:
         return None
-    node = _unnamed_node(plan, q.ground)
+    node = _unnamed_node(ref, plan, q.ground)
     if node is None:
         return None
     return _named_gradient(ref.derivation, plan, node, q.name)
 
 
-def _unnamed_node(plan, ground):
+def _node_value(ref, plan, node, cache: dict):
+    """The value of a plan's node in the entries of its operands, its sizes as numbers."""
+    from ..seq import size_symbol
+    value = sympy.ImmutableMatrix(plan._value(node, cache, leaf=None))
+    sizes = {s: sympy.Integer(v) for s, v in plan.ties.items() if isinstance(v, int)}
+    sizes.update({size_symbol(k): sympy.Integer(v) for k, v in ref.sizes.items()})
+    sizes.setdefault(size_symbol("d_k"), sympy.Integer(ref.sizes.get("d", 1)))
+    return value.xreplace(sizes) if value.free_symbols & set(sizes) else value
+
+
+def _unnamed_node(ref, plan, ground):
     """The node of a plan whose value is ``ground`` (and has no name of its own)."""
     cache: dict = {}
     for node in plan.nodes:
         if node.named or node.expr is None or (node.rows, node.cols) != ground.shape:
             continue
-        value = sympy.ImmutableMatrix(plan._value(node, cache, leaf=None))
+        value = _node_value(ref, plan, node, cache)
         if value == ground or (value - ground).expand() == sympy.zeros(*ground.shape):
             return node
     return None
@@ -247,8 +295,37 @@ def same_value(ref, q) -> str:
         getattr(ref.derivation, "plan", None)
     if plan is None or not plan.concrete:
         return ""
-    node = _unnamed_node(plan, q.ground)
+    node = _unnamed_node(ref, plan, q.ground)
     return "" if node is None else f"the value {text(node.expr)} in the formula"
+
+
+def convention(ref, name: str, value):
+    """The page defines a quantity the derivation has with another value: is it a
+    convention of the page's (the scores S taken after their scaling, S = QK^T/√d, where
+    symrow scales inside the softmax)?  When it is the value of a reading that only
+    rescales or masks the quantity: that value's text, and the quantity's own (``S/√d``,
+    ``QK^T``); else None."""
+    from ..formula.expr import text
+    target = ref.quantities.get(name)
+    if target is None:
+        return None
+    ground = ref.ground(sympy.ImmutableMatrix(value))
+    for plan in _plans(ref.derivation):
+        if not plan.concrete:
+            continue
+        node = next((n for n in plan.nodes if n.named and n.name == name), None)
+        mine = text(node.expr) if node is not None and node.expr is not None else name
+        cache: dict = {}
+        while node is not None:
+            consumers = [c for c in plan.nodes if any(i is node for i in c.inputs)]
+            if len(consumers) != 1 or consumers[0].reading not in ("scale", "mask"):
+                break
+            node = consumers[0]
+            got = _node_value(ref, plan, node, cache)
+            if got.shape == ground.shape and (got == ground or (got - ground).expand() ==
+                                              sympy.zeros(*ground.shape)):
+                return (text(node.expr) if node.expr is not None else node.label()), mine
+    return None
 
 
 def equal_quantity(ref, q) -> str | None:

@@ -391,6 +391,9 @@ class Reference:
             seq = VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
         symbols = sympy.ImmutableMatrix(value.rows, value.cols,
                                         lambda i, j: seq.symbol(i + 1, j + 1))
+        old = self.quantities.get(name)
+        if old is not None:
+            self._forget(old, set(symbols) | set(old.symbols), value)
         level = 1 + max((self.level_of.get(sym, 0) for sym in value.free_symbols),
                         default=0)
         ground = self.ground(value)
@@ -410,6 +413,36 @@ class Reference:
                 self.unfold_maps.setdefault(level, {})[sym] = value[i, j]
                 self.rank.setdefault(sym, rank)
         return q
+
+    def _forget(self, old: Quantity, symbols: set, value) -> None:
+        """A quantity the page defines anew (its own G, the scaled S of its convention):
+        its old one-level definition goes, and every quantity defined in its entries is
+        judged by its ground truth from now on (the ground truths do not change: they
+        are in the operands' entries)."""
+        if value.free_symbols & symbols:
+            raise MathError(f"{old.name} is defined in terms of itself")
+        for table in self.unfold_maps.values():
+            for sym in symbols:
+                table.pop(sym, None)
+        for other in list(self.quantities.values()):
+            if other is old or other.definition is None or \
+                    not other.definition.free_symbols & symbols:
+                continue
+            level = 1 + max((self.level_of.get(sym, 0) for sym in other.ground.free_symbols
+                             if sym not in symbols), default=0)
+            new = dataclasses.replace(other, definition=other.ground, level=level)
+            self.quantities[other.name] = new
+            self.matrices[other.name] = new
+            if self.by_letter.get((new.letter, new.tag)) is other:
+                self.by_letter[(new.letter, new.tag)] = new
+            for table in self.unfold_maps.values():
+                for sym in other.symbols:
+                    table.pop(sym, None)
+            for sym, entry in zip(other.symbols, other.ground):
+                if isinstance(sym, sympy.Symbol):
+                    self.level_of[sym] = level
+                    self.unfold_maps.setdefault(level, {})[sym] = entry
+        self._levels = {}
 
     def operand_symbols(self, name: str) -> list:
         q = self.quantities.get(name)

@@ -231,6 +231,9 @@ class _Run:
         self.scoped: list = []
         #: whether the page (or values=) gives an operand numbers
         self.numbers = any(t.values for t in targets)
+        #: a page of prose with no math markup at all (a copy that lost its delimiters,
+        #: rendered glyph runs): what is read from it is never called wrong
+        self.prose_page = self.page.markdown and _prose_without_math(self.page.original)
         #: the vector convention, as the report states it; vectors read as columns?
         self.convention: str | None = None
         self.column = False
@@ -597,8 +600,17 @@ class _Run:
                     outcome = self.check_step(target, rel, lm,
                                               chain.members[-1] if defining else rm,
                                               conditions)
+                    if k == 0 and outcome.status == "wrong" and not defining:
+                        outcome = self.page_convention(chain, target) or outcome
             finally:
                 self.defining = False
+            if outcome.status == "wrong" and not chain.display and self.prose_page:
+                # text with no math markup (a copy that lost its delimiters, rendered
+                # glyphs): read, but never called wrong on a reading that is not sure
+                message = ("this line is plain text, with no math markup: it is not judged "
+                           "wrong on a guess at what it says; mark the mathematics ($...$, "
+                           "\\[...\\]) to have it checked")
+                outcome = Outcome("unreadable", message, error=(message, rel.pos, rel.end))
             line, column = self.src.line_col(rel.pos)
             err = None
             if outcome.error is not None:
@@ -651,6 +663,56 @@ class _Run:
         if same:
             message += f" (it is {same})"
         return Outcome("defines", message)
+
+    def page_convention(self, chain, target: Target):
+        """``S = QK^T/\\sqrt{d}`` against a derivation whose S is unscaled: the page's own
+        convention (:func:`.own.convention`), read as its definition of S for what
+        follows, when the value is the derivation's S rescaled or masked; else None."""
+        from ..reader.notation import NameError_, read_name
+        from .lexer import Cursor
+        from .own import convention
+        if chain.relations[0].kind != "eq":
+            return None
+        nodes = [n for n in chain.members[0].nodes if not _is_spacing(n)]
+        if not nodes:
+            return None
+        cur = Cursor(nodes, nodes[0].pos, nodes[-1].end)
+        try:
+            parts, _, _ = read_name(cur, self.src)
+        except (NameError_, AttributeError):
+            return None
+        if not cur.at_end() or parts.grad is not None:
+            return None
+        name = dataclasses.replace(parts, font=None).canonical
+        contexts = self.contexts_for(target)
+        found = []
+        for ctx in contexts:
+            if name not in ctx.ref.quantities:
+                return None
+            unit = self.unit(ctx, chain.members[1])
+            if isinstance(unit, tuple):
+                return None
+            try:
+                value = ctx.evaluator.value(unit, {})
+            except Exception:  # noqa: BLE001 - not a value: the step stays wrong
+                return None
+            from .values import is_matrix
+            if not is_matrix(value):
+                return None
+            shown = convention(ctx.ref, name, value)
+            if shown is None:
+                return None
+            found.append((ctx, value, shown))
+        for ctx, value, _ in found:
+            ctx.ref.define(name, value)
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+        for ctx in contexts:
+            ctx.evaluator = _evaluator(ctx.ref, self.column)
+        theirs, mine = found[0][2]
+        return Outcome("defines", f"the page's {name} is {theirs} of this derivation, whose "
+                                  f"{name} is {mine}: the page's convention, followed in "
+                                  f"what comes after")
 
     def definition_chain(self, chain, target: Target) -> bool:
         """``Q = K = [numbers]``, ``Q = K = I`` or ``Q = K = V``: operand names, then
@@ -936,6 +998,20 @@ class _Run:
         name = self.src.text[lu.pos:lu.end].strip()
         defined.append(name)
         return True
+
+
+_MARKUP = re.compile(r"\$|\\\[|\\\(|```\s*math|\\begin\s*\{(?:equation|align|gather|multline|"
+                     r"eqnarray|displaymath|math)\*?\}")
+_PROSE_LINE = re.compile(r"(?:\b[A-Za-z][a-z]{2,}\b[ ,]+){5}|[\u3040-\u30ff\u4e00-\u9fff]{6}")
+
+
+def _prose_without_math(text: str) -> bool:
+    """Text with sentences in it (five words running, or Japanese) and no math markup."""
+    return not _MARKUP.search(text) and bool(_PROSE_LINE.search(text))
+
+
+def _is_spacing(node) -> bool:
+    return getattr(node, "text", None) in V.SPACING and not hasattr(node, "children")
 
 
 def _is_gradient(nodes: list) -> bool:

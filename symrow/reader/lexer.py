@@ -302,7 +302,38 @@ def build_tree(tokens: list[Token], src: Source) -> list[Node]:
         name, begin, name_end = opener[:3]
         raise src.error(f"\\begin{{{name}}} is never closed by \\end{{{name}}}",
                         begin.pos, name_end)
-    return root
+    return _restyle(root)
+
+
+def _restyle(nodes: list) -> list:
+    """Typography read as what it sets: ``{\\bf X}`` as ``\\mathbf{X}``, a font switch
+    standing alone (``\\tt Attention(...)``) dropped, and a colour of one argument
+    (``\\blue{...}``) as its argument."""
+    from .vocab import COLOR_MACROS, OLD_FONTS
+    out: list = []
+    k = 0
+    while k < len(nodes):
+        node = nodes[k]
+        if isinstance(node, Group):
+            kids = _restyle(node.children)
+            first = kids[0] if kids else None
+            if isinstance(first, Token) and first.text in OLD_FONTS and len(kids) > 1:
+                font = Token("cmd", OLD_FONTS[first.text], node.open.pos, node.open.pos)
+                out += [font, Group(node.open, kids[1:], node.close)]
+            else:
+                out.append(Group(node.open, kids, node.close))
+        elif isinstance(node, Env):
+            out.append(Env(node.name, node.begin, _restyle(node.children), node.end_token,
+                           node.end, node.args))
+        elif node.kind == "cmd" and node.text in COLOR_MACROS and k + 1 < len(nodes) and \
+                isinstance(nodes[k + 1], Group):
+            pass                                  # \blue{...}: the braces stay, as a group
+        elif node.kind == "cmd" and node.text in OLD_FONTS:
+            pass                                  # \tt Attention(...): typography
+        else:
+            out.append(node)
+        k += 1
+    return out
 
 
 def walk_tokens(nodes: list) -> Iterator[Token]:

@@ -123,16 +123,9 @@ CASES = [
     Case("vukrosic-attention-scores.md", "attention", "plain text in code spans", "holds",
          ("unreadable", "holds"), artifact=True),
     Case("aise-25055-attention-gradient.md", "attention", "vectors: lower-case x for the "
-         "sequence", "wrong", WRONG, (17, 17),
-         today="unreadable: line 16 'which row or entry of X? write \\boldsymbol{x}_1 for a row "
-               "or x_{11} for an entry' for Q = x W^Q (also W^Q with a superscript); the missing "
-               "transpose at line 17 is never reached"),
+         "sequence", "wrong", WRONG, (17, 17)),
     Case("willetts-attention-backward.md", "attention", "conventions: scaled S, the writer's G",
-         "holds",
-         today="WORST: correct page called wrong: line 26 'G_{ip} := \\partial L / \\partial "
-               "O_{ip}' is 'the two sides differ' (G is a name of symrow's own backward pass); "
-               "line 30 'S_{ij} = \\frac{1}{\\sqrt{d}}\\sum_k Q_{ik} K_{jk}' is 'the two sides "
-               "differ' (symrow's S is unscaled); A_{ij} unknown"),
+         "holds"),
     Case("notion-self-attention-formula.md", "attention", "typesetting macros", "holds"),
     # -- matrix products ------------------------------------------------------------------------
     Case("statisticsschool-matrix-product.md", "product", "stored copy: unclosed $", "holds",

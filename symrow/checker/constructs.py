@@ -279,6 +279,9 @@ class ConstructReader:
         bottom, c, d = self._one_arg(cur, cmd)
         if not top or not bottom:
             raise TranslateError("\\frac has an empty part", cmd.pos, d)
+        if _is_partial(top) and _is_partial(bottom):
+            self._derivative(top[1:], bottom[1:], cur, em, cmd.pos, d)
+            return
         em.put("\\frac{", cmd.pos, cmd.end)
         self._sub(top, a, b, em)
         em.put("}{", c, d)
@@ -286,6 +289,47 @@ class ConstructReader:
         em.put("}", d - 1, d)
         self._no_script_after(cur, "a script right after \\frac{..}{..}; put the fraction in "
                             "brackets first")
+
+    def _derivative(self, top: list, bottom: list, cur: Cursor, em: Emitter, pos: int,
+                    end: int) -> None:
+        """``\\frac{\\partial O_{ab}}{\\partial V_{jp}}``: the derivative of an expression by
+        one entry of a matrix (``\\frac{\\partial}{\\partial V_{jp}}[...]`` takes the factor
+        after it), as the chain rule in index notation writes it."""
+        top = [n for n in top if not is_token(n, *V.SPACING)]
+        bottom = [n for n in bottom if not is_token(n, *V.SPACING)]
+        if not bottom:
+            raise TranslateError("\\partial of nothing", pos, end)
+        if not top:
+            while is_token(cur.peek(), *V.SPACING):
+                cur.take()
+            node = cur.peek()
+            if node is None:
+                raise TranslateError("a derivative of nothing", pos, end)
+            if isinstance(node, Token) and node.text in V.OPEN:
+                opener = cur.take()
+                top, close = self._until_close(cur, opener, V.OPEN[node.text])
+                end = close.end
+            elif is_token(node, "\\left"):
+                start = cur.i
+                self._left(cur, Emitter())      # find its extent, then read it again
+                top = cur.nodes[start:cur.i]
+                end = cur.nodes[cur.i - 1].end
+            elif isinstance(node, Group):
+                top = cur.take().children
+                end = node.end
+            else:
+                raise TranslateError("write what \\partial/\\partial x takes in brackets",
+                                     node.pos, node.end)
+        variable = self.unit(bottom, bottom[0].pos, bottom[-1].end)
+        atoms = list(variable.atoms.values())
+        if len(atoms) != 1 or atoms[0].kind != "entry" or variable.text.strip() not in \
+                variable.atoms:
+            raise TranslateError("symrow takes derivatives by one entry of a matrix, as in "
+                                 "\\partial O_{ab} / \\partial V_{jp}", bottom[0].pos,
+                                 bottom[-1].end)
+        value = self.unit(top, top[0].pos, top[-1].end)
+        em.atom(Atom("derivative", "", (), cells=((value,), (variable,)),
+                     ident=next(self._ids)), pos, end)
 
     def _sqrt(self, cur: Cursor, em: Emitter) -> None:
         cmd = cur.take()
@@ -390,6 +434,20 @@ class ConstructReader:
         if sub is None:
             raise TranslateError("\\sum needs its index, as in \\sum_{j=1}^{n} or \\sum_j",
                                  cmd.pos, cmd.end)
+        names = [n for n in sub if not is_token(n, *V.SPACING)]
+        if sup is None and len(names) >= 3 and all(
+                (is_token(n, ",") if k % 2 else isinstance(n, Token) and n.kind == "letter"
+                 and len(n.text) == 1) for k, n in enumerate(names)) and len(names) % 2:
+            # \sum_{a, b}: a sum over a, then over b, each over its whole range
+            for n in names[::2]:
+                em.put("\\sum_{", cmd.pos, cmd.end)
+                em.atom(Atom("bound", n.text), cmd.pos, end)
+                em.put("=1}^{", cmd.pos, end)
+                em.atom(Atom("auto", n.text), cmd.pos, end)
+                em.put("}", cmd.pos, end)
+            if cur.at_end():
+                raise TranslateError("\\sum has nothing to add up", cmd.pos, end)
+            return
         var, lower, upper = self._range_of(sub, sup, "\\sum", cmd.pos, end)
         em.put("\\sum_{", cmd.pos, cmd.end)
         em.atom(Atom("bound", var), cmd.pos, end)
@@ -597,6 +655,11 @@ class ConstructReader:
                     ident=next(self._ids))
         em.atom(atom, env.pos, env.end)
         self._postfix(cur, em, simple=False)
+
+
+def _is_partial(nodes: list) -> bool:
+    first = next((n for n in nodes if not is_token(n, *V.SPACING)), None)
+    return is_token(first, "\\partial")
 
 
 def _tokens(nodes) -> list:

@@ -158,6 +158,9 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
         elif atom.kind == "marker" and atom.name in ("entry", "row"):
             for item in atom.items:
                 _free_names(item, bound, ref, out)
+        elif atom.kind == "kronecker":
+            for item in atom.items:
+                _free_names(item, bound, ref, out)
         elif atom.kind == "index" and atom.name not in bound and atom.name not in ref.sizes:
             out.setdefault(atom.name, set()).add((None, ""))
         elif atom.kind == "cases":
@@ -210,7 +213,8 @@ def unit_names(unit: Unit) -> set:
     for atom in unit.atoms.values():
         if atom.kind in ("bound", "auto", "size", "index"):
             out.add(atom.name)
-        elif atom.kind in ("entry", "row") or (atom.kind == "marker" and atom.items):
+        elif atom.kind in ("entry", "row", "kronecker") or (atom.kind == "marker" and
+                                                             atom.items):
             for item in atom.items:
                 out.update(index_names(item))
         elif atom.kind == "cases":
@@ -337,6 +341,11 @@ class Evaluator:
             return self._cases(atom, env)
         if kind == "call":
             return self._call(atom, env)
+        if kind == "derivative":
+            return self._derivative(atom, env)
+        if kind == "kronecker":
+            a, b = (self._index(item, env) for item in atom.items)
+            return sympy.S.One if a == b else sympy.S.Zero
         if kind in ("max", "min"):
             return self._extremum(atom, env)
         if kind == "elided":
@@ -413,6 +422,24 @@ class Evaluator:
                                           params=atom.items))
         except SymrowError as err:
             raise MathError(str(err)) from None
+
+    def _derivative(self, atom: Atom, env: dict):
+        """``\\partial f / \\partial y_{jp}``: ``f`` taken down to the level of y's matrix
+        (the quantities above it written in those below), then differentiated by y."""
+        ((value,), (variable,)) = atom.cells
+        (var,) = variable.atoms.values()
+        y = self._atom_value(var, variable, env)
+        if not isinstance(y, sympy.Symbol):
+            raise MathError("a derivative by something that is not an entry")
+        f = self.value(value, env)
+        level = self.ref.level_of.get(y, 0)
+        top = max(self.ref.unfold_maps, default=0)
+        for k in range(top, level, -1):
+            f = self.ref.unfold(f, k) if not is_matrix(f) else \
+                sympy.ImmutableMatrix(f.applyfunc(lambda e, k=k: self.ref.unfold(e, k)))
+        if is_matrix(f):
+            return scalar_or_matrix(sympy.ImmutableMatrix(f.applyfunc(lambda e: e.diff(y))))
+        return sympy.diff(f, y)
 
     def _matrix(self, atom: Atom, env: dict):
         return assemble([[self.value(cell, env) for cell in row] for row in atom.cells],

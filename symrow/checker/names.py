@@ -187,6 +187,12 @@ class NameReader:
             q = ref.by_letter.get((key, parts.sup or ""))
             if q is None:
                 raise TranslateError(self._unknown(shown), pos, end)
+            if sub is None and not bold and parts.sup is None and parts.accent is None and \
+                    parts.grad is None and len(key) == 1 and q.rows > 1 and \
+                    names.get(key.upper()) == q.name:
+                # x for the matrix X: the page names the input in lowercase (Q = xW^Q)
+                self.lowercase_wholes.add((key, q.name))
+                return Atom("whole", q.name), sup
             if sub is None:
                 raise TranslateError(
                     f"which row or entry of {q.name}? write \\boldsymbol{{{key}}}_1 for a "
@@ -225,12 +231,25 @@ class NameReader:
         names = getattr(ref, "_canonical_names", None)
         if names is None:
             names = {}
+            aliases = {}
             for name in ref.matrices:
                 try:
-                    names.setdefault(parse_name(name).canonical, name)
+                    parts = parse_name(name)
                 except (NameError_, ValueError):
-                    pass
+                    names.setdefault(name, name)
+                    continue
+                names.setdefault(parts.canonical, name)
                 names.setdefault(name, name)
+                # a role written up or down: W_Q is W^Q, as papers print either
+                role = parts.sub if parts.sup is None else parts.sup if parts.sub is None \
+                    else None
+                if role is not None and role.isalpha() and role.isupper():
+                    flipped = dataclasses.replace(
+                        parts, sub=None if parts.sub else role, sup=None if parts.sup else role)
+                    aliases.setdefault(flipped.canonical, set()).add(name)
+            for alias, owners in aliases.items():
+                if alias not in names and len(owners) == 1:
+                    names[alias] = owners.pop()
             ref._canonical_names = names
         return names
 

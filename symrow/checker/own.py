@@ -124,6 +124,26 @@ def free_names(ref) -> set:
     return got
 
 
+def known_quantity(parts: NameParts, ref):
+    """The quantity of the derivation a left side names, and the index letters it is
+    written with: ``S`` -> ("S", ()), ``S_{ij}`` or ``s_{ij}`` -> ("S", ("i", "j")),
+    ``\\boldsymbol{s}_i`` -> ("S", ("i",)); None for anything else."""
+    plain = dataclasses.replace(parts, font=None)
+    if plain.canonical in ref.quantities:
+        return plain.canonical, ()
+    sub = (parts.sub or "").replace(",", "")
+    if parts.sub is None or not (1 <= len(sub) <= 2 and sub.isalpha() and sub.islower()) \
+            or sub in ref.sizes:
+        return None
+    bare = dataclasses.replace(parts, sub=None, font=None)
+    if bare.canonical in ref.quantities and not parts.lowercase:
+        return bare.canonical, tuple(sub)
+    q = ref.by_letter.get((dataclasses.replace(bare, sup=None).canonical, parts.sup or ""))
+    if q is not None and parts.lowercase:
+        return q.name, tuple(sub)
+    return None
+
+
 def defined_value(evaluator, unit, ref, indices: tuple):
     """The value a definition gives: a matrix; for ``z_{ij} = ...`` its entries over the
     ranges of i and j, for ``z_i = ...`` its rows.  None when the right side does not
@@ -176,8 +196,10 @@ def _entry_seq(letter: str, tag: str, shape):
 def bind(ref, parts: NameParts, indices: tuple, value):
     """Give the page's name its value in ``ref`` (and its gradient, when it equals a
     quantity that has one); returns the new quantity."""
-    if indices:
-        bare = dataclasses.replace(parts, sub=None, font=None)
+    bare = dataclasses.replace(parts, sub=None, font=None)
+    if indices and not bare.lowercase:
+        q = ref.define(bare.canonical, value)         # A_{ij} = ...: the matrix A
+    elif indices:
         letter = dataclasses.replace(bare, sup=None).canonical
         seq = _entry_seq(letter, parts.sup or "", value.shape)
         name = seq.name if seq is not None else bare.canonical

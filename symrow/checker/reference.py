@@ -347,7 +347,9 @@ class Reference:
 
     def describe(self) -> str:
         """``attention (m=2, n=2, d=2, d_v=2, causal, heads=2)``: the kind, sizes and options."""
-        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in self.sizes.items())
+        own = getattr(self, "page_size_names", frozenset())
+        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in self.sizes.items()
+                          if k not in own)
         extra = option_text(self.options, self.sizes)
         inside = ", ".join(x for x in (sizes, extra) if x)
         return f"{self.kind} ({inside})" if inside else self.kind
@@ -367,6 +369,7 @@ class Reference:
         if getattr(self, "_owns_tables", False):
             return
         self.quantities = dict(self.quantities)
+        self.sizes = dict(self.sizes)
         self.matrices = dict(self.matrices)
         self.by_letter = dict(self.by_letter)
         self.rank = dict(self.rank)
@@ -378,6 +381,12 @@ class Reference:
         self.__dict__.pop("_canonical_names", None)
         self._owns_tables = True
 
+    def own_size(self, name: str, value: int) -> None:
+        """A size the page names itself (``T`` of ``Q \\in \\mathbb{R}^{T \\times d}``)."""
+        self._own()
+        self.sizes[name] = value
+        self.page_size_names = getattr(self, "page_size_names", frozenset()) | {name}
+
     def define(self, name: str, value, *, letter: str | None = None, tag: str = "",
                seq: VecSeq | None = None) -> Quantity:
         """Add a quantity the page defines (``Z = XW + b``, ``\\alpha_{ij} = ...``): its
@@ -386,6 +395,8 @@ class Reference:
         ground truth like any other.  ``letter`` and ``tag`` name its entries when it is
         defined by them (``\\alpha`` of ``\\alpha_{ij}``)."""
         self._own()
+        for cached in ("_canonical_names", "_free_names"):
+            self.__dict__.pop(cached, None)
         value = _matrix(value)
         if seq is None:
             seq = VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)

@@ -480,9 +480,11 @@ class _Run:
         is not a claim but a case; the claims after it in its paragraph are checked at the
         size choices where it holds."""
         from .indices import NotIndex, read_expr
-        if not target.general or chain.problem is not None or len(chain.members) != 2 or \
+        if chain.problem is not None or len(chain.members) != 2 or \
                 chain.relations[0].kind != "eq":
             return False
+        if not target.general:
+            return self.size_case(chain, target)
         try:
             a, b = (read_expr(m.nodes, subscripts=False) for m in chain.members)
         except NotIndex:
@@ -501,6 +503,25 @@ class _Run:
         line = self.src.line_col(chain.pos)[0]
         self.notes.append(f"line {line}: {shown} = {b} is a case, not a claim: what follows "
                           f"in its paragraph is checked where {shown} = {b}")
+        return True
+
+    def size_case(self, chain, target: Target) -> bool:
+        """``m = 1 を代入すればOK``, ``for n = 1``: a size of a concrete derivation set to a
+        number is a case the page considers, not a claim about this derivation's sizes."""
+        from .indices import NotIndex, read_expr
+        try:
+            a, b = (read_expr(m.nodes, subscripts=False) for m in chain.members)
+        except NotIndex:
+            return False
+        if isinstance(a, int) and isinstance(b, str):
+            a, b = b, a
+        sizes = target.instances()[0][1].sizes
+        if not (isinstance(a, str) and a in sizes and isinstance(b, int)):
+            return False
+        shown = "\\ell" if a == "ell" else a
+        line = self.src.line_col(chain.pos)[0]
+        self.notes.append(f"line {line}: {shown} = {b} is a case the page considers, not a "
+                          f"claim checked here (this derivation has {shown} = {sizes[a]})")
         return True
 
     def range_note(self, chain, target: Target):
@@ -563,6 +584,12 @@ class _Run:
                 return (f"line {line}: a notation for a gradient "
                         f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
                         f"checked here")
+            from .gradients import is_backward
+            if is_backward(target.derivation):
+                return None      # gradients and derivatives by entries: claims to check
+            ctx = self.contexts_for(target)[0]
+            if not any(isinstance(self.unit(ctx, m), tuple) for m in chain.members):
+                return None      # derivatives by entries (the chain rule in indices): read
             # a claim about gradients: the derivation has none to compare with
             self.page.unread.append((chain.pos, chain.end,
                                      "a claim about gradients, which this derivation does "
@@ -634,6 +661,7 @@ class _Run:
         in every reference of the target, so that the lines after it may use it; the
         step is the page's definition, not a claim.  None when the chain is not one."""
         from .own import bind, defined_name, defined_value, same_value
+        from .values import MathError
         if chain.problem is not None or not chain.relations or \
                 chain.relations[0].kind != "eq" or len(chain.members) < 2:
             return None
@@ -650,9 +678,24 @@ class _Run:
             if value is None:
                 return None
             values.append(value)
+        name = dataclasses.replace(parts, sub=None if indices else parts.sub,
+                                   font=None).canonical
+        existing = contexts[0].ref.quantities.get(name)
+        if existing is not None:
+            # a name symrow chose itself (H, G): the page's own only where it means
+            # something else; where it means the same, the line is a claim like any other
+            ref = contexts[0].ref
+            mine = ref.ground(values[0])
+            if existing.ground.shape == mine.shape and (
+                    existing.ground == mine or values[0].free_symbols & set(existing.symbols)
+                    or (existing.ground - mine).expand() == sympy.zeros(*mine.shape)):
+                return None
         same = None
         for ctx, value in zip(contexts, values):
-            q = bind(ctx.ref, parts, indices, value)
+            try:
+                q = bind(ctx.ref, parts, indices, value)
+            except MathError:
+                return None
             if same is None:
                 same = same_value(ctx.ref, q)
         # what was read before the name was known is read again
@@ -683,21 +726,20 @@ class _Run:
             return None
         if not cur.at_end() or parts.grad is not None:
             return None
-        name = dataclasses.replace(parts, font=None).canonical
+        from .own import defined_value, known_quantity
         contexts = self.contexts_for(target)
         found = []
         for ctx in contexts:
-            if name not in ctx.ref.quantities:
+            got = known_quantity(parts, ctx.ref)
+            if got is None:
                 return None
+            name, indices = got
             unit = self.unit(ctx, chain.members[1])
             if isinstance(unit, tuple):
                 return None
-            try:
-                value = ctx.evaluator.value(unit, {})
-            except Exception:  # noqa: BLE001 - not a value: the step stays wrong
-                return None
-            from .values import is_matrix
-            if not is_matrix(value):
+            value = defined_value(ctx.evaluator, unit, ctx.ref, indices)
+            if value is None or value.shape != (ctx.ref.quantities[name].rows,
+                                                ctx.ref.quantities[name].cols):
                 return None
             shown = convention(ctx.ref, name, value)
             if shown is None:
@@ -713,6 +755,38 @@ class _Run:
         return Outcome("defines", f"the page's {name} is {theirs} of this derivation, whose "
                                   f"{name} is {mine}: the page's convention, followed in "
                                   f"what comes after")
+
+    def page_sizes(self, ctx, lu, rm):
+        """``Q, K \\in \\mathbb{R}^{T \\times d}``: sizes the page names itself (T) take the
+        sizes of the matrix they are said of, for the rest of the page; an Outcome when
+        that cannot be (the page's T would stand for two sizes of this derivation)."""
+        from .relations import space_names
+        from .values import is_matrix
+        names = space_names(rm.nodes)
+        if names is None:
+            return None
+        try:
+            value = ctx.evaluator.value(lu, {})
+        except Exception:  # noqa: BLE001 - not a matrix: the claim says why
+            return None
+        if not is_matrix(value):
+            return None
+        dims = value.shape if len(names) == 2 else (value.cols,)
+        if len(names) == 1 and value.rows != 1:
+            return None
+        ref = ctx.ref
+        for name, size in zip(names, dims):
+            if not isinstance(name, str):
+                continue
+            known = ref.sizes.get(name)
+            if known is None:
+                ref.own_size(name, size)
+            elif known != size:
+                shown = "\\ell" if name == "ell" else name
+                return Outcome("unchecked", f"not checked: the page's {shown} stands for two "
+                                            f"sizes of this derivation here ({known} and "
+                                            f"{size}); check it at sizes where they agree")
+        return None
 
     def definition_chain(self, chain, target: Target) -> bool:
         """``Q = K = [numbers]``, ``Q = K = I`` or ``Q = K = V``: operand names, then
@@ -789,6 +863,11 @@ class _Run:
         if rel.kind == "in":
             from .relations import space_shape
             shape = space_shape(rm.nodes, ref.sizes)
+            if shape is None:
+                named = self.page_sizes(ctx, lu, rm)
+                if isinstance(named, Outcome):
+                    return named
+                shape = space_shape(rm.nodes, ref.sizes)
         checked = 0
         defined = []
         pending = None
@@ -1150,6 +1229,10 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
                        "reason": reason})
     notes = [f"line {run.src.line_col(pos)[0]}: {message}"
              for pos, message in sorted(run.page.notes)] + run.notes
+    read_as = sorted({pair for contexts in run.contexts.values() for ctx in contexts
+                      for pair in ctx.translator.lowercase_wholes})
+    notes += [f"{letter} (no index) is read as the matrix {name}, which the page writes in "
+              f"lowercase" for letter, name in read_as]
     if len(targets) == 1:
         against = targets[0].describe()
         numbered = [dataclasses.replace(s, section=None) for s in numbered]

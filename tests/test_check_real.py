@@ -69,10 +69,7 @@ CASES = [
     # -- gradients ------------------------------------------------------------------------------
     Case("takasaki376-affine-backward.ipynb", "gradient", "none (read and judged)", "wrong",
          WRONG, (31, 31)),
-    Case("shun-tak-affine-backward.ipynb", "gradient", "vectors and bias indices", "holds",
-         today="unreadable: line 45 'Y is 1 x 3, so it has no row 2' for Y = (y_1, y_2, y_3); "
-               "line 60 unknown name '\\bf F' (F = X·W is the page's own name); the gradients "
-               "dL/d(X·W), dL/d{\\bf B} are 'a claim about gradients ... not read'"),
+    Case("shun-tak-affine-backward.ipynb", "gradient", "vectors and bias indices", "holds"),
     Case("joyabrata-mlp-relu-backward.ipynb", "gradient", "names the writer defines", "wrong",
          WRONG, (165, 174),
          today="unreadable: line 32 unknown name 'z_1' (and a_1, z_2, \\hat{Y}); \\mathcal is "

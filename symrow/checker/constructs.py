@@ -280,7 +280,10 @@ class ConstructReader:
         if not top or not bottom:
             raise TranslateError("\\frac has an empty part", cmd.pos, d)
         if _is_partial(top) and _is_partial(bottom):
-            self._derivative(top[1:], bottom[1:], cur, em, cmd.pos, d)
+            rest = [n for n in top[1:] if not is_token(n, *V.SPACING)]
+            if len(rest) == 1 and is_token(rest[0], "L", "E", "J", "\\ell"):
+                rest = ["loss"]             # the loss, by an expression (not a name)
+            self._derivative(rest, bottom[1:], cur, em, cmd.pos, d)
             return
         em.put("\\frac{", cmd.pos, cmd.end)
         self._sub(top, a, b, em)
@@ -295,7 +298,7 @@ class ConstructReader:
         """``\\frac{\\partial O_{ab}}{\\partial V_{jp}}``: the derivative of an expression by
         one entry of a matrix (``\\frac{\\partial}{\\partial V_{jp}}[...]`` takes the factor
         after it), as the chain rule in index notation writes it."""
-        top = [n for n in top if not is_token(n, *V.SPACING)]
+        top = top if top == ["loss"] else [n for n in top if not is_token(n, *V.SPACING)]
         bottom = [n for n in bottom if not is_token(n, *V.SPACING)]
         if not bottom:
             raise TranslateError("\\partial of nothing", pos, end)
@@ -321,13 +324,24 @@ class ConstructReader:
                 raise TranslateError("write what \\partial/\\partial x takes in brackets",
                                      node.pos, node.end)
         variable = self.unit(bottom, bottom[0].pos, bottom[-1].end)
+        value = self.unit(top, top[0].pos, top[-1].end) if top != ["loss"] else None
         atoms = list(variable.atoms.values())
-        if len(atoms) != 1 or atoms[0].kind != "entry" or variable.text.strip() not in \
-                variable.atoms:
+        single = len(atoms) == 1 and variable.text.strip() in variable.atoms
+        if value is None:
+            # \partial L / \partial (X W): the gradient of a value the formula computes
+            em.atom(Atom("gradient", "", (), cells=((variable,),), ident=next(self._ids)),
+                    pos, end)
+            return
+        if single and atoms[0].kind == "whole":
+            # \partial F / \partial X: a Jacobian of a matrix by a matrix, the chain rule
+            # written formally
+            em.atom(Atom("jacobian", atoms[0].name, (), cells=((value,), (variable,)),
+                         ident=next(self._ids)), pos, end)
+            return
+        if not single or atoms[0].kind != "entry":
             raise TranslateError("symrow takes derivatives by one entry of a matrix, as in "
                                  "\\partial O_{ab} / \\partial V_{jp}", bottom[0].pos,
                                  bottom[-1].end)
-        value = self.unit(top, top[0].pos, top[-1].end)
         em.atom(Atom("derivative", "", (), cells=((value,), (variable,)),
                      ident=next(self._ids)), pos, end)
 

@@ -343,6 +343,18 @@ class Evaluator:
             return self._call(atom, env)
         if kind == "derivative":
             return self._derivative(atom, env)
+        if kind == "gradient":
+            from .own import gradient_of_value
+            ((unit,),) = atom.cells
+            got = gradient_of_value(self.ref, self.value(unit, env))
+            if got is None:
+                raise MathError("the gradient by this expression: it is not a value the "
+                                "formula computes")
+            return scalar_or_matrix(got)
+        if kind == "jacobian":
+            from .values import Undecided
+            raise Undecided(f"a Jacobian of a matrix by the matrix {atom.name}: the chain "
+                            f"rule written formally, not a product of matrices; not checked")
         if kind == "kronecker":
             a, b = (self._index(item, env) for item in atom.items)
             return sympy.S.One if a == b else sympy.S.Zero

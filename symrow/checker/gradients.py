@@ -127,6 +127,11 @@ def _bar_of(name: list, start, end: int | None = None) -> list | None:
         return None
     name = _unfont(name)
     head = name[0]
+    if isinstance(head, Group) and len(_plain(head.children)) == 1 and \
+            isinstance(_plain(head.children)[0], Token) and \
+            _plain(head.children)[0].kind == "letter":
+        name = [_plain(head.children)[0]] + list(name[1:])     # {W}_{ij}: braces only
+        head = name[0]
     if isinstance(head, Token) and head.kind == "letter":
         k = 1
     elif isinstance(head, Token) and head.kind == "cmd" and len(name) > 1 and \

@@ -114,6 +114,7 @@ class NameReader:
         sub_nodes = _subscript_nodes(cur.nodes[first:cur.i])
         name_end = end
         sub, sup, primes, (_, send) = self._scripts(cur)
+        self._cursor = cur
         if sub is not None:       # W^T_{12}: a subscript after a transpose
             if parts.sub is not None:
                 raise TranslateError("two subscripts on one name", pos, send)
@@ -188,8 +189,8 @@ class NameReader:
             if q is None:
                 raise TranslateError(self._unknown(shown), pos, end)
             if sub is None and not bold and parts.sup is None and parts.accent is None and \
-                    parts.grad is None and len(key) == 1 and q.rows > 1 and \
-                    names.get(key.upper()) == q.name:
+                    parts.grad is None and len(key) == 1 and q.rows > 1 and q.level == 0 and \
+                    names.get(key.upper()) == q.name and not is_token(cur_next(self), "("):
                 # x for the matrix X: the page names the input in lowercase (Q = xW^Q)
                 self.lowercase_wholes.add((key, q.name))
                 return Atom("whole", q.name), sup
@@ -343,6 +344,12 @@ class NameReader:
 
 
 _BOLD_FONTS = ("\\boldsymbol", "\\mathbf", "\\vec")
+
+
+def cur_next(reader):
+    """The node after the name just read (the translator keeps its cursor there)."""
+    cur = getattr(reader, "_cursor", None)
+    return cur.peek() if cur is not None else None
 
 
 def _subscript_nodes(nodes: list) -> list | None:

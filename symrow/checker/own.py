@@ -215,6 +215,34 @@ def bind(ref, parts: NameParts, indices: tuple, value):
     return q
 
 
+def gradient_of_value(ref, value):
+    """The gradient, against a backward derivation, of the value an expression computes
+    (``\\partial L / \\partial (X W)``): that of the quantity or the unnamed value of the
+    forward pass it equals; None when it equals none (or the target is not backward)."""
+    if getattr(ref.derivation, "kind", None) != "backward":
+        return None
+    if isinstance(value, sympy.Symbol) and value in ref.owner:
+        # an entry: that entry of its matrix's gradient
+        name, i, j = ref.owner[value]
+        try:
+            grad = ref.quantities.get(parse_name(name).gradient().canonical)
+        except (NameError_, ValueError):
+            grad = None
+        return None if grad is None else grad.symbols[i - 1, j - 1]
+    if not is_matrix(value):
+        return None
+    value = sympy.ImmutableMatrix(value)
+    probe = Quantity_like(ref.ground(value), value.rows, value.cols)
+    return _gradient(ref, probe)
+
+
+class Quantity_like:
+    """What :func:`_gradient` reads of a quantity: its ground truth and shape."""
+
+    def __init__(self, ground, rows: int, cols: int, name: str = "\\mathrm{expr}"):
+        self.ground, self.rows, self.cols, self.name = ground, rows, cols, name
+
+
 def _gradient(ref, q):
     """The gradient of the page's quantity ``q`` against a backward derivation: that of
     the quantity it equals, or, when it equals a value the formula leaves unnamed

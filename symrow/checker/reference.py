@@ -348,7 +348,8 @@ class Reference:
     def describe(self) -> str:
         """``attention (m=2, n=2, d=2, d_v=2, causal, heads=2)``: the kind, sizes and options."""
         own = getattr(self, "page_size_names", frozenset())
-        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in self.sizes.items()
+        every = {**self.sizes, **getattr(self, "renamed_sizes", {})}
+        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in every.items()
                           if k not in own)
         extra = option_text(self.options, self.sizes)
         inside = ", ".join(x for x in (sizes, extra) if x)
@@ -384,6 +385,13 @@ class Reference:
     def own_size(self, name: str, value: int) -> None:
         """A size the page names itself (``T`` of ``Q \\in \\mathbb{R}^{T \\times d}``)."""
         self._own()
+        # the page names this size itself: the derivation's own name for it (the only one
+        # of that value) is then free for the page to use as an index (m of X_{mp})
+        same = [k for k, v in self.sizes.items() if v == value and
+                k not in getattr(self, "page_size_names", ())]
+        if len(same) == 1 and same[0] != name:
+            self.renamed_sizes = {**getattr(self, "renamed_sizes", {}), same[0]: value}
+            del self.sizes[same[0]]
         self.sizes[name] = value
         self.page_size_names = getattr(self, "page_size_names", frozenset()) | {name}
 

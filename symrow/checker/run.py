@@ -597,6 +597,12 @@ class _Run:
             return ""
         if len(chain.members) != 2 or chain.relations[0].kind != "eq":
             return None
+        from .gradients import is_backward
+        if is_backward(target.derivation) and _is_loss(chain.members[0].nodes):
+            return (f"line {line}: the loss, "
+                    f"{' '.join(self.text_of(chain.members[0]).split())} = "
+                    f"{' '.join(self.text_of(chain.members[1]).split())}: the backward pass "
+                    f"starts from its gradient; not a claim checked here")
         ctx = self.contexts_for(target)[0]
         unit = self.unit(ctx, chain.members[0])
         if isinstance(unit, tuple) and unit[0].startswith("a function-style heading"):
@@ -1087,6 +1093,17 @@ _PROSE_LINE = re.compile(r"(?:\b[A-Za-z][a-z]{2,}\b[ ,]+){5}|[\u3040-\u30ff\u4e0
 def _prose_without_math(text: str) -> bool:
     """Text with sentences in it (five words running, or Japanese) and no math markup."""
     return not _MARKUP.search(text) and bool(_PROSE_LINE.search(text))
+
+
+def _is_loss(nodes: list) -> bool:
+    """``L``, ``\\mathcal{L}``, ``\\ell``, ``E``: the loss alone."""
+    from .lexer import Group, Token
+    nodes = [n for n in nodes if not _is_spacing(n)]
+    if len(nodes) == 1 and isinstance(nodes[0], Token):
+        return nodes[0].text in ("L", "\\ell", "J", "E")
+    return len(nodes) == 2 and isinstance(nodes[0], Token) and nodes[0].text in (
+        "\\mathcal", "\\mathscr") and isinstance(nodes[1], Group) and \
+        [getattr(c, "text", "") for c in nodes[1].children] == ["L"]
 
 
 def _is_spacing(node) -> bool:

@@ -32,7 +32,8 @@ _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iot
           "omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega").split()
 PLACEHOLDERS = [c for c in _LETTERS] + ["\\" + g for g in _GREEK]
 #: placeholder kinds that hold units of their own (in ``cells``)
-NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid", "call", "derivative")
+NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid", "call", "derivative",
+          "gradient", "jacobian")
 
 
 class TranslateError(Exception):

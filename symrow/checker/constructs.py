@@ -124,7 +124,12 @@ class ConstructReader:
         # the function the formula defines, with its parameters: MultiHead(Q, K, V)
         own = result in ("\\mathrm{%s}" % word, word) and names and \
             all(n in self.ref.matrices for n in names)
-        if result in self.ref.quantities and names and (set(names) == set(operands) or own):
+        # SelfAttention(X) = ...: the page's own name for the result, of some of the
+        # operands (X, where the weights are the function's own)
+        mine = names and lookup_function(word) is None and word.lower() not in (
+            "concat", "attention") and set(names) <= set(operands)
+        if result in self.ref.quantities and names and (set(names) == set(operands) or own
+                                                         or mine):
             em.atom(Atom("whole", result), pos, b)
             self._postfix(cur, em, simple=False)
             return True

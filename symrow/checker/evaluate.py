@@ -344,7 +344,7 @@ class Evaluator:
         if kind == "derivative":
             return self._derivative(atom, env)
         if kind == "gradient":
-            from .own import gradient_of_value
+            from .engine import gradient_of_value
             ((unit,),) = atom.cells
             got = gradient_of_value(self.ref, self.value(unit, env))
             if got is None:
@@ -355,6 +355,8 @@ class Evaluator:
             from .values import Undecided
             raise Undecided(f"a Jacobian of a matrix by the matrix {atom.name}: the chain "
                             f"rule written formally, not a product of matrices; not checked")
+        if kind == "outside":
+            raise MathError(atom.name)
         if kind == "kronecker":
             a, b = (self._index(item, env) for item in atom.items)
             return sympy.S.One if a == b else sympy.S.Zero

@@ -257,26 +257,27 @@ class NameReader:
     def _indexed(self, q, items: tuple, bold: bool, pos: int, end: int) -> Atom:
         if len(items) == 1 and not bold and q.rows == 1 and q.cols > 1:
             # b_j of a bias row, w_3 of a 1 x 4 vector: an entry
-            self._check_range(q, items[0], q.cols, "column", pos, end)
-            return Atom("entry", q.name, (1, items[0]))
+            return self._checked(q, "entry", (1, items[0]), ((items[0], q.cols, "column"),))
         if len(items) == 1 and q.cols == 1 and q.rows > 1:
-            self._check_range(q, items[0], q.rows, "row", pos, end)
-            return Atom("entry", q.name, (items[0], 1))
+            return self._checked(q, "entry", (items[0], 1), ((items[0], q.rows, "row"),))
         if len(items) == 1:
-            self._check_range(q, items[0], q.rows, "row", pos, end)
-            return Atom("row", q.name, items)
+            return self._checked(q, "row", items, ((items[0], q.rows, "row"),))
         if len(items) == 2 and not bold:
-            self._check_range(q, items[0], q.rows, "row", pos, end)
-            self._check_range(q, items[1], q.cols, "column", pos, end)
-            return Atom("entry", q.name, items)
+            return self._checked(q, "entry", items, ((items[0], q.rows, "row"),
+                                                      (items[1], q.cols, "column")))
         raise TranslateError(f"{q.name} has rows (one index, as in "
                              f"\\boldsymbol{{{q.letter}}}_1) and entries (two, as in "
                              f"{q.letter}_{{12}}); this has {len(items)}", pos, end)
 
-    def _check_range(self, q, item, bound: int, what: str, pos: int, end: int) -> None:
-        if isinstance(item, int) and not 1 <= item <= bound:
-            raise TranslateError(f"{q.name} is {q.rows} x {q.cols}, so it has no {what} "
-                                 f"{item} (indices start at 1)", pos, end)
+    @staticmethod
+    def _checked(q, kind: str, items: tuple, ranges: tuple) -> Atom:
+        """The atom of a row or entry; one whose written index is out of the matrix's
+        range (w_{31} of a 2 x 3 W) is the page's error, a step that is wrong there."""
+        for item, bound, what in ranges:
+            if isinstance(item, int) and not 1 <= item <= bound:
+                return Atom("outside", f"{q.name} is {q.rows} x {q.cols}, so it has no "
+                                       f"{what} {item} (indices start at 1)", items)
+        return Atom(kind, q.name, items)
 
     def _unknown(self, shown: str) -> str:
         return (f"unknown name {' '.join(shown.split())!r}: this {self.ref.kind} "

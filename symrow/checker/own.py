@@ -32,6 +32,7 @@ from ..reader.notation import GREEK_CAPITALS, NameError_, NameParts, is_name_sta
     parse_name, read_name
 from . import vocab as V
 from .lexer import Cursor, Token
+from .engine import equal_quantity, gradient_of, node_value, plans, unnamed_node
 from .values import MathError, is_matrix
 
 __all__ = ["defined_name", "defined_value", "bind", "equal_quantity", "same_value",
@@ -90,16 +91,6 @@ def defined_name(nodes: list, src, ref):
     return parts, ()
 
 
-def _plans(derivation) -> list:
-    """The plans of a derivation: its own, and its forward pass's for a backward one."""
-    out = []
-    for d in (derivation, getattr(derivation, "forward", None)):
-        plan = getattr(d, "plan", None)
-        if plan is not None:
-            out.append(plan)
-    return out
-
-
 def free_names(ref) -> set:
     """The names the derivation chose itself for values nobody named (``G`` for a
     softmax's backward pass, ``H`` for an unnamed product): a page that defines one
@@ -111,7 +102,7 @@ def free_names(ref) -> set:
     from ..derive.plan import FREE_LETTERS
     written: set = set()
     named: set = set()
-    for plan in _plans(getattr(ref, "derivation", None)):
+    for plan in plans(getattr(ref, "derivation", None)):
         written |= {name for name, _ in plan.formula.definitions if name}
         written.add(plan.result.name)
         for node in plan.nodes:
@@ -209,128 +200,10 @@ def bind(ref, parts: NameParts, indices: tuple, value):
     if not indices and getattr(ref.derivation, "kind", None) == "backward":
         mine = dataclasses.replace(parts, font=None).gradient().canonical
         if mine not in ref.quantities:
-            grad = _gradient(ref, q)
+            grad = gradient_of(ref, q)
             if grad is not None:
                 ref.define(mine, grad)
     return q
-
-
-def gradient_of_value(ref, value):
-    """The gradient, against a backward derivation, of the value an expression computes
-    (``\\partial L / \\partial (X W)``): that of the quantity or the unnamed value of the
-    forward pass it equals; None when it equals none (or the target is not backward)."""
-    if getattr(ref.derivation, "kind", None) != "backward":
-        return None
-    if isinstance(value, sympy.Symbol) and value in ref.owner:
-        # an entry: that entry of its matrix's gradient
-        name, i, j = ref.owner[value]
-        try:
-            grad = ref.quantities.get(parse_name(name).gradient().canonical)
-        except (NameError_, ValueError):
-            grad = None
-        return None if grad is None else grad.symbols[i - 1, j - 1]
-    if not is_matrix(value):
-        return None
-    value = sympy.ImmutableMatrix(value)
-    probe = Quantity_like(ref.ground(value), value.rows, value.cols)
-    return _gradient(ref, probe)
-
-
-class Quantity_like:
-    """What :func:`_gradient` reads of a quantity: its ground truth and shape."""
-
-    def __init__(self, ground, rows: int, cols: int, name: str = "\\mathrm{expr}"):
-        self.ground, self.rows, self.cols, self.name = ground, rows, cols, name
-
-
-def _gradient(ref, q):
-    """The gradient of the page's quantity ``q`` against a backward derivation: that of
-    the quantity it equals, or, when it equals a value the formula leaves unnamed
-    (``XW_1 + b_1`` inside a ReLU), the gradient the engine derives once that value is
-    named.  None when it equals no value of the forward pass."""
-    same = equal_quantity(ref, q)
-    if same is not None:
-        try:
-            grad = ref.quantities.get(parse_name(same).gradient().canonical)
-        except (NameError_, ValueError):
-            grad = None
-        return None if grad is None else grad.symbols
-    forward = getattr(ref.derivation, "forward", None)
-    plan = getattr(forward, "plan", None)
-    if plan is None or not plan.concrete:
-        return None
-    node = _unnamed_node(ref, plan, q.ground)
-    if node is None:
-        return None
-    return _named_gradient(ref.derivation, plan, node, q.name)
-
-
-def _node_value(ref, plan, node, cache: dict):
-    """The value of a plan's node in the entries of its operands, its sizes as numbers."""
-    from ..seq import size_symbol
-    value = sympy.ImmutableMatrix(plan._value(node, cache, leaf=None))
-    sizes = {s: sympy.Integer(v) for s, v in plan.ties.items() if isinstance(v, int)}
-    sizes.update({size_symbol(k): sympy.Integer(v) for k, v in ref.sizes.items()})
-    sizes.setdefault(size_symbol("d_k"), sympy.Integer(ref.sizes.get("d", 1)))
-    return value.xreplace(sizes) if value.free_symbols & set(sizes) else value
-
-
-def _unnamed_node(ref, plan, ground):
-    """The node of a plan whose value is ``ground`` (and has no name of its own)."""
-    cache: dict = {}
-    for node in plan.nodes:
-        if node.named or node.expr is None or (node.rows, node.cols) != ground.shape:
-            continue
-        value = _node_value(ref, plan, node, cache)
-        if value == ground or (value - ground).expand() == sympy.zeros(*ground.shape):
-            return node
-    return None
-
-
-def _replace(expr, old, new):
-    """``expr`` with every subtree equal to ``old`` replaced by ``new``."""
-    from ..formula import expr as E
-    if expr == old:
-        return new
-    changes = {}
-    for field in dataclasses.fields(expr):
-        value = getattr(expr, field.name)
-        if isinstance(value, E.Expr):
-            changes[field.name] = _replace(value, old, new)
-        elif isinstance(value, tuple) and value and all(isinstance(v, E.Expr) for v in value):
-            changes[field.name] = tuple(_replace(v, old, new) for v in value)
-    return dataclasses.replace(expr, **changes) if changes else expr
-
-
-def _named_gradient(derivation, plan, node, name: str):
-    """The gradient of the value ``node`` computes, from the backward pass of the same
-    formula with that value given the page's ``name``."""
-    from .. import backward
-    from ..errors import SymrowError
-    from ..formula import expr as E
-    formula = plan.formula
-    defs = []
-    done = False
-    for left, expr in formula.definitions:
-        replaced = _replace(expr, node.expr, E.Name(name))
-        if replaced != expr and not done:
-            defs.append((name, node.expr))
-            done = True
-        defs.append((left, replaced))
-    if not done:
-        return None
-    named = dataclasses.replace(formula, definitions=tuple(defs), source=None)
-    shapes = {n.name: (n.rows, n.cols) for n in plan.nodes if n.reading == "operand"}
-    options = dict(derivation.options)
-    try:
-        other = backward(named, shapes, notation=options.get("notation", "bar"),
-                         causal=bool(options.get("causal")),
-                         scale=options.get("scale", "symbolic"))
-        value = other.quantities.get(parse_name(name).gradient().canonical)
-    except (SymrowError, KeyError, NameError_, ValueError):
-        return None
-    return None if value is None else sympy.ImmutableMatrix(value)
-
 
 
 def same_value(ref, q) -> str:
@@ -345,7 +218,7 @@ def same_value(ref, q) -> str:
         getattr(ref.derivation, "plan", None)
     if plan is None or not plan.concrete:
         return ""
-    node = _unnamed_node(ref, plan, q.ground)
+    node = unnamed_node(ref, plan, q.ground)
     return "" if node is None else f"the value {text(node.expr)} in the formula"
 
 
@@ -360,7 +233,7 @@ def convention(ref, name: str, value):
     if target is None:
         return None
     ground = ref.ground(sympy.ImmutableMatrix(value))
-    for plan in _plans(ref.derivation):
+    for plan in plans(ref.derivation):
         if not plan.concrete:
             continue
         node = next((n for n in plan.nodes if n.named and n.name == name), None)
@@ -371,19 +244,8 @@ def convention(ref, name: str, value):
             if len(consumers) != 1 or consumers[0].reading not in ("scale", "mask"):
                 break
             node = consumers[0]
-            got = _node_value(ref, plan, node, cache)
+            got = node_value(ref, plan, node, cache)
             if got.shape == ground.shape and (got == ground or (got - ground).expand() ==
                                               sympy.zeros(*ground.shape)):
                 return (text(node.expr) if node.expr is not None else node.label()), mine
-    return None
-
-
-def equal_quantity(ref, q) -> str | None:
-    """The derivation's quantity whose ground truth equals that of ``q`` (so that ``q``
-    is the page's own name for it), or None."""
-    for other in ref.quantities.values():
-        if other is q or other.name == q.name or (other.rows, other.cols) != (q.rows, q.cols):
-            continue
-        if other.ground == q.ground:
-            return other.name
     return None

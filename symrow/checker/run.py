@@ -516,8 +516,8 @@ class _Run:
         if isinstance(a, int) and isinstance(b, str):
             a, b = b, a
         sizes = target.instances()[0][1].sizes
-        if not (isinstance(a, str) and a in sizes and isinstance(b, int)):
-            return False
+        if not (isinstance(a, str) and a in sizes and isinstance(b, int)) or sizes[a] == b:
+            return False            # d = 2 where d is 2: a claim, and it holds
         shown = "\\ell" if a == "ell" else a
         line = self.src.line_col(chain.pos)[0]
         self.notes.append(f"line {line}: {shown} = {b} is a case the page considers, not a "

@@ -389,12 +389,9 @@ $$p_{11} = \frac{e^{s_{11}/\sqrt{2}}}{e^{s_{11}/\sqrt{2}} + e^{s_{12}/\sqrt{2}}}
     Page("notation-softmax-sum-ignores-index", "att222", r"""
 $$p_{ij} = \frac{e^{s_{ij}/\sqrt{d}}}{\sum_{j'=1}^{n} e^{s_{ij}/\sqrt{d}}}$$
 """, "wrong", line=2, says="does not use j'"),
-    # the scores defined after their scaling: the page's convention (issue 25), a
-    # definition followed on the lines after it, not a wrong step; nothing else is claimed
-    Page("notation-extra-scaling", "att222", r"""
-$$s_{ij} = \frac{\boldsymbol{q}_i \cdot \boldsymbol{k}_j}{\sqrt{d}}$$
-""", "unchecked"),
-    # ... and its softmax then taken without a second scaling holds
+    # the scores defined after their scaling are the page's convention (issue 25): a
+    # definition followed on the lines after it, not a wrong step; its softmax then
+    # taken without a second scaling holds
     Page("notation-extra-scaling-followed", "att222", r"""
 $$s_{ij} = \frac{\boldsymbol{q}_i \cdot \boldsymbol{k}_j}{\sqrt{d}}, \quad
 p_{ij} = \frac{e^{s_{ij}}}{\sum_{k=1}^{2} e^{s_{ik}}}$$

@@ -102,12 +102,16 @@ def test_bad_arguments_are_option_errors():
     ("\\begin{align*}\nC &= AB\n", 1, 1, "\\begin{align*}"),
     ("\\begin{align*}\nC &= AB\n\\end{aligned}", 3, 1, "\\end{aligned}"),
 ])
-def test_unreadable_input_is_one_parse_error(tex, line, column, near):
-    with pytest.raises(symrow.ParseError) as err:
-        symrow.check(tex, against("comb22"))
-    assert (err.value.line, err.value.column) == (line, column)
-    assert near in (err.value.near or " ")
-    assert "\n" not in str(err.value)
+def test_unreadable_input_is_one_unreadable_step(tex, line, column, near):
+    # an unreadable report, as the class summary and the command line give it: one step
+    # that says where reading stopped (issue 25: symrow.check returns, it does not raise)
+    report = symrow.check(tex, against("comb22"))
+    assert report.verdict == "unreadable" and report.exit_code == 2
+    (step,) = report.steps
+    assert step.status == "unreadable"
+    assert (step.error["line"], step.error["column"]) == (line, column)
+    assert near in (step.error["near"] or " ")
+    assert "\n" not in step.message
 
 
 def test_input_size_limit():

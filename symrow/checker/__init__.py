@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 
-from ..errors import LimitError, OptionError
+from ..errors import ParseError, LimitError, OptionError
 from ..limits import get_limits
 from .deadline import run_with_deadline
 from .report import Report, StepReport
@@ -84,11 +84,12 @@ def check(tex: str, against, *, timeout: float | None = None,
     \\end{bmatrix}`` is then checked against them (without ``values`` it
     gives A those numbers).
 
-    Returns a :class:`Report`.  Raises :class:`symrow.ParseError` when the
-    text as a whole cannot be read (unbalanced braces or environments, no
-    claim at all), :class:`symrow.CheckTimeout` after ``timeout``
-    seconds (default ``symrow.get_limits().check_timeout``), and
-    :class:`symrow.OptionError` for a bad argument.
+    Returns a :class:`Report`; text that cannot be read as a whole (unbalanced
+    braces or environments, no claim at all) gives an ``unreadable`` report
+    whose one step says where reading stopped.  Raises
+    :class:`symrow.CheckTimeout` after ``timeout`` seconds (default
+    ``symrow.get_limits().check_timeout``), and :class:`symrow.OptionError` for
+    a bad argument.
 
     ``parser`` picks the LaTeX parser: "latex2sympy2", "builtin", or
     "auto" (the default): the ``SYMROW_PARSER`` environment variable if set,
@@ -106,14 +107,29 @@ def check(tex: str, against, *, timeout: float | None = None,
     targets = targets_for(against, _values(values))
     from . import parse
     backend = parse.choose(parser)
-    if backend == "builtin":
-        return run_with_deadline(lambda: check_text(tex, targets, backend), seconds)
-    parse.load()   # the import is not user-dependent: keep it out of the time limit
     try:
-        return run_with_deadline(lambda: check_text(tex, targets, backend), seconds,
-                                 on_timeout=parse.reset_parser_caches)
-    finally:
-        parse.release_if_owned()
+        if backend == "builtin":
+            return run_with_deadline(lambda: check_text(tex, targets, backend), seconds)
+        parse.load()   # the import is not user-dependent: keep it out of the time limit
+        try:
+            return run_with_deadline(lambda: check_text(tex, targets, backend), seconds,
+                                     on_timeout=parse.reset_parser_caches)
+        finally:
+            parse.release_if_owned()
+    except ParseError as err:
+        # text that cannot be read as a whole (no claim at all, unbalanced braces): an
+        # unreadable report, as a class summary gives it, not an exception
+        return _unreadable(err, targets)
+
+
+def _unreadable(err, targets):
+    from .report import Report, StepReport
+    line, column = err.line or 1, err.column or 1
+    error = {"message": err.reason, "line": line, "column": column, "near": err.near or ""}
+    against = targets[0].describe() if len(targets) == 1 else "the handout"
+    step = StepReport(1, line, column, err.near or "", "", "unreadable", err.reason,
+                      error=error)
+    return Report(against, [step])
 
 
 def _values(values) -> dict | None:

@@ -69,7 +69,18 @@ class ConstructReader:
         if fn is not None and fn.reading == "apply":
             cur.take()
             cur.take()
-            self._elementwise(cur, em, fn.key, tok.pos, arg.end)
+            key = fn.key + "'" if self._prime(cur) else fn.key
+            self._elementwise(cur, em, key, tok.pos, arg.end)
+            return
+        if fn is not None and fn.reading not in ("diag", "degree") and \
+                is_token(cur.peek(2), "(", "\\left", "["):
+            # LayerNorm(X), Concat(A, B), and any function a reading of its own reads
+            cur.take()
+            cur.take()
+            got = self._bracket_arg(cur, text, tok.pos, arg.end)
+            inner, a, b = got
+            self._engine_call(fn.key, self._arguments(inner, text, a, b), em, tok.pos, b)
+            self._postfix(cur, em, simple=False)
             return
         if text.lower() in ("diag", "rowsum"):
             # diag(p_i): a row on the diagonal; rowsum(X): each row added up (a column)
@@ -113,7 +124,12 @@ class ConstructReader:
         # the function the formula defines, with its parameters: MultiHead(Q, K, V)
         own = result in ("\\mathrm{%s}" % word, word) and names and \
             all(n in self.ref.matrices for n in names)
-        if result in self.ref.quantities and names and (set(names) == set(operands) or own):
+        # SelfAttention(X) = ...: the page's own name for the result, of some of the
+        # operands (X, where the weights are the function's own)
+        mine = names and lookup_function(word) is None and word.lower() not in (
+            "concat", "attention") and set(names) <= set(operands)
+        if result in self.ref.quantities and names and (set(names) == set(operands) or own
+                                                         or mine):
             em.atom(Atom("whole", result), pos, b)
             self._postfix(cur, em, simple=False)
             return True
@@ -137,17 +153,15 @@ class ConstructReader:
                 raise TranslateError(f"write every argument of {word}: with these sizes, as "
                                      f"in {word}(\\mathrm{{head}}_1, \\mathrm{{head}}_2)",
                                      pos, end)
-        units = [self.unit(arg, arg[0].pos, arg[-1].end) for arg in args]
         if word.lower() == "concat":
-            atom = Atom("matrix", "Concat", (1, len(units)), cells=(tuple(units),),
-                        ident=next(self._ids))
-        else:
-            if len(units) != 3:
-                raise TranslateError(f"Attention takes three arguments (Q, K, V); this has "
-                                     f"{len(units)}", pos, end)
-            atom = Atom("attention", "", (), cells=tuple((u,) for u in units),
-                        ident=next(self._ids))
-        em.atom(atom, pos, end)
+            units = [self.unit(arg, arg[0].pos, arg[-1].end) for arg in args]
+            em.atom(Atom("matrix", "Concat", (1, len(units)), cells=(tuple(units),),
+                         ident=next(self._ids)), pos, end)
+            return
+        if len(args) != 3:
+            raise TranslateError(f"Attention takes three arguments (Q, K, V); this has "
+                                 f"{len(args)}", pos, end)
+        self._engine_call("attention", args, em, pos, end)
 
     def _is_word_name(self, word: str) -> bool:
         """Whether ``\\mathrm{word}`` (with any subscript) names a matrix of the reference."""
@@ -165,9 +179,38 @@ class ConstructReader:
         inner, a, b = got
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError(f"{func} of nothing", a, b)
-        self._sub(inner, a, b, em)
-        self._marker(em, "f:" + func, (), pos, end)
+        self._engine_call(func, [inner], em, pos, b)
         self._postfix(cur, em, simple=False)
+
+    @staticmethod
+    def _prime(cur: Cursor) -> bool:
+        """``'`` or ``^{\\prime}`` after a function's name: its derivative (consumed)."""
+        if is_token(cur.peek(), "'"):
+            cur.take()
+            return True
+        if is_token(cur.peek(), "^"):
+            arg = cur.peek(1)
+            inner = [n for n in arg_nodes(arg) if not is_token(n, *V.SPACING)] \
+                if arg is not None else []
+            if len(inner) == 1 and is_token(inner[0], "\\prime"):
+                cur.take()
+                cur.take()
+                return True
+        return False
+
+    def _engine_call(self, key: str, args: list[list], em: Emitter, pos: int, end: int,
+                     params: tuple = ()) -> None:
+        """``key(args...)``: a function of the table of notation, applied by the reading
+        that explain reads it with (:func:`symrow.formula.evaluate.apply`); each argument
+        is a unit of its own."""
+        units = []
+        for arg in args:
+            arg = [n for n in arg if not is_token(n, *V.SPACING)]
+            if not arg:
+                raise TranslateError(f"{key} of nothing", pos, end)
+            units.append(self.unit(arg, arg[0].pos, arg[-1].end))
+        em.atom(Atom("call", key, tuple(params), cells=tuple((u,) for u in units),
+                     ident=next(self._ids)), pos, end)
 
     def _applied(self, cur: Cursor, em: Emitter, name: str, pos: int, end: int) -> None:
         """``\\operatorname{diag}(...)``, ``\\operatorname{rowsum}(...)``: a marker the
@@ -191,8 +234,7 @@ class ConstructReader:
         inner, a, b = got
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError("softmax of nothing", a, b)
-        self._sub(inner, a, b, em)
-        self._marker(em, "softmax", (), pos, end)
+        self._engine_call("softmax", [inner], em, pos, b)
         self._postfix(cur, em, simple=False)
         return True
 
@@ -242,6 +284,12 @@ class ConstructReader:
         bottom, c, d = self._one_arg(cur, cmd)
         if not top or not bottom:
             raise TranslateError("\\frac has an empty part", cmd.pos, d)
+        if _is_partial(top) and _is_partial(bottom):
+            rest = [n for n in top[1:] if not is_token(n, *V.SPACING)]
+            if len(rest) == 1 and is_token(rest[0], "L", "E", "J", "\\ell"):
+                rest = ["loss"]             # the loss, by an expression (not a name)
+            self._derivative(rest, bottom[1:], cur, em, cmd.pos, d)
+            return
         em.put("\\frac{", cmd.pos, cmd.end)
         self._sub(top, a, b, em)
         em.put("}{", c, d)
@@ -249,6 +297,58 @@ class ConstructReader:
         em.put("}", d - 1, d)
         self._no_script_after(cur, "a script right after \\frac{..}{..}; put the fraction in "
                             "brackets first")
+
+    def _derivative(self, top: list, bottom: list, cur: Cursor, em: Emitter, pos: int,
+                    end: int) -> None:
+        """``\\frac{\\partial O_{ab}}{\\partial V_{jp}}``: the derivative of an expression by
+        one entry of a matrix (``\\frac{\\partial}{\\partial V_{jp}}[...]`` takes the factor
+        after it), as the chain rule in index notation writes it."""
+        top = top if top == ["loss"] else [n for n in top if not is_token(n, *V.SPACING)]
+        bottom = [n for n in bottom if not is_token(n, *V.SPACING)]
+        if not bottom:
+            raise TranslateError("\\partial of nothing", pos, end)
+        if not top:
+            while is_token(cur.peek(), *V.SPACING):
+                cur.take()
+            node = cur.peek()
+            if node is None:
+                raise TranslateError("a derivative of nothing", pos, end)
+            if isinstance(node, Token) and node.text in V.OPEN:
+                opener = cur.take()
+                top, close = self._until_close(cur, opener, V.OPEN[node.text])
+                end = close.end
+            elif is_token(node, "\\left"):
+                start = cur.i
+                self._left(cur, Emitter())      # find its extent, then read it again
+                top = cur.nodes[start:cur.i]
+                end = cur.nodes[cur.i - 1].end
+            elif isinstance(node, Group):
+                top = cur.take().children
+                end = node.end
+            else:
+                raise TranslateError("write what \\partial/\\partial x takes in brackets",
+                                     node.pos, node.end)
+        variable = self.unit(bottom, bottom[0].pos, bottom[-1].end)
+        value = self.unit(top, top[0].pos, top[-1].end) if top != ["loss"] else None
+        atoms = list(variable.atoms.values())
+        single = len(atoms) == 1 and variable.text.strip() in variable.atoms
+        if value is None:
+            # \partial L / \partial (X W): the gradient of a value the formula computes
+            em.atom(Atom("gradient", "", (), cells=((variable,),), ident=next(self._ids)),
+                    pos, end)
+            return
+        if single and atoms[0].kind == "whole":
+            # \partial F / \partial X: a Jacobian of a matrix by a matrix, the chain rule
+            # written formally
+            em.atom(Atom("jacobian", atoms[0].name, (), cells=((value,), (variable,)),
+                         ident=next(self._ids)), pos, end)
+            return
+        if not single or atoms[0].kind != "entry":
+            raise TranslateError("symrow takes derivatives by one entry of a matrix, as in "
+                                 "\\partial O_{ab} / \\partial V_{jp}", bottom[0].pos,
+                                 bottom[-1].end)
+        em.atom(Atom("derivative", "", (), cells=((value,), (variable,)),
+                     ident=next(self._ids)), pos, end)
 
     def _sqrt(self, cur: Cursor, em: Emitter) -> None:
         cmd = cur.take()
@@ -353,6 +453,20 @@ class ConstructReader:
         if sub is None:
             raise TranslateError("\\sum needs its index, as in \\sum_{j=1}^{n} or \\sum_j",
                                  cmd.pos, cmd.end)
+        names = [n for n in sub if not is_token(n, *V.SPACING)]
+        if sup is None and len(names) >= 3 and all(
+                (is_token(n, ",") if k % 2 else isinstance(n, Token) and n.kind == "letter"
+                 and len(n.text) == 1) for k, n in enumerate(names)) and len(names) % 2:
+            # \sum_{a, b}: a sum over a, then over b, each over its whole range
+            for n in names[::2]:
+                em.put("\\sum_{", cmd.pos, cmd.end)
+                em.atom(Atom("bound", n.text), cmd.pos, end)
+                em.put("=1}^{", cmd.pos, end)
+                em.atom(Atom("auto", n.text), cmd.pos, end)
+                em.put("}", cmd.pos, end)
+            if cur.at_end():
+                raise TranslateError("\\sum has nothing to add up", cmd.pos, end)
+            return
         var, lower, upper = self._range_of(sub, sup, "\\sum", cmd.pos, end)
         em.put("\\sum_{", cmd.pos, cmd.end)
         em.atom(Atom("bound", var), cmd.pos, end)
@@ -560,6 +674,11 @@ class ConstructReader:
                     ident=next(self._ids))
         em.atom(atom, env.pos, env.end)
         self._postfix(cur, em, simple=False)
+
+
+def _is_partial(nodes: list) -> bool:
+    first = next((n for n in nodes if not is_token(n, *V.SPACING)), None)
+    return is_token(first, "\\partial")
 
 
 def _tokens(nodes) -> list:

@@ -27,11 +27,12 @@ import math
 
 import sympy
 
-from ..values import function_of, matrix_product
+from ..values import matrix_product
 from . import parse as l2s
 from .indices import index_names, index_value
 from .translate import Atom, Unit
-from .values import (MathError, Unsized, assemble, exp_of, is_matrix, row_softmax,
+from .units import NESTED
+from .values import (MathError, Unsized, assemble, exp_of, is_matrix,
                      scalar_or_matrix, shape_text)
 
 __all__ = ["ReadError", "parse_unit", "Evaluator", "free_indices", "MathError"]
@@ -106,10 +107,6 @@ def parse_unit(unit: Unit, cache: dict, parser: str = "auto") -> None:
             parse_unit(cell, cache, parser)
 
 
-#: placeholder kinds that hold units of their own (in ``cells``)
-NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid", "attention")
-
-
 def sub_units(atom: Atom):
     """Every unit inside an atom (matrix cells, a group, the rows of a cases, ...)."""
     if atom.kind in NESTED:
@@ -138,6 +135,16 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
                 names.add(atom.name)
         _uses(body, unit, ref, frozenset(names), out)
         return
+    if isinstance(tree, sympy.Pow):
+        # (X)_{ij}, (\bar{Z})_i: the indices of a marker on a whole matrix run over its
+        # rows and columns, as the indices of its own entries do
+        base, marker = _atom(tree.args[0], unit), _atom(tree.args[1], unit)
+        if base is not None and base.kind == "whole" and marker is not None and \
+                marker.kind == "marker" and marker.name in ("entry", "row"):
+            q = ref.quantities[base.name]
+            for k, item in enumerate(marker.items):
+                if isinstance(item, str) and item not in bound and item not in ref.sizes:
+                    out.setdefault(item, set()).add((q.rows if k == 0 else q.cols, q.name))
     atom = _atom(tree, unit)
     if atom is not None:
         if atom.kind in ("entry", "row"):
@@ -149,6 +156,9 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
                 else:
                     _free_names(item, bound, ref, out)
         elif atom.kind == "marker" and atom.name in ("entry", "row"):
+            for item in atom.items:
+                _free_names(item, bound, ref, out)
+        elif atom.kind == "kronecker":
             for item in atom.items:
                 _free_names(item, bound, ref, out)
         elif atom.kind == "index" and atom.name not in bound and atom.name not in ref.sizes:
@@ -203,7 +213,8 @@ def unit_names(unit: Unit) -> set:
     for atom in unit.atoms.values():
         if atom.kind in ("bound", "auto", "size", "index"):
             out.add(atom.name)
-        elif atom.kind in ("entry", "row") or (atom.kind == "marker" and atom.items):
+        elif atom.kind in ("entry", "row", "kronecker") or (atom.kind == "marker" and
+                                                             atom.items):
             for item in atom.items:
                 out.update(index_names(item))
         elif atom.kind == "cases":
@@ -328,8 +339,27 @@ class Evaluator:
             return self._matrix(atom, env)
         if kind == "cases":
             return self._cases(atom, env)
-        if kind == "attention":
-            return self._attention(atom, env)
+        if kind == "call":
+            return self._call(atom, env)
+        if kind == "derivative":
+            return self._derivative(atom, env)
+        if kind == "gradient":
+            from .engine import gradient_of_value
+            ((unit,),) = atom.cells
+            got = gradient_of_value(self.ref, self.value(unit, env))
+            if got is None:
+                raise MathError("the gradient by this expression: it is not a value the "
+                                "formula computes")
+            return scalar_or_matrix(got)
+        if kind == "jacobian":
+            from .values import Undecided
+            raise Undecided(f"a Jacobian of a matrix by the matrix {atom.name}: the chain "
+                            f"rule written formally, not a product of matrices; not checked")
+        if kind == "outside":
+            raise MathError(atom.name)
+        if kind == "kronecker":
+            a, b = (self._index(item, env) for item in atom.items)
+            return sympy.S.One if a == b else sympy.S.Zero
         if kind in ("max", "min"):
             return self._extremum(atom, env)
         if kind == "elided":
@@ -393,17 +423,37 @@ class Evaluator:
             raise MathError(f"a {atom.kind} of matrices; write it entry by entry")
         return (sympy.Max if atom.kind == "max" else sympy.Min)(*values)
 
-    def _attention(self, atom: Atom, env: dict):
-        """``Attention(Q, K, V)`` = softmax(QKᵀ/√d_k)V, d_k the columns of Q and K."""
-        q, k, v = (self.value(cell, env) for (cell,) in atom.cells)
-        if not all(is_matrix(x) for x in (q, k, v)):
-            raise MathError("Attention takes three matrices")
-        if q.cols != k.cols or k.rows != v.rows:
-            raise MathError(f"Attention of a {shape_text(q)}, a {shape_text(k)} and a "
-                            f"{shape_text(v)}: Q and K need as many columns, K and V as "
-                            f"many rows")
-        scores = matrix_product(q, k.T) / sympy.sqrt(q.cols)
-        return sympy.ImmutableMatrix(matrix_product(row_softmax(scores), v))
+    def _call(self, atom: Atom, env: dict):
+        """A function applied by its reading (:func:`symrow.formula.evaluate.apply`): the
+        value explain gives it, whatever the function."""
+        from ..errors import SymrowError
+        from ..formula.evaluate import apply
+        args = [self.value(cell, env) for (cell,) in atom.cells]
+        if any(isinstance(a, (Unsized, _Entrywise)) for a in args):
+            raise MathError(f"cannot tell the size of the argument of {atom.name} here")
+        try:
+            return scalar_or_matrix(apply(atom.name, args,
+                                          params=atom.items))
+        except SymrowError as err:
+            raise MathError(str(err)) from None
+
+    def _derivative(self, atom: Atom, env: dict):
+        """``\\partial f / \\partial y_{jp}``: ``f`` taken down to the level of y's matrix
+        (the quantities above it written in those below), then differentiated by y."""
+        ((value,), (variable,)) = atom.cells
+        (var,) = variable.atoms.values()
+        y = self._atom_value(var, variable, env)
+        if not isinstance(y, sympy.Symbol):
+            raise MathError("a derivative by something that is not an entry")
+        f = self.value(value, env)
+        level = self.ref.level_of.get(y, 0)
+        top = max(self.ref.unfold_maps, default=0)
+        for k in range(top, level, -1):
+            f = self.ref.unfold(f, k) if not is_matrix(f) else \
+                sympy.ImmutableMatrix(f.applyfunc(lambda e, k=k: self.ref.unfold(e, k)))
+        if is_matrix(f):
+            return scalar_or_matrix(sympy.ImmutableMatrix(f.applyfunc(lambda e: e.diff(y))))
+        return sympy.diff(f, y)
 
     def _matrix(self, atom: Atom, env: dict):
         return assemble([[self.value(cell, env) for cell in row] for row in atom.cells],
@@ -553,11 +603,6 @@ class Evaluator:
                                                           for k in range(value.cols)])))
         if name == "T":
             return sympy.ImmutableMatrix(value.T) if is_matrix(value) else value
-        if name == "softmax":
-            return row_softmax(value)
-        if name.startswith("f:"):  # an element-wise function, as the planner defines it
-            f = function_of(name[2:])
-            return sympy.ImmutableMatrix(value.applyfunc(f)) if is_matrix(value) else f(value)
         idx = [self._index(item, env) for item in atom.items]
         if not is_matrix(value):
             if all(i == 1 for i in idx):
@@ -701,8 +746,9 @@ def _entrywise_product(x, y):
 
 def _broadcast(values: list) -> list:
     """Terms of a sum with one matrix shape, where a row vector meets numbers (each added to
-    every entry: p_i - (p_i . g_i)) or a matrix meets a column of its height (added to
-    every column: P - rowsum(...)); other terms are left as they are."""
+    every entry: p_i - (p_i . g_i)), a matrix meets a column of its height (added to
+    every column: P - rowsum(...)) or a row of its width (a bias, added to every row:
+    XW + b); other terms are left as they are."""
     mats = [v for v in values if is_matrix(v)]
     big = max(mats, key=lambda m: m.rows * m.cols)
     out = []
@@ -711,6 +757,9 @@ def _broadcast(values: list) -> list:
             out.append(sympy.ImmutableMatrix(1, big.cols, lambda _i, _j: v))
         elif is_matrix(v) and v.shape == (big.rows, 1) and big.cols > 1:
             out.append(sympy.ImmutableMatrix(big.rows, big.cols, lambda i, _j: v[i, 0]))
+        elif is_matrix(v) and v.shape == (1, big.cols) and big.rows > 1:
+            # a bias row added to every row (XW + b), as the formula reads it
+            out.append(sympy.ImmutableMatrix(big.rows, big.cols, lambda _i, j: v[0, j]))
         else:
             out.append(v)
     return out

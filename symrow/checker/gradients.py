@@ -55,32 +55,83 @@ def _plain(nodes) -> list:
     return [n for n in nodes if not (isinstance(n, Token) and n.text in V.SPACING)]
 
 
+#: the differential before a name: \partial, or d as in dL/dW (also \mathrm{d})
+_UPRIGHT_D = ("\\mathrm", "\\text", "\\operatorname", "\\rm", "\\mathit")
+
+
+def _differential(nodes: list) -> int:
+    """How many nodes the differential at the start of ``nodes`` takes (``\\partial``,
+    ``d``, ``\\mathrm{d}``, ``{\\rm d}``), 0 if there is none."""
+    if not nodes:
+        return 0
+    first = nodes[0]
+    if isinstance(first, Token) and first.text == "\\partial":
+        return 1
+    if isinstance(first, Token) and first.kind == "letter" and first.text == "d" and \
+            len(nodes) > 1:
+        return 1
+    if isinstance(first, Token) and first.text in _UPRIGHT_D and len(nodes) > 2 and \
+            _text(nodes[1]) in ("{d}", "d"):
+        return 2
+    if isinstance(first, Group) and [_text(c) for c in _plain(first.children)] in (
+            ["\\rm", "d"], ["\\mathrm", "{d}"]):
+        return 1
+    return 0
+
+
 def _loss(nodes: list) -> bool:
-    """``\\partial L``, ``\\partial \\mathcal{L}``: the loss after a \\partial."""
+    """``\\partial L``, ``\\partial \\mathcal{L}``, ``dL``, ``\\mathrm{d}L``: the loss
+    after a differential."""
     nodes = _plain(nodes)
-    if len(nodes) < 2 or not (isinstance(nodes[0], Token) and nodes[0].text == "\\partial"):
+    k = _differential(nodes)
+    if not k or len(nodes) < k + 1:
         return False
-    rest = nodes[1:]
+    rest = nodes[k:]
     head = rest[0]
     if isinstance(head, Token) and head.text in ("L", "E", "J", "\\ell") and len(rest) == 1:
+        return True
+    if isinstance(head, Group) and [_text(c) for c in _plain(head.children)] == ["L"]:
         return True
     return isinstance(head, Token) and head.text in ("\\mathcal", "\\mathscr") and \
         len(rest) == 2
 
 
 def _barred(nodes: list, start, end: int) -> list | None:
-    """``\\partial NAME`` -> ``\\bar{HEAD}`` + the scripts of NAME, or None."""
+    """``\\partial NAME`` (or ``d NAME``) -> ``\\bar{HEAD}`` + the scripts of NAME, or
+    None."""
     nodes = _plain(nodes)
-    if len(nodes) < 2 or not (isinstance(nodes[0], Token) and nodes[0].text == "\\partial"):
+    k = _differential(nodes)
+    if not k or len(nodes) < k + 1:
         return None
-    return _bar_of(nodes[1:], start, end)
+    return _bar_of(nodes[k:], start, end)
+
+
+_OLD_FONTS = {"\\bf": "\\mathbf", "\\rm": "\\mathrm", "\\it": "\\mathit",
+              "\\sf": "\\mathsf", "\\boldsymbol": "\\boldsymbol"}
+
+
+def _unfont(name: list) -> list:
+    """``{\\bf X}_1`` -> ``\\mathbf{X}_1``: an old-style font switch as a font command."""
+    head = name[0] if name else None
+    if isinstance(head, Group):
+        inner = _plain(head.children)
+        if len(inner) == 2 and isinstance(inner[0], Token) and inner[0].text in _OLD_FONTS:
+            font = Token("cmd", _OLD_FONTS[inner[0].text], head.pos, head.pos)
+            return [font, Group(head.open, [inner[1]], head.close)] + list(name[1:])
+    return name
 
 
 def _bar_of(name: list, start, end: int | None = None) -> list | None:
     """A name's nodes with a bar over its head: ``\\boldsymbol{x}_i`` -> ``\\bar{\\boldsymbol{x}}_i``."""
     if not name:
         return None
+    name = _unfont(name)
     head = name[0]
+    if isinstance(head, Group) and len(_plain(head.children)) == 1 and \
+            isinstance(_plain(head.children)[0], Token) and \
+            _plain(head.children)[0].kind == "letter":
+        name = [_plain(head.children)[0]] + list(name[1:])     # {W}_{ij}: braces only
+        head = name[0]
     if isinstance(head, Token) and head.kind == "letter":
         k = 1
     elif isinstance(head, Token) and head.kind == "cmd" and len(name) > 1 and \
@@ -106,7 +157,9 @@ def _bar_of(name: list, start, end: int | None = None) -> list | None:
     close = end if last is None else name[k - 1].end
     group = Group(Token("sym", "{", pos, pos), list(name[:k]), Token("sym", "}", close, close))
     if last is not None and isinstance(last, Token):
-        rest[-1] = Token(last.kind, last.text, last.pos, end)
+        # a script's last token keeps its own text; a group around it spans the rest
+        rest[-1] = Group(Token("sym", "{", last.pos, last.pos), [last],
+                         Token("sym", "}", end, end))
     elif last is not None:
         rest[-1] = Group(last.open, last.children, Token("sym", "}", end - 1, end))
     return [bar, group] + rest
@@ -159,10 +212,26 @@ def rewrite(nodes: list, matrices: set) -> list:
                 got = _bar_of(_plain(name), node, nodes[k + 3].end if k + 3 < len(nodes)
                               else None)
                 after = nodes[k + 3] if k + 3 < len(nodes) else None
-                if got is not None and isinstance(after, Token) and after.text in ("L", "E"):
+                if got is not None and isinstance(after, Token) and after.text in (
+                        "L", "E", "J", "\\ell"):
                     out += got
                     k += 4
                     continue
+                if got is not None and _is_cal_loss(nodes[k + 3:k + 5]):
+                    out += got
+                    k += 5
+                    continue
+            if node.text == "\\nabla" and k + 1 < len(nodes) and not (
+                    isinstance(nodes[k + 1], Token) and nodes[k + 1].text == "_"):
+                # \nabla W: the gradient of W itself
+                end = _name_end(nodes, k + 1)
+                name = _plain(nodes[k + 1:end])
+                if name and "".join(_text(n) for n in name) in matrices:
+                    got = _bar_of(name, node)
+                    if got is not None:
+                        out += got
+                        k = end
+                        continue
             if node.text in ("G", "\\delta") and k + 2 < len(nodes) and \
                     isinstance(nodes[k + 1], Token) and nodes[k + 1].text == "_":
                 sub = nodes[k + 2]
@@ -176,6 +245,12 @@ def rewrite(nodes: list, matrices: set) -> list:
         out.append(node)
         k += 1
     return out
+
+
+def _is_cal_loss(nodes: list) -> bool:
+    """``\\mathcal{L}``, ``\\mathscr{L}`` (two nodes)."""
+    return len(nodes) == 2 and isinstance(nodes[0], Token) and \
+        nodes[0].text in ("\\mathcal", "\\mathscr") and _text(nodes[1]) in ("{L}", "L")
 
 
 def _slash(nodes: list, k: int) -> bool:

@@ -114,6 +114,7 @@ class NameReader:
         sub_nodes = _subscript_nodes(cur.nodes[first:cur.i])
         name_end = end
         sub, sup, primes, (_, send) = self._scripts(cur)
+        self._cursor = cur
         if sub is not None:       # W^T_{12}: a subscript after a transpose
             if parts.sub is not None:
                 raise TranslateError("two subscripts on one name", pos, send)
@@ -174,6 +175,11 @@ class NameReader:
         if letter == "ell":
             raise TranslateError("\\ell is not a size of this derivation", pos, end)
         if parts.lowercase:
+            names = self._canonical_names()
+            whole = names.get(dataclasses.replace(parts, font=None).canonical)
+            if whole is not None:
+                # a vector or bias named as the derivation names it: b, \mathbf{b}, b_1
+                return Atom("whole", whole), sup
             key = dataclasses.replace(parts, font=None, sub=None, sup=None).canonical
             if parts.sup is None and sup is not None and \
                     (key, plain(sup).strip("{}")) in ref.by_letter:
@@ -182,6 +188,12 @@ class NameReader:
             q = ref.by_letter.get((key, parts.sup or ""))
             if q is None:
                 raise TranslateError(self._unknown(shown), pos, end)
+            if sub is None and not bold and parts.sup is None and parts.accent is None and \
+                    parts.grad is None and len(key) == 1 and q.rows > 1 and q.level == 0 and \
+                    names.get(key.upper()) == q.name and not is_token(cur_next(self), "("):
+                # x for the matrix X: the page names the input in lowercase (Q = xW^Q)
+                self.lowercase_wholes.add((key, q.name))
+                return Atom("whole", q.name), sup
             if sub is None:
                 raise TranslateError(
                     f"which row or entry of {q.name}? write \\boldsymbol{{{key}}}_1 for a "
@@ -220,31 +232,52 @@ class NameReader:
         names = getattr(ref, "_canonical_names", None)
         if names is None:
             names = {}
+            aliases = {}
             for name in ref.matrices:
                 try:
-                    names.setdefault(parse_name(name).canonical, name)
+                    parts = parse_name(name)
                 except (NameError_, ValueError):
-                    pass
+                    names.setdefault(name, name)
+                    continue
+                names.setdefault(parts.canonical, name)
                 names.setdefault(name, name)
+                # a role written up or down: W_Q is W^Q, as papers print either
+                role = parts.sub if parts.sup is None else parts.sup if parts.sub is None \
+                    else None
+                if role is not None and role.isalpha() and role.isupper():
+                    flipped = dataclasses.replace(
+                        parts, sub=None if parts.sub else role, sup=None if parts.sup else role)
+                    aliases.setdefault(flipped.canonical, set()).add(name)
+            for alias, owners in aliases.items():
+                if alias not in names and len(owners) == 1:
+                    names[alias] = owners.pop()
             ref._canonical_names = names
         return names
 
     def _indexed(self, q, items: tuple, bold: bool, pos: int, end: int) -> Atom:
+        if len(items) == 1 and not bold and q.rows == 1 and q.cols > 1:
+            # b_j of a bias row, w_3 of a 1 x 4 vector: an entry
+            return self._checked(q, "entry", (1, items[0]), ((items[0], q.cols, "column"),))
+        if len(items) == 1 and q.cols == 1 and q.rows > 1:
+            return self._checked(q, "entry", (items[0], 1), ((items[0], q.rows, "row"),))
         if len(items) == 1:
-            self._check_range(q, items[0], q.rows, "row", pos, end)
-            return Atom("row", q.name, items)
+            return self._checked(q, "row", items, ((items[0], q.rows, "row"),))
         if len(items) == 2 and not bold:
-            self._check_range(q, items[0], q.rows, "row", pos, end)
-            self._check_range(q, items[1], q.cols, "column", pos, end)
-            return Atom("entry", q.name, items)
+            return self._checked(q, "entry", items, ((items[0], q.rows, "row"),
+                                                      (items[1], q.cols, "column")))
         raise TranslateError(f"{q.name} has rows (one index, as in "
                              f"\\boldsymbol{{{q.letter}}}_1) and entries (two, as in "
                              f"{q.letter}_{{12}}); this has {len(items)}", pos, end)
 
-    def _check_range(self, q, item, bound: int, what: str, pos: int, end: int) -> None:
-        if isinstance(item, int) and not 1 <= item <= bound:
-            raise TranslateError(f"{q.name} is {q.rows} x {q.cols}, so it has no {what} "
-                                 f"{item} (indices start at 1)", pos, end)
+    @staticmethod
+    def _checked(q, kind: str, items: tuple, ranges: tuple) -> Atom:
+        """The atom of a row or entry; one whose written index is out of the matrix's
+        range (w_{31} of a 2 x 3 W) is the page's error, a step that is wrong there."""
+        for item, bound, what in ranges:
+            if isinstance(item, int) and not 1 <= item <= bound:
+                return Atom("outside", f"{q.name} is {q.rows} x {q.cols}, so it has no "
+                                       f"{what} {item} (indices start at 1)", items)
+        return Atom(kind, q.name, items)
 
     def _unknown(self, shown: str) -> str:
         return (f"unknown name {' '.join(shown.split())!r}: this {self.ref.kind} "
@@ -312,6 +345,12 @@ class NameReader:
 
 
 _BOLD_FONTS = ("\\boldsymbol", "\\mathbf", "\\vec")
+
+
+def cur_next(reader):
+    """The node after the name just read (the translator keeps its cursor there)."""
+    cur = getattr(reader, "_cursor", None)
+    return cur.peek() if cur is not None else None
 
 
 def _subscript_nodes(nodes: list) -> list | None:

@@ -116,6 +116,14 @@ def evaluate(expr, values: dict):
             if abs(arg.real) > _MAX_EXP:
                 raise NumericError("an argument is too large to evaluate")
             out = ctx.tanh(arg)
+        elif isinstance(node, sympy.Heaviside):
+            # the step function, ReLU's derivative: 1 above 0, 0 below (1/2 at 0, SymPy's)
+            arg = ev(node.args[0])
+            if abs(arg.imag) > ctx.mpf(10) ** -30:
+                raise NumericError("a step function of a complex number")
+            out = ctx.mpc(1 if arg.real > 0 else 0 if arg.real < 0 else ctx.mpf(1) / 2)
+        elif isinstance(node, sympy.erf):
+            out = ctx.erf(ev(node.args[0]))
         elif isinstance(node, AppliedUndef) and len(node.args) == 1:
             # a function the user named (phi): both sides get the same fixed stand-in,
             # a smooth function that is not even, odd or linear

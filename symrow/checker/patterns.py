@@ -34,7 +34,7 @@ import dataclasses
 from . import vocab as V
 from .indices import IndexExpr
 from .lexer import Token
-from .units import Atom, Cursor, Emitter, TranslateError, is_token
+from .units import NESTED, Atom, Cursor, Emitter, TranslateError, is_token
 
 __all__ = ["PatternReader", "is_dots", "elided_value", "grid_value", "DOTS"]
 
@@ -79,7 +79,6 @@ class Mismatch(Exception):
 
 
 _VARYING = ("entry", "row")
-NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid")
 
 
 def _align(u, v, path: tuple, out: list) -> None:

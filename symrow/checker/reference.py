@@ -130,6 +130,8 @@ class Reference:
             raise OptionError("this reference needs concrete sizes: a general derivation is "
                               "checked through its instances (symrow.check does that)")
         self.kind = derivation.kind
+        #: the derivation itself: the engine a page's own names are read against
+        self.derivation = derivation
         self.options = dict(derivation.options)
         #: the name of the derivation's result (O of attention), for Attention(Q, K, V)
         self.result = getattr(derivation, "result_name", None)
@@ -345,7 +347,10 @@ class Reference:
 
     def describe(self) -> str:
         """``attention (m=2, n=2, d=2, d_v=2, causal, heads=2)``: the kind, sizes and options."""
-        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in self.sizes.items())
+        own = getattr(self, "page_size_names", frozenset())
+        every = {**self.sizes, **getattr(self, "renamed_sizes", {})}
+        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in every.items()
+                          if k not in own)
         extra = option_text(self.options, self.sizes)
         inside = ", ".join(x for x in (sizes, extra) if x)
         return f"{self.kind} ({inside})" if inside else self.kind
@@ -357,6 +362,106 @@ class Reference:
         view = copy.copy(self)
         view.values = dict(values or {})
         return view
+
+    # -- the page's own names ----------------------------------------------------------
+    def _own(self) -> None:
+        """Copy the tables a definition changes, once per view: the base reference is
+        shared by every check against the same derivation."""
+        if getattr(self, "_owns_tables", False):
+            return
+        self.quantities = dict(self.quantities)
+        self.sizes = dict(self.sizes)
+        self.matrices = dict(self.matrices)
+        self.by_letter = dict(self.by_letter)
+        self.rank = dict(self.rank)
+        self.ground_map = dict(self.ground_map)
+        self.level_of = dict(self.level_of)
+        self.owner = dict(self.owner)
+        self.unfold_maps = {k: dict(v) for k, v in self.unfold_maps.items()}
+        self._levels = {}
+        self.__dict__.pop("_canonical_names", None)
+        self._owns_tables = True
+
+    def own_size(self, name: str, value: int) -> None:
+        """A size the page names itself (``T`` of ``Q \\in \\mathbb{R}^{T \\times d}``)."""
+        self._own()
+        # the page names this size itself: the derivation's own name for it (the only one
+        # of that value) is then free for the page to use as an index (m of X_{mp})
+        same = [k for k, v in self.sizes.items() if v == value and
+                k not in getattr(self, "page_size_names", ())]
+        if len(same) == 1 and same[0] != name:
+            self.renamed_sizes = {**getattr(self, "renamed_sizes", {}), same[0]: value}
+            del self.sizes[same[0]]
+        self.sizes[name] = value
+        self.page_size_names = getattr(self, "page_size_names", frozenset()) | {name}
+
+    def define(self, name: str, value, *, letter: str | None = None, tag: str = "",
+               seq: VecSeq | None = None) -> Quantity:
+        """Add a quantity the page defines (``Z = XW + b``, ``\\alpha_{ij} = ...``): its
+        entries are symbols of its own (z_{ij}) whose one-level definition is ``value``,
+        a matrix in the symbols of the quantities it is made from; it is judged by its
+        ground truth like any other.  ``letter`` and ``tag`` name its entries when it is
+        defined by them (``\\alpha`` of ``\\alpha_{ij}``)."""
+        self._own()
+        for cached in ("_canonical_names", "_free_names"):
+            self.__dict__.pop(cached, None)
+        value = _matrix(value)
+        if seq is None:
+            seq = VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
+        symbols = sympy.ImmutableMatrix(value.rows, value.cols,
+                                        lambda i, j: seq.symbol(i + 1, j + 1))
+        old = self.quantities.get(name)
+        if old is not None:
+            self._forget(old, set(symbols) | set(old.symbols), value)
+        level = 1 + max((self.level_of.get(sym, 0) for sym in value.free_symbols),
+                        default=0)
+        ground = self.ground(value)
+        q = Quantity(name, letter if letter is not None else seq.entry_letter,
+                     tag if letter is not None else seq.tag, value.rows, value.cols, level,
+                     symbols, value, ground)
+        self.quantities[name] = q
+        self.matrices[name] = q
+        self.by_letter[(q.letter, q.tag)] = q
+        rank = len(self.rank)
+        for i in range(q.rows):
+            for j in range(q.cols):
+                sym = symbols[i, j]
+                self.level_of[sym] = level
+                self.owner.setdefault(sym, (name, i + 1, j + 1))
+                self.ground_map[sym] = ground[i, j]
+                self.unfold_maps.setdefault(level, {})[sym] = value[i, j]
+                self.rank.setdefault(sym, rank)
+        return q
+
+    def _forget(self, old: Quantity, symbols: set, value) -> None:
+        """A quantity the page defines anew (its own G, the scaled S of its convention):
+        its old one-level definition goes, and every quantity defined in its entries is
+        judged by its ground truth from now on (the ground truths do not change: they
+        are in the operands' entries)."""
+        if value.free_symbols & symbols:
+            raise MathError(f"{old.name} is defined in terms of itself")
+        for table in self.unfold_maps.values():
+            for sym in symbols:
+                table.pop(sym, None)
+        for other in list(self.quantities.values()):
+            if other is old or other.definition is None or \
+                    not other.definition.free_symbols & symbols:
+                continue
+            level = 1 + max((self.level_of.get(sym, 0) for sym in other.ground.free_symbols
+                             if sym not in symbols), default=0)
+            new = dataclasses.replace(other, definition=other.ground, level=level)
+            self.quantities[other.name] = new
+            self.matrices[other.name] = new
+            if self.by_letter.get((new.letter, new.tag)) is other:
+                self.by_letter[(new.letter, new.tag)] = new
+            for table in self.unfold_maps.values():
+                for sym in other.symbols:
+                    table.pop(sym, None)
+            for sym, entry in zip(other.symbols, other.ground):
+                if isinstance(sym, sympy.Symbol):
+                    self.level_of[sym] = level
+                    self.unfold_maps.setdefault(level, {})[sym] = entry
+        self._levels = {}
 
     def operand_symbols(self, name: str) -> list:
         q = self.quantities.get(name)

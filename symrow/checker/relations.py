@@ -253,6 +253,49 @@ def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
     return (dims[0], dims[1]) if len(dims) == 2 else (1, dims[0])
 
 
+def space_names(nodes: list) -> list | None:
+    """``\\mathbb{R}^{T \\times d}`` -> ["T", "d"]: the dimensions of a real space, each a
+    number or a name (a letter, optionally with a subscript); None if it is not one."""
+    from .lexer import Group, Token
+    nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
+    if len(nodes) < 3:
+        return None
+    head = nodes[0]
+    k = 1
+    if isinstance(head, Token) and head.text in _REALS and isinstance(nodes[1], Group) and \
+            [getattr(t, "text", "") for t in nodes[1].children] == ["R"]:
+        k = 2
+    elif not (isinstance(head, Token) and head.text in ("\\R", "\\Re", "\\reals")):
+        return None
+    rest = nodes[k:]
+    if len(rest) != 2 or not (isinstance(rest[0], Token) and rest[0].text == "^"):
+        return None
+    arg = rest[1]
+    toks = arg.children if isinstance(arg, Group) else [arg]
+    factors: list[list] = [[]]
+    for tok in toks:
+        if isinstance(tok, Token) and tok.text in ("\\times", "\\cdot", "*"):
+            factors.append([])
+        else:
+            factors[-1].append(tok)
+    if len(factors) > 2:
+        return None
+    out: list = []
+    for factor in factors:
+        text = "".join(getattr(t, "text", "") if isinstance(t, Token) else
+                       "{" + "".join(getattr(c, "text", "") for c in t.children) + "}"
+                       for t in factor)
+        if text.isdigit():
+            out.append(int(text))
+        elif re.fullmatch(r"[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?", text):
+            out.append(text.replace("{", "").replace("}", ""))
+        elif text == "\\ell":
+            out.append("ell")
+        else:
+            return None
+    return out
+
+
 def membership(value, shape: tuple[int, int] | None, text: str) -> Difference | None:
     """``value \\in`` a space of the given shape."""
     if shape is None:

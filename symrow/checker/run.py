@@ -231,6 +231,9 @@ class _Run:
         self.scoped: list = []
         #: whether the page (or values=) gives an operand numbers
         self.numbers = any(t.values for t in targets)
+        #: a page of prose with no math markup at all (a copy that lost its delimiters,
+        #: rendered glyph runs): what is read from it is never called wrong
+        self.prose_page = self.page.markdown and _prose_without_math(self.page.original)
         #: the vector convention, as the report states it; vectors read as columns?
         self.convention: str | None = None
         self.column = False
@@ -477,9 +480,11 @@ class _Run:
         is not a claim but a case; the claims after it in its paragraph are checked at the
         size choices where it holds."""
         from .indices import NotIndex, read_expr
-        if not target.general or chain.problem is not None or len(chain.members) != 2 or \
+        if chain.problem is not None or len(chain.members) != 2 or \
                 chain.relations[0].kind != "eq":
             return False
+        if not target.general:
+            return self.size_case(chain, target)
         try:
             a, b = (read_expr(m.nodes, subscripts=False) for m in chain.members)
         except NotIndex:
@@ -498,6 +503,25 @@ class _Run:
         line = self.src.line_col(chain.pos)[0]
         self.notes.append(f"line {line}: {shown} = {b} is a case, not a claim: what follows "
                           f"in its paragraph is checked where {shown} = {b}")
+        return True
+
+    def size_case(self, chain, target: Target) -> bool:
+        """``m = 1 を代入すればOK``, ``for n = 1``: a size of a concrete derivation set to a
+        number is a case the page considers, not a claim about this derivation's sizes."""
+        from .indices import NotIndex, read_expr
+        try:
+            a, b = (read_expr(m.nodes, subscripts=False) for m in chain.members)
+        except NotIndex:
+            return False
+        if isinstance(a, int) and isinstance(b, str):
+            a, b = b, a
+        sizes = target.instances()[0][1].sizes
+        if not (isinstance(a, str) and a in sizes and isinstance(b, int)) or sizes[a] == b:
+            return False            # d = 2 where d is 2: a claim, and it holds
+        shown = "\\ell" if a == "ell" else a
+        line = self.src.line_col(chain.pos)[0]
+        self.notes.append(f"line {line}: {shown} = {b} is a case the page considers, not a "
+                          f"claim checked here (this derivation has {shown} = {sizes[a]})")
         return True
 
     def range_note(self, chain, target: Target):
@@ -560,6 +584,12 @@ class _Run:
                 return (f"line {line}: a notation for a gradient "
                         f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
                         f"checked here")
+            from .gradients import is_backward
+            if is_backward(target.derivation):
+                return None      # gradients and derivatives by entries: claims to check
+            ctx = self.contexts_for(target)[0]
+            if not any(isinstance(self.unit(ctx, m), tuple) for m in chain.members):
+                return None      # derivatives by entries (the chain rule in indices): read
             # a claim about gradients: the derivation has none to compare with
             self.page.unread.append((chain.pos, chain.end,
                                      "a claim about gradients, which this derivation does "
@@ -567,6 +597,12 @@ class _Run:
             return ""
         if len(chain.members) != 2 or chain.relations[0].kind != "eq":
             return None
+        from .gradients import is_backward
+        if is_backward(target.derivation) and _is_loss(chain.members[0].nodes):
+            return (f"line {line}: the loss, "
+                    f"{' '.join(self.text_of(chain.members[0]).split())} = "
+                    f"{' '.join(self.text_of(chain.members[1]).split())}: the backward pass "
+                    f"starts from its gradient; not a claim checked here")
         ctx = self.contexts_for(target)[0]
         unit = self.unit(ctx, chain.members[0])
         if isinstance(unit, tuple) and unit[0].startswith("a function-style heading"):
@@ -585,15 +621,29 @@ class _Run:
         target = self.section_of(chain.pos)
         out = []
         defining = self.definition_chain(chain, target)
+        own = None if defining else self.page_definition(chain, target)
         for k, rel in enumerate(chain.relations):
             lm, rm = chain.members[k], chain.members[k + 1]
             # Q = K = [numbers]: each name is given the values on the far right
             self.defining = defining
             try:
-                outcome = self.check_step(target, rel, lm,
-                                          chain.members[-1] if defining else rm, conditions)
+                if k == 0 and own is not None:
+                    outcome = own
+                else:
+                    outcome = self.check_step(target, rel, lm,
+                                              chain.members[-1] if defining else rm,
+                                              conditions)
+                    if k == 0 and outcome.status == "wrong" and not defining:
+                        outcome = self.page_convention(chain, target) or outcome
             finally:
                 self.defining = False
+            if outcome.status == "wrong" and not chain.display and self.prose_page:
+                # text with no math markup (a copy that lost its delimiters, rendered
+                # glyphs): read, but never called wrong on a reading that is not sure
+                message = ("this line is plain text, with no math markup: it is not judged "
+                           "wrong on a guess at what it says; mark the mathematics ($...$, "
+                           "\\[...\\]) to have it checked")
+                outcome = Outcome("unreadable", message, error=(message, rel.pos, rel.end))
             line, column = self.src.line_col(rel.pos)
             err = None
             if outcome.error is not None:
@@ -610,6 +660,139 @@ class _Run:
                 outcome.pending.sizes = outcome.sizes
                 self.pending[id(out[-1])] = report(outcome.pending)
         return out
+
+    def page_definition(self, chain, target: Target):
+        """``Z = XW + b``, ``\\alpha_{ij} = ...``, ``z_i = x_i W``: a name the derivation
+        does not know, defined by the page (:mod:`.own`).  It is bound to its right side
+        in every reference of the target, so that the lines after it may use it; the
+        step is the page's definition, not a claim.  None when the chain is not one."""
+        from .own import bind, defined_name, defined_value, same_value
+        from .values import MathError
+        if chain.problem is not None or not chain.relations or \
+                chain.relations[0].kind != "eq" or len(chain.members) < 2:
+            return None
+        contexts = self.contexts_for(target)
+        named = defined_name(chain.members[0].nodes, self.src, contexts[0].ref)
+        if named is None:
+            return None
+        parts, indices = named
+        values = []
+        for ctx in contexts:
+            unit = self.unit(ctx, chain.members[1])
+            value = None if isinstance(unit, tuple) else \
+                defined_value(ctx.evaluator, unit, ctx.ref, indices)
+            if value is None:
+                return None
+            values.append(value)
+        name = dataclasses.replace(parts, sub=None if indices else parts.sub,
+                                   font=None).canonical
+        existing = contexts[0].ref.quantities.get(name)
+        if existing is not None:
+            # a name symrow chose itself (H, G): the page's own only where it means
+            # something else; where it means the same, the line is a claim like any other
+            ref = contexts[0].ref
+            mine = ref.ground(values[0])
+            if existing.ground.shape == mine.shape and (
+                    existing.ground == mine or values[0].free_symbols & set(existing.symbols)
+                    or (existing.ground - mine).expand() == sympy.zeros(*mine.shape)):
+                return None
+        same = None
+        for ctx, value in zip(contexts, values):
+            try:
+                q = bind(ctx.ref, parts, indices, value)
+            except MathError:
+                return None
+            if same is None:
+                same = same_value(ctx.ref, q)
+        # what was read before the name was known is read again
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+        shown = " ".join(self.text_of(chain.members[0]).split())
+        message = f"the page's own name {shown}, followed in what comes after"
+        if same:
+            message += f" (it is {same})"
+        return Outcome("defines", message)
+
+    def page_convention(self, chain, target: Target):
+        """``S = QK^T/\\sqrt{d}`` against a derivation whose S is unscaled: the page's own
+        convention (:func:`.own.convention`), read as its definition of S for what
+        follows, when the value is the derivation's S rescaled or masked; else None."""
+        from ..reader.notation import NameError_, read_name
+        from .lexer import Cursor
+        from .own import convention
+        if chain.relations[0].kind != "eq":
+            return None
+        nodes = [n for n in chain.members[0].nodes if not _is_spacing(n)]
+        if not nodes:
+            return None
+        cur = Cursor(nodes, nodes[0].pos, nodes[-1].end)
+        try:
+            parts, _, _ = read_name(cur, self.src)
+        except (NameError_, AttributeError):
+            return None
+        if not cur.at_end() or parts.grad is not None:
+            return None
+        from .own import defined_value, known_quantity
+        contexts = self.contexts_for(target)
+        found = []
+        for ctx in contexts:
+            got = known_quantity(parts, ctx.ref)
+            if got is None:
+                return None
+            name, indices = got
+            unit = self.unit(ctx, chain.members[1])
+            if isinstance(unit, tuple):
+                return None
+            value = defined_value(ctx.evaluator, unit, ctx.ref, indices)
+            if value is None or value.shape != (ctx.ref.quantities[name].rows,
+                                                ctx.ref.quantities[name].cols):
+                return None
+            shown = convention(ctx.ref, name, value)
+            if shown is None:
+                return None
+            found.append((ctx, value, shown))
+        for ctx, value, _ in found:
+            ctx.ref.define(name, value)
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+        for ctx in contexts:
+            ctx.evaluator = _evaluator(ctx.ref, self.column)
+        theirs, mine = found[0][2]
+        return Outcome("defines", f"the page's {name} is {theirs} of this derivation, whose "
+                                  f"{name} is {mine}: the page's convention, followed in "
+                                  f"what comes after")
+
+    def page_sizes(self, ctx, lu, rm):
+        """``Q, K \\in \\mathbb{R}^{T \\times d}``: sizes the page names itself (T) take the
+        sizes of the matrix they are said of, for the rest of the page; an Outcome when
+        that cannot be (the page's T would stand for two sizes of this derivation)."""
+        from .relations import space_names
+        from .values import is_matrix
+        names = space_names(rm.nodes)
+        if names is None:
+            return None
+        try:
+            value = ctx.evaluator.value(lu, {})
+        except Exception:  # noqa: BLE001 - not a matrix: the claim says why
+            return None
+        if not is_matrix(value):
+            return None
+        dims = value.shape if len(names) == 2 else (value.cols,)
+        if len(names) == 1 and value.rows != 1:
+            return None
+        ref = ctx.ref
+        for name, size in zip(names, dims):
+            if not isinstance(name, str):
+                continue
+            known = ref.sizes.get(name)
+            if known is None:
+                ref.own_size(name, size)
+            elif known != size:
+                shown = "\\ell" if name == "ell" else name
+                return Outcome("unchecked", f"not checked: the page's {shown} stands for two "
+                                            f"sizes of this derivation here ({known} and "
+                                            f"{size}); check it at sizes where they agree")
+        return None
 
     def definition_chain(self, chain, target: Target) -> bool:
         """``Q = K = [numbers]``, ``Q = K = I`` or ``Q = K = V``: operand names, then
@@ -686,6 +869,11 @@ class _Run:
         if rel.kind == "in":
             from .relations import space_shape
             shape = space_shape(rm.nodes, ref.sizes)
+            if shape is None:
+                named = self.page_sizes(ctx, lu, rm)
+                if isinstance(named, Outcome):
+                    return named
+                shape = space_shape(rm.nodes, ref.sizes)
         checked = 0
         defined = []
         pending = None
@@ -897,6 +1085,31 @@ class _Run:
         return True
 
 
+_MARKUP = re.compile(r"\$|\\\[|\\\(|```\s*math|\\begin\s*\{(?:equation|align|gather|multline|"
+                     r"eqnarray|displaymath|math)\*?\}")
+_PROSE_LINE = re.compile(r"(?:\b[A-Za-z][a-z]{2,}\b[ ,]+){5}|[\u3040-\u30ff\u4e00-\u9fff]{6}")
+
+
+def _prose_without_math(text: str) -> bool:
+    """Text with sentences in it (five words running, or Japanese) and no math markup."""
+    return not _MARKUP.search(text) and bool(_PROSE_LINE.search(text))
+
+
+def _is_loss(nodes: list) -> bool:
+    """``L``, ``\\mathcal{L}``, ``\\ell``, ``E``: the loss alone."""
+    from .lexer import Group, Token
+    nodes = [n for n in nodes if not _is_spacing(n)]
+    if len(nodes) == 1 and isinstance(nodes[0], Token):
+        return nodes[0].text in ("L", "\\ell", "J", "E")
+    return len(nodes) == 2 and isinstance(nodes[0], Token) and nodes[0].text in (
+        "\\mathcal", "\\mathscr") and isinstance(nodes[1], Group) and \
+        [getattr(c, "text", "") for c in nodes[1].children] == ["L"]
+
+
+def _is_spacing(node) -> bool:
+    return getattr(node, "text", None) in V.SPACING and not hasattr(node, "children")
+
+
 def _is_gradient(nodes: list) -> bool:
     """``\\partial L / \\partial Z``, ``\\frac{\\partial L}{\\partial Z}``, ``\\nabla_Z L``:
     a gradient and nothing else (no sums, products or matrices around it)."""
@@ -1033,6 +1246,10 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
                        "reason": reason})
     notes = [f"line {run.src.line_col(pos)[0]}: {message}"
              for pos, message in sorted(run.page.notes)] + run.notes
+    read_as = sorted({pair for contexts in run.contexts.values() for ctx in contexts
+                      for pair in ctx.translator.lowercase_wholes})
+    notes += [f"{letter} (no index) is read as the matrix {name}, which the page writes in "
+              f"lowercase" for letter, name in read_as]
     if len(targets) == 1:
         against = targets[0].describe()
         numbered = [dataclasses.replace(s, section=None) for s in numbered]

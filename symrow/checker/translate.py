@@ -77,6 +77,8 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         self._ids = itertools.count(1)
         self.cells_total = 0
         self._depth = 0
+        #: lowercase letters read as a whole matrix (x for X), for the report's notes
+        self.lowercase_wholes: set = set()
 
     # -- entry points -------------------------------------------------------
     def unit(self, nodes: list, pos: int, end: int) -> Unit:
@@ -237,13 +239,18 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if text in V.FONT:
             self._font(cur, em)
             return
+        if text == "\\delta" and is_token(cur.peek(1), "_") and not self._greek_name(text):
+            self._kronecker(cur, em)       # \delta_{ij}: 1 where i = j, 0 elsewhere
+            return
         if text in V.FUNCTION_COMMANDS and is_token(cur.peek(1), "_") and \
                 self._greek_name(text):
             self._name(cur, em)        # \sigma_{12}: an entry of Σ, not the sigmoid
             return
         if text in V.FUNCTION_COMMANDS:
             cur.take()
-            self._elementwise(cur, em, V.FUNCTION_COMMANDS[text], tok.pos, tok.end)
+            key = V.FUNCTION_COMMANDS[text]
+            self._elementwise(cur, em, key + "'" if self._prime(cur) else key, tok.pos,
+                              tok.end)
             return
         if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell" \
                 or self._greek_name(text):
@@ -270,6 +277,17 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if tok.kind == "cmd":
             raise TranslateError(f"{text} is not supported here", tok.pos, tok.end)
         raise TranslateError(f"unexpected {text!r}", tok.pos, tok.end)
+
+    def _kronecker(self, cur: Cursor, em: Emitter) -> None:
+        tok = cur.take()
+        script = cur.take()
+        sub = self._script_arg(cur, script)
+        end = cur.nodes[cur.i - 1].end
+        items = self._index_items(sub, tok.pos, end, single=False)
+        if len(items) != 2:
+            raise TranslateError("the Kronecker delta takes two indices, as in \\delta_{ij}",
+                                 tok.pos, end)
+        em.atom(Atom("kronecker", "delta", items), tok.pos, end)
 
     def _decorated(self, cur: Cursor, em: Emitter) -> None:
         """``\\underbrace{QK^\\top}_{\\text{match}}``, ``\\boxed{x}``,

@@ -22,7 +22,7 @@ import dataclasses
 
 from .lexer import Cursor, Group, Token
 
-__all__ = ["Atom", "Unit", "TranslateError", "Emitter", "Cursor", "PLACEHOLDERS",
+__all__ = ["Atom", "Unit", "TranslateError", "Emitter", "Cursor", "PLACEHOLDERS", "NESTED",
            "arg_nodes", "plain", "is_token", "env_rows"]
 
 #: one-token placeholders the parser reads as plain symbols (no d, e, E, I)
@@ -31,6 +31,9 @@ _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iot
           "lambda mu nu xi omicron rho varrho sigma varsigma tau upsilon phi varphi chi psi "
           "omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega").split()
 PLACEHOLDERS = [c for c in _LETTERS] + ["\\" + g for g in _GREEK]
+#: placeholder kinds that hold units of their own (in ``cells``)
+NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid", "call", "derivative",
+          "gradient", "jacobian")
 
 
 class TranslateError(Exception):

@@ -58,10 +58,13 @@ from .readings import (READINGS, Apply, Bias, ColScale, Combine, Concat, Diagona
                        DiagPower, Hadamard, Identity, Mask, Match, Operand, Reading, RowScale,
                        Scale, Softmax, Sum, TCombine, Transpose, is_diagonal)
 
-__all__ = ["Plan", "plan"]
+__all__ = ["Plan", "plan", "FREE_LETTERS"]
 
 #: letters for unnamed intermediates, in order of preference
 _FREE = ("H", "G", "F", "U", "Z", "R", "N", "L", "J", "D", "B", "Y")
+#: the letters the planner names values with that nobody named (the checker lets a page
+#: define its own quantities under them)
+FREE_LETTERS = frozenset(_FREE)
 #: the result's name, in order of preference
 _RESULT = ("C", "Y", "Z", "O", "R", "H")
 

@@ -302,7 +302,60 @@ def build_tree(tokens: list[Token], src: Source) -> list[Node]:
         name, begin, name_end = opener[:3]
         raise src.error(f"\\begin{{{name}}} is never closed by \\end{{{name}}}",
                         begin.pos, name_end)
-    return root
+    return _restyle(root)
+
+
+_WORD_FONTS = ("\\text", "\\textrm", "\\mathrm", "\\operatorname", "\\textit")
+
+
+def _called_inside(group: "Group") -> bool:
+    """``{Attention(Q, K, V)}``: a word, then a bracket that closes the group."""
+    kids = group.children
+    n = 0
+    while n < len(kids) and isinstance(kids[n], Token) and kids[n].kind == "letter":
+        n += 1
+    return n >= 2 and n < len(kids) - 1 and isinstance(kids[n], Token) and \
+        kids[n].text == "(" and isinstance(kids[-1], Token) and kids[-1].text == ")"
+
+
+def _restyle(nodes: list) -> list:
+    """Typography read as what it sets: ``{\\bf X}`` as ``\\mathbf{X}``, a font switch
+    standing alone (``\\tt Attention(...)``) dropped, and a colour of one argument
+    (``\\blue{...}``) as its argument."""
+    from .vocab import COLOR_MACROS, OLD_FONTS
+    out: list = []
+    k = 0
+    while k < len(nodes):
+        node = nodes[k]
+        if isinstance(node, Group):
+            first = node.children[0] if node.children else None
+            if isinstance(first, Token) and first.text in OLD_FONTS and len(node.children) > 1:
+                font = Token("cmd", OLD_FONTS[first.text], node.open.pos, node.open.pos)
+                out += [font, Group(node.open, _restyle(node.children[1:]), node.close)]
+            else:
+                out.append(Group(node.open, _restyle(node.children), node.close))
+        elif isinstance(node, Env):
+            out.append(Env(node.name, node.begin, _restyle(node.children), node.end_token,
+                           node.end, node.args))
+        elif node.kind == "cmd" and node.text in _WORD_FONTS and k + 1 < len(nodes) and \
+                isinstance(nodes[k + 1], Group) and _called_inside(nodes[k + 1]):
+            # \text{Attention(Q, K, V)}: the function's word in the font, its call after it
+            group = nodes[k + 1]
+            kids = _restyle(group.children)
+            n = next(j for j, c in enumerate(kids) if isinstance(c, Token) and c.text == "(")
+            close = Token("sym", "}", kids[n].pos, kids[n].pos)
+            out += [node, Group(group.open, kids[:n], close)] + kids[n:]
+            k += 2
+            continue
+        elif node.kind == "cmd" and node.text in COLOR_MACROS and k + 1 < len(nodes) and \
+                isinstance(nodes[k + 1], Group):
+            pass                                  # \blue{...}: the braces stay, as a group
+        elif node.kind == "cmd" and node.text in OLD_FONTS:
+            pass                                  # \tt Attention(...): typography
+        else:
+            out.append(node)
+        k += 1
+    return out
 
 
 def walk_tokens(nodes: list) -> Iterator[Token]:

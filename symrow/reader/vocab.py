@@ -8,7 +8,18 @@ True
 SPACING = {"\\,", "\\;", "\\:", "\\!", "\\ ", "\\>", "\\quad", "\\qquad", "\\enspace",
             "\\thinspace", "\\medspace", "\\thickspace", "\\negthinspace", "\\negmedspace",
             "\\negthickspace", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\limits",
-            "\\nolimits", "\\nonumber", "\\notag", "\\left.", "\\right."}
+            "\\nolimits", "\\nonumber", "\\notag", "\\left.", "\\right.",
+            # size switches (KaTeX and MathJax set them in math): typography only
+            "\\tiny", "\\scriptsize", "\\footnotesize", "\\small", "\\normalsize",
+            "\\large", "\\Large", "\\LARGE", "\\huge", "\\Huge"}
+#: old-style font switches ``{\bf X}``, and the font command each is read as
+OLD_FONTS = {"\\bf": "\\mathbf", "\\rm": "\\mathrm", "\\it": "\\mathit",
+             "\\sf": "\\mathsf", "\\tt": "\\mathtt", "\\cal": "\\mathcal",
+             "\\mit": "\\mathit"}
+#: colour commands of one argument (KaTeX's \blue{...}, \red{...}): the argument stays
+COLOR_MACROS = {"\\blue", "\\red", "\\green", "\\orange", "\\pink", "\\purple",
+                "\\gray", "\\grey", "\\magenta", "\\cyan", "\\violet", "\\teal",
+                "\\gold", "\\maroon"}
 SIZES = {"\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr",
           "\\biggl", "\\biggr", "\\Biggl", "\\Biggr", "\\bigm", "\\Bigm", "\\biggm",
           "\\Biggm"}

@@ -389,9 +389,18 @@ $$p_{11} = \frac{e^{s_{11}/\sqrt{2}}}{e^{s_{11}/\sqrt{2}} + e^{s_{12}/\sqrt{2}}}
     Page("notation-softmax-sum-ignores-index", "att222", r"""
 $$p_{ij} = \frac{e^{s_{ij}/\sqrt{d}}}{\sum_{j'=1}^{n} e^{s_{ij}/\sqrt{d}}}$$
 """, "wrong", line=2, says="does not use j'"),
-    Page("notation-extra-scaling", "att222", r"""
-$$s_{ij} = \frac{\boldsymbol{q}_i \cdot \boldsymbol{k}_j}{\sqrt{d}}$$
-""", "wrong", line=2),
+    # the scores defined after their scaling are the page's convention (issue 25): a
+    # definition followed on the lines after it, not a wrong step; its softmax then
+    # taken without a second scaling holds
+    Page("notation-extra-scaling-followed", "att222", r"""
+$$s_{ij} = \frac{\boldsymbol{q}_i \cdot \boldsymbol{k}_j}{\sqrt{d}}, \quad
+p_{ij} = \frac{e^{s_{ij}}}{\sum_{k=1}^{2} e^{s_{ik}}}$$
+""", "holds"),
+    # ... but scaled twice it is wrong at the softmax
+    Page("notation-extra-scaling-twice", "att222", r"""
+$$s_{ij} = \frac{\boldsymbol{q}_i \cdot \boldsymbol{k}_j}{\sqrt{d}}, \quad
+p_{ij} = \frac{e^{s_{ij}/\sqrt{d}}}{\sum_{k=1}^{2} e^{s_{ik}/\sqrt{d}}}$$
+""", "wrong", line=3),
     Page("notation-left-right-big", "att222", r"""
 \[ O = \operatorname{softmax}\!\left( \frac{Q\,K^{\top}}{\sqrt{d}} \right) V
      = \bigl( \operatorname{softmax}(S/\sqrt{d}) \bigr) V = P\,V \]

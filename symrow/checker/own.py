@@ -1,0 +1,251 @@
+r"""The page's own names: what a writer defines, followed on the lines after it.
+
+Writers name their own intermediates (``Z = XW + b``, ``G = \partial L /
+\partial Y``, ``\alpha_{ij} = ...``, ``\text{Score}_{ij} = ...``) and use them
+later.  A line that defines a name the derivation does not know is not a
+claim to check but a definition to follow: :func:`defined_name` finds the
+name (and, for ``\alpha_{ij} = ...`` or ``z_i = ...``, the indices it is
+defined over), :func:`defined_value` evaluates its right side in one
+reference (entry by entry for an indexed definition), and :func:`bind`
+gives the reference a quantity of that name
+(:meth:`~symrow.checker.reference.Reference.define`), with its gradient too
+when it equals a quantity of the derivation's forward pass (``\bar{Z}`` is
+``\bar{Y}`` when Z is Y).
+
+>>> import symrow
+>>> from symrow.checker.reference import Reference
+>>> from symrow.checker.lexer import Source, build_tree, tokenize
+>>> ref = Reference(symrow.explain("XW", {"X": (2, 2), "W": (2, 2)}))
+>>> src = Source(r"\alpha_{ij}")
+>>> parts, indices = defined_name(build_tree(tokenize(src.text), src), src, ref)
+>>> parts.canonical, indices
+('\\alpha_{ij}', ('i', 'j'))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sympy
+
+from ..reader.notation import GREEK_CAPITALS, NameError_, NameParts, is_name_start, \
+    parse_name, read_name
+from . import vocab as V
+from .lexer import Cursor, Token
+from .engine import equal_quantity, gradient_of, node_value, plans, unnamed_node
+from .values import MathError, is_matrix
+
+__all__ = ["defined_name", "defined_value", "bind", "equal_quantity", "same_value",
+           "free_names", "convention"]
+
+
+def _canon(name: str) -> str:
+    try:
+        return parse_name(name).canonical
+    except (NameError_, ValueError):
+        return name
+
+
+def defined_name(nodes: list, src, ref):
+    """The name a page defines on the left of ``=`` (its :class:`NameParts`, and the
+    index letters of an entry or row definition such as ``\\alpha_{ij}``), or None when
+    the left side is not one name, or is one the derivation already knows."""
+    nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in V.SPACING)]
+    if not nodes or not is_name_start(nodes[0]):
+        return None
+    cur = Cursor(nodes, nodes[0].pos, nodes[-1].end)
+    try:
+        parts, _, _ = read_name(cur, src)
+    except NameError_:
+        return None
+    if not cur.at_end() or parts.grad is not None:
+        return None
+    if parts.accent == "bar" and getattr(ref.derivation, "kind", None) == "backward":
+        return None                # a gradient, written \bar{Z}: a claim, never a name
+    known = {_canon(n) for n in ref.quantities} - free_names(ref)
+    sub = (parts.sub or "").replace(",", "")
+    if parts.sub is not None and 1 <= len(sub) <= 2 and sub.isalpha() and sub.islower() \
+            and sub not in ref.sizes:
+        bare = dataclasses.replace(parts, sub=None, font=None)
+        letter = dataclasses.replace(bare, sup=None).canonical
+        if bare.canonical in known or (letter, parts.sup or "") in ref.by_letter:
+            return None            # an entry or row of a matrix the derivation has
+        if len(letter) == 1 and dataclasses.replace(bare, head=letter.upper()).canonical \
+                in known:
+            return None
+        return parts, tuple(sub)
+    name = dataclasses.replace(parts, font=None).canonical
+    if name in known or (parts.lowercase and parts.sub is None and parts.head in ref.sizes):
+        return None
+    if parts.sub is not None and dataclasses.replace(parts, sub=None, font=None).canonical \
+            in known:
+        return None                # P_{12}, Q_1: an entry or row of a known matrix
+    if parts.lowercase and parts.sub is not None and (
+            dataclasses.replace(parts, sub=None, sup=None, font=None).canonical,
+            parts.sup or "") in ref.by_letter:
+        return None                # q_{12}, b_1: an entry or row of a known matrix
+    if parts.head == "I" and parts.accent is None:
+        return None                # the identity
+    if parts.head == "e" and parts.sub is None and parts.sup is None:
+        return None                # Euler's number
+    return parts, ()
+
+
+def free_names(ref) -> set:
+    """The names the derivation chose itself for values nobody named (``G`` for a
+    softmax's backward pass, ``H`` for an unnamed product): a page that defines one
+    means a quantity of its own, not symrow's.  Names the formula writes (its operands,
+    definitions and result) and gradients are never free."""
+    got = ref.__dict__.get("_free_names")
+    if got is not None:
+        return got
+    from ..derive.plan import FREE_LETTERS
+    written: set = set()
+    named: set = set()
+    for plan in plans(getattr(ref, "derivation", None)):
+        written |= {name for name, _ in plan.formula.definitions if name}
+        written.add(plan.result.name)
+        for node in plan.nodes:
+            if node.reading == "operand":
+                written.add(node.name)
+            elif node.named:
+                named.add(node.name)
+    got = {n for n in named - written if n in FREE_LETTERS and n in ref.quantities}
+    ref.__dict__["_free_names"] = got
+    return got
+
+
+def known_quantity(parts: NameParts, ref):
+    """The quantity of the derivation a left side names, and the index letters it is
+    written with: ``S`` -> ("S", ()), ``S_{ij}`` or ``s_{ij}`` -> ("S", ("i", "j")),
+    ``\\boldsymbol{s}_i`` -> ("S", ("i",)); None for anything else."""
+    plain = dataclasses.replace(parts, font=None)
+    if plain.canonical in ref.quantities:
+        return plain.canonical, ()
+    sub = (parts.sub or "").replace(",", "")
+    if parts.sub is None or not (1 <= len(sub) <= 2 and sub.isalpha() and sub.islower()) \
+            or sub in ref.sizes:
+        return None
+    bare = dataclasses.replace(parts, sub=None, font=None)
+    if bare.canonical in ref.quantities and not parts.lowercase:
+        return bare.canonical, tuple(sub)
+    q = ref.by_letter.get((dataclasses.replace(bare, sup=None).canonical, parts.sup or ""))
+    if q is not None and parts.lowercase:
+        return q.name, tuple(sub)
+    return None
+
+
+def defined_value(evaluator, unit, ref, indices: tuple):
+    """The value a definition gives: a matrix; for ``z_{ij} = ...`` its entries over the
+    ranges of i and j, for ``z_i = ...`` its rows.  None when the right side does not
+    give one (it uses other free indices, or cannot be evaluated)."""
+    from .evaluate import step_ranges
+    try:
+        if not indices:
+            value = evaluator.value(unit, {})
+            if not is_matrix(value):
+                if not isinstance(value, sympy.Expr):
+                    return None
+                value = sympy.ImmutableMatrix([[value]])
+            return sympy.ImmutableMatrix(value)
+        bounds = step_ranges(unit, unit, ref)
+        if set(bounds) != set(indices):
+            return None
+        if len(indices) == 1:
+            rows = []
+            for i in range(1, bounds[indices[0]] + 1):
+                row = evaluator.value(unit, {indices[0]: i})
+                row = row if is_matrix(row) else sympy.ImmutableMatrix([[row]])
+                if row.rows != 1 and row.cols == 1:
+                    row = row.T
+                rows.append(row)
+            if len({r.shape for r in rows}) != 1 or rows[0].rows != 1:
+                return None
+            return sympy.ImmutableMatrix.vstack(*rows)
+        a, b = indices
+        cells = [[evaluator.value(unit, {a: i, b: j}) for j in range(1, bounds[b] + 1)]
+                 for i in range(1, bounds[a] + 1)]
+        if any(is_matrix(c) for row in cells for c in row):
+            return None
+        return sympy.ImmutableMatrix(cells)
+    except (MathError, ArithmeticError, ValueError, TypeError):
+        return None
+
+
+def _entry_seq(letter: str, tag: str, shape):
+    """The vector sequence of a matrix the page defines by its entries (``\\alpha_{ij}``):
+    a capital whose entries print as the page writes them, or None."""
+    from ..seq import VecSeq
+    capital = {v: k for k, v in GREEK_CAPITALS.items()}.get(letter)
+    head = capital or (letter.upper() if len(letter) == 1 and letter.isalpha() else None)
+    if head is None:
+        return None
+    seq = VecSeq(NameParts(head, sup=tag or None).canonical, shape[0], shape[1])
+    return seq if seq.entry_letter == letter else None
+
+
+def bind(ref, parts: NameParts, indices: tuple, value):
+    """Give the page's name its value in ``ref`` (and its gradient, when it equals a
+    quantity that has one); returns the new quantity."""
+    bare = dataclasses.replace(parts, sub=None, font=None)
+    if indices and not bare.lowercase:
+        q = ref.define(bare.canonical, value)         # A_{ij} = ...: the matrix A
+    elif indices:
+        letter = dataclasses.replace(bare, sup=None).canonical
+        seq = _entry_seq(letter, parts.sup or "", value.shape)
+        name = seq.name if seq is not None else bare.canonical
+        q = ref.define(name, value, letter=letter, tag=parts.sup or "", seq=seq)
+    else:
+        q = ref.define(dataclasses.replace(parts, font=None).canonical, value)
+    if not indices and getattr(ref.derivation, "kind", None) == "backward":
+        mine = dataclasses.replace(parts, font=None).gradient().canonical
+        if mine not in ref.quantities:
+            grad = gradient_of(ref, q)
+            if grad is not None:
+                ref.define(mine, grad)
+    return q
+
+
+def same_value(ref, q) -> str:
+    """What the page's quantity ``q`` is in the derivation: a quantity (``Y of the
+    derivation``), or a value the formula computes without naming it (``the value XW_1 +
+    b_1 in the formula``); '' when neither."""
+    same = equal_quantity(ref, q)
+    if same is not None:
+        return f"{same} of the derivation"
+    from ..formula.expr import text
+    plan = getattr(getattr(ref.derivation, "forward", None), "plan", None) or \
+        getattr(ref.derivation, "plan", None)
+    if plan is None or not plan.concrete:
+        return ""
+    node = unnamed_node(ref, plan, q.ground)
+    return "" if node is None else f"the value {text(node.expr)} in the formula"
+
+
+def convention(ref, name: str, value):
+    """The page defines a quantity the derivation has with another value: is it a
+    convention of the page's (the scores S taken after their scaling, S = QK^T/√d, where
+    symrow scales inside the softmax)?  When it is the value of a reading that only
+    rescales or masks the quantity: that value's text, and the quantity's own (``S/√d``,
+    ``QK^T``); else None."""
+    from ..formula.expr import text
+    target = ref.quantities.get(name)
+    if target is None:
+        return None
+    ground = ref.ground(sympy.ImmutableMatrix(value))
+    for plan in plans(ref.derivation):
+        if not plan.concrete:
+            continue
+        node = next((n for n in plan.nodes if n.named and n.name == name), None)
+        mine = text(node.expr) if node is not None and node.expr is not None else name
+        cache: dict = {}
+        while node is not None:
+            consumers = [c for c in plan.nodes if any(i is node for i in c.inputs)]
+            if len(consumers) != 1 or consumers[0].reading not in ("scale", "mask"):
+                break
+            node = consumers[0]
+            got = node_value(ref, plan, node, cache)
+            if got.shape == ground.shape and (got == ground or (got - ground).expand() ==
+                                              sympy.zeros(*ground.shape)):
+                return (text(node.expr) if node.expr is not None else node.label()), mine
+    return None

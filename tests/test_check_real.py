@@ -1,0 +1,539 @@
+r"""Published derivations that none of us wrote, checked as a user would check them.
+
+The pages are in ``tests/check_cases/real/``: Qiita, Zenn, GitHub study notebooks,
+Stack Exchange questions, blogs and worked-exercise sites, transcribed verbatim with
+their names, fences, prose, stored-copy artifacts and mistakes.  Each file opens with
+a header comment (in a notebook: a first Markdown cell holding an HTML comment) that
+gives its source, what it derives, the ``symrow check`` command a user would type, the
+hand verdict and how it was confirmed.  The command is read from that header and run
+through :func:`symrow.cli.main`, so the test runs exactly what the header says.
+
+``CASES`` below holds the careful reader's verdict on each page as stored:
+
+* ``math``: the hand verdict on the page's mathematics (``holds`` or ``wrong``);
+* ``accept``: the outcomes a careful checker may give on the stored copy: where the
+  copy lost its delimiters or carries rendered glyphs, or the page is plain text,
+  that is ``unreadable`` (and never ``wrong``);
+* ``lines``: the lines of the first wrong claim (its first and last line), when
+  ``wrong`` is accepted.
+
+What symrow says today, where it is not what a careful reader says, is the reason of a
+strict ``xfail``: a fix turns the test into an unexpected pass, and the mark goes.
+The worst outcomes (a correct page called wrong; a wrong page passed as holds) are
+marked ``WORST`` in the reason.  The hand verdicts themselves are confirmed with numpy
+(``test_hand_verdict_in_numbers``), independently of symrow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import io
+import json
+import re
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from symrow.checker.document import notebook_markdown
+from symrow.cli import main
+
+pytestmark = pytest.mark.parsers("builtin")   # the quicker parser: these pages test reading
+
+REAL = Path(__file__).resolve().parent / "check_cases" / "real"
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    file: str
+    kind: str                    # gradient, attention or product
+    cause: str                   # what blocks it today (or what it tests): the report's groups
+    math: str                    # holds or wrong: the hand verdict on the page's mathematics
+    accept: tuple = ("holds",)   # outcomes a careful checker may give on the stored copy
+    lines: tuple | None = None   # (first, last) line of the first wrong claim
+    today: str | None = None     # what symrow says today, when it is not acceptable
+    artifact: bool = False       # the stored copy lost delimiters / carries glyphs / is plain text
+
+    @property
+    def id(self) -> str:
+        return self.file.rsplit(".", 1)[0]
+
+
+WRONG = ("wrong",)
+UNREADABLE = ("unreadable",)
+
+CASES = [
+    # -- gradients ------------------------------------------------------------------------------
+    Case("takasaki376-affine-backward.ipynb", "gradient", "none (read and judged)", "wrong",
+         WRONG, (31, 31)),
+    Case("shun-tak-affine-backward.ipynb", "gradient", "vectors and bias indices", "holds"),
+    Case("joyabrata-mlp-relu-backward.ipynb", "gradient", "names the writer defines", "wrong",
+         WRONG, (165, 174),
+         today="unreadable: line 32 unknown name 'z_1' (and a_1, z_2, \\hat{Y}); \\mathcal is "
+               "not supported; line 117 'relu needs its argument in brackets' for "
+               "\\mathrm{ReLU}'(z_1); the dropped 1/B is never reached"),
+    Case("mathse-4820588-linear-xwt.md", "gradient", "indices: free-index entry formulas",
+         "holds",
+         today="WORST: correct page called wrong: line 22 'XW^T = \\sum_p X_{mp}W_{np}' is "
+               "'the left side is a 2 x 4 matrix, the right side a number' (the writer's (m, n) "
+               "entry); line 19 unknown name 'L'"),
+    Case("mathse-3979526-chain-rule.md", "gradient", "gradient notation (upright d)", "wrong",
+         WRONG, (27, 27)),
+    Case("zenn-kyoheyyy-backprop-cheatsheet.md", "gradient", "stored copy: lost delimiters",
+         "wrong", ("unreadable", "wrong"), (76, 76), artifact=True),
+    Case("planckeon-attention-gradients.md", "gradient", "indices: superscripts, summation "
+         "convention", "holds",
+         today="unreadable: line 26 unknown name 'S^{ij}' (and A^{ij}, O^{ib}: index "
+               "superscripts); the matrix forms 'dL/dV = A^T dL/dO' are 'a claim about "
+               "gradients ... not read' (A is the page's name for symrow's P)"),
+    Case("edwardshu-matrix-matrix-gradient.md", "gradient", "conventions: shape notation, "
+         "column convention", "holds",
+         today="WORST: correct page called wrong: line 23 'X = (m, n)' (the writer's shape "
+               "notation) is 'the left side is a 3 x 4 matrix, the right side a 1 x 2 matrix'; "
+               "line 31 'D = XW', which the page mentions as the other convention, is 'a 3 x 4 "
+               "matrix times a 2 x 3 matrix is undefined'; line 24 unknown name 'H'"),
+    Case("w32zhong-linear-layer-gradients.md", "gradient", "gradient notation (nabla), "
+         "vectors and bias indices", "holds",
+         today="unreadable: line 15 cannot read '\\times' as an index (y_{m \\times 1}); line 18 "
+               "unexpected '.' (the ... of an explicit matrix); \\nabla_W \\ell not read"),
+    Case("rainbow-engine-softmax-derivative.md", "gradient", "vectors: softmax entries of a "
+         "vector", "wrong", WRONG, (55, 55),
+         today="unreadable: line 37 unknown name 'x' (softmax(x)_i of the page's vector x); "
+               "line 41 unknown name 'Y' (the page's sum of exponentials); the e_{x_j} at line "
+               "55 is never reached"),
+    Case("webdevqa-softmax-derivative.md", "gradient", "plain text", "wrong",
+         ("unreadable", "wrong"), (41, 41), artifact=True),
+    Case("qiita-matchlab-softmax-cross-entropy.md", "gradient", "stored copy: lost fences",
+         "holds", ("unreadable", "holds"), artifact=True),
+    # -- attention ------------------------------------------------------------------------------
+    Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
+         UNREADABLE, artifact=True),
+    Case("bookai-attention-numerical-walkthrough.md", "attention", "stored copy: mojibake, "
+         "code blocks", "holds", UNREADABLE, artifact=True),
+    Case("omkarchebale-self-attention-walkthrough.md", "attention", "plain text, a '→ actually' "
+         "correction", "holds", UNREADABLE, artifact=True),
+    Case("wpnews-attention-backprop-forward.md", "attention", "stored copy: lost delimiters "
+         "and subscripts", "wrong", UNREADABLE, artifact=True),
+    Case("vukrosic-attention-scores.md", "attention", "plain text in code spans", "holds",
+         ("unreadable", "holds"), artifact=True),
+    Case("aise-25055-attention-gradient.md", "attention", "vectors: lower-case x for the "
+         "sequence", "wrong", WRONG, (17, 17)),
+    Case("willetts-attention-backward.md", "attention", "conventions: scaled S, the writer's G",
+         "holds"),
+    Case("notion-self-attention-formula.md", "attention", "typesetting macros", "holds"),
+    # -- matrix products ------------------------------------------------------------------------
+    Case("statisticsschool-matrix-product.md", "product", "stored copy: unclosed $", "holds",
+         UNREADABLE, artifact=True),
+    Case("egtry-matmul-2x3-by-3x2.md", "product", "stored copy: KaTeX glyph runs", "holds",
+         UNREADABLE, artifact=True),
+    Case("htfbw-multiply-2x3-by-3x2.md", "product", "plain text", "holds",
+         ("unreadable", "holds"), artifact=True),
+    Case("senseiai-60173-4x4-product.md", "product", "plain text, a glyph run", "holds",
+         ("unreadable", "holds"), artifact=True),
+    Case("fersch-matrix-multiplication.md", "product", "typesetting macros (\\small)", "holds"),
+    Case("irohabook-2x2-product.md", "product", "stored copy: lost row breaks and '='",
+         "holds", UNREADABLE, artifact=True),
+    Case("senseiai-36925-products.md", "product", "stored copy: glyph runs", "holds",
+         UNREADABLE, artifact=True),
+]
+
+BY_ID = {case.id: case for case in CASES}
+
+
+# -- the command each header gives -------------------------------------------------------------
+
+def header(path: Path) -> str:
+    """The case's header comment: the first HTML comment of the file (of its first cell)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".ipynb":
+        text = "".join(json.loads(text)["cells"][0]["source"])
+    match = re.match(r"\s*<!--(.*?)-->", text, re.S)
+    assert match, f"{path.name}: no header comment"
+    return match.group(1)
+
+
+def field(head: str, name: str) -> str:
+    """A header field and its indented continuation lines, joined."""
+    match = re.search(rf"^{name}:(.*?)(?=^\S|\Z)", head, re.S | re.M)
+    assert match, f"no '{name}:' in the header"
+    return " ".join(part.strip() for part in match.group(1).splitlines())
+
+
+def command(case: Case) -> list[str]:
+    words = shlex.split(field(header(REAL / case.file), "check"))
+    assert words[:3] == ["symrow", "check", case.file], words[:3]
+    return ["check", str(REAL / case.file), *words[3:]]
+
+
+@functools.lru_cache(maxsize=None)
+def outcome(file: str) -> tuple[str, int | None, str]:
+    """(holds | wrong | unreadable, the first wrong line, the report) of the header's command."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([*command(BY_ID[file.rsplit(".", 1)[0]]), "--format", "json"])
+    if not out.getvalue().strip():
+        assert code == 2, (code, err.getvalue())      # a one-line error: nothing was read
+        return "unreadable", None, err.getvalue()
+    report = json.loads(out.getvalue())
+    verdict = {"unchecked": "unreadable"}.get(report["verdict"], report["verdict"])
+    wrong = [step["line"] for step in report["steps"] if step["status"] == "wrong"]
+    return verdict, (wrong[0] if wrong else None), out.getvalue()
+
+
+def acceptable(case: Case, result) -> bool:
+    verdict, line, _ = result
+    if verdict not in case.accept:
+        return False
+    return verdict != "wrong" or case.lines[0] <= line <= case.lines[1]
+
+
+def _param(case: Case):
+    marks = [pytest.mark.xfail(strict=True, reason="today: " + case.today)] if case.today else []
+    return pytest.param(case, id=case.id, marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(case) for case in CASES])
+def test_real_page(case):
+    verdict, line, report = outcome(case.file)
+    assert acceptable(case, (verdict, line, report)), \
+        f"{case.file}: {verdict} (first wrong line {line}); a careful reader: " \
+        f"{' or '.join(case.accept)} {case.lines or ''}\n{report[:3000]}"
+
+
+def test_no_wrong_page_is_passed_as_holds():
+    """The worst outcome of all: none of the pages with a published error holds today."""
+    passed = [case.file for case in CASES if case.math == "wrong" and outcome(case.file)[0] == "holds"]
+    assert not passed
+
+
+@pytest.mark.xfail(strict=True, reason="today: five correct pages are called wrong: "
+                   "mathse-4820588, edwardshu, willetts (read, then judged in the wrong "
+                   "convention) and egtry, senseiai-36925 (glyph runs judged as numbers)")
+def test_no_correct_page_is_called_wrong():
+    called = [case.file for case in CASES if case.math == "holds" and outcome(case.file)[0] == "wrong"]
+    assert not called, called
+
+
+# -- the set itself ------------------------------------------------------------------------------
+
+def test_the_set_is_real_large_and_mixed():
+    files = sorted(p.name for p in REAL.iterdir() if p.suffix in (".md", ".ipynb", ".tex"))
+    assert files == sorted(case.file for case in CASES)
+    assert len(CASES) >= 24
+    kinds = [case.kind for case in CASES]
+    assert kinds.count("gradient") >= 9 and kinds.count("attention") >= 7 \
+        and kinds.count("product") >= 7
+    assert sum(case.math == "wrong" for case in CASES) >= 6
+    for case in CASES:
+        head = header(REAL / case.file)
+        for name in ("source", "transcription", "derives", "check", "hand verdict", "numpy"):
+            assert field(head, name), (case.file, name)
+        verdict = field(head, "hand verdict")
+        assert ("WRONG" in verdict) == (case.math == "wrong"), case.file
+        assert case.accept and (("wrong" in case.accept) == (case.lines is not None))
+        assert case.artifact == ("ARTIFACT" in head or "PLAIN TEXT" in head), case.file
+        if case.artifact:
+            assert "wrong" not in case.accept or case.math == "wrong", case.file
+
+
+def test_a_wrong_line_named_in_a_header_is_the_page_s_own():
+    """The lines a header names are the lines symrow counts (notebooks: through their
+    Markdown cells), and the line holds the claim the header quotes."""
+    for case in CASES:
+        if case.lines is None:
+            continue
+        text = (REAL / case.file).read_text(encoding="utf-8")
+        if case.file.endswith(".ipynb"):
+            text = notebook_markdown(text)[0]
+        lines = text.splitlines()
+        first, last = case.lines
+        assert 0 < first <= last <= len(lines), case.file
+        named = [int(n) for n in re.findall(r"line (\d+)", field(header(REAL / case.file),
+                                                                    "hand verdict"))]
+        assert any(first <= n <= last for n in named), (case.file, named)
+
+
+# -- the hand verdicts in numbers ------------------------------------------------------------------
+
+RNG = np.random.default_rng(20240611)
+
+
+def grad(f, x, eps=1e-6):
+    """Central finite differences of the scalar f at the array x."""
+    g = np.zeros_like(x, dtype=float)
+    for idx in np.ndindex(*x.shape):
+        e = np.zeros_like(x, dtype=float)
+        e[idx] = eps
+        g[idx] = (f(x + e) - f(x - e)) / (2 * eps)
+    return g
+
+
+def softmax(s):
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def close(a, b):
+    return np.shape(a) == np.shape(b) and np.allclose(a, b, atol=1e-6)
+
+
+def undefined(f) -> bool:
+    try:
+        f()
+    except ValueError:
+        return True
+    return False
+
+
+def affine(shape_x, shape_w):
+    x, w = RNG.normal(size=shape_x), RNG.normal(size=shape_w)
+    b = RNG.normal(size=(1, shape_w[1]))
+    g = RNG.normal(size=(shape_x[0], shape_w[1]))
+    loss = lambda x_, w_, b_: np.sum(g * (x_ @ w_ + b_))
+    return x, w, b, g, loss
+
+
+def n_takasaki():
+    x, w, b, g, loss = affine((2, 2), (2, 3))
+    dw = grad(lambda w_: loss(x, w_, b), w)
+    assert close(grad(lambda x_: loss(x_, w, b), x), g @ w.T)         # dL/dX = dL/dY W^T
+    assert close(dw, x.T @ g)                                         # the right dL/dW
+    assert not close(w.T @ g, dw)                                     # the page's W^T dL/dY: 3 x 3
+
+
+def n_shun_tak():
+    x, w, b, g, loss = affine((1, 2), (2, 3))
+    assert close(grad(lambda x_: loss(x_, w, b), x), g @ w.T)
+    assert close(grad(lambda w_: loss(x, w_, b), w), x.T @ g)
+    assert close(grad(lambda b_: loss(x, w, b_), b), g)               # one row: dL/dB = dL/dY
+
+
+def n_joyabrata():
+    bsz, x = 3, RNG.normal(size=(3, 2))
+    w1, b1, w2, b2 = (RNG.normal(size=s) for s in ((2, 3), (1, 3), (3, 2), (1, 2)))
+    labels = np.array([0, 1, 1])
+    y = np.eye(2)[labels]
+
+    def loss(w1_, w2_=w2):
+        z1 = x @ w1_ + b1
+        p = softmax(np.maximum(z1, 0) @ w2_ + b2)
+        return -np.mean(np.log(p[range(bsz), labels]))
+
+    z1 = x @ w1 + b1
+    a1 = np.maximum(z1, 0)
+    yhat = softmax(a1 @ w2 + b2)
+    dz2 = (yhat - y) / bsz                                            # Step 1
+    dz1 = (dz2 @ w2.T) * (z1 > 0)                                     # Steps 2-3
+    assert close(grad(loss, w1), x.T @ dz1)                           # Step 4 holds
+    assert close(grad(lambda w2_: loss(w1, w2_), w2), a1.T @ dz2)
+    collapsed = x.T @ (((yhat - y) @ w2.T) * (z1 > 0))                # the page's final chain
+    assert close(collapsed, bsz * grad(loss, w1)) and not close(collapsed, grad(loss, w1))
+
+
+def n_mathse_4820588():
+    x, w = RNG.normal(size=(2, 3)), RNG.normal(size=(4, 3))
+    bias, g = RNG.normal(size=(2, 4)), RNG.normal(size=(2, 4))
+    assert close(grad(lambda w_: np.sum(g * (x @ w_.T + bias)), w), g.T @ x)
+
+
+def n_mathse_3979526():
+    x, w, b, g, loss = affine((1, 3), (3, 4))
+    assert close(grad(lambda x_: loss(x_, w, b), x), g @ w.T)
+    assert close(grad(lambda w_: loss(x, w_, b), w), x.T @ g)
+    assert undefined(lambda: w.T @ g)                                 # W^T · dL/dY: (4,3)(1,4)
+
+
+def n_zenn():
+    n = 4
+    w, xs, bias = RNG.normal(size=(2, 3)), RNG.normal(size=(3, n)), RNG.normal(size=(2, 1))
+    delta = RNG.normal(size=(2, n))                                   # δ^(n) = dL_n/dz_n, columns
+
+    def loss(w_=w, xs_=xs, b_=bias):                                  # L = (1/N) Σ_n L_n
+        return np.sum(delta * (w_ @ xs_ + b_)) / n
+
+    assert close(grad(lambda w_: loss(w_=w_), w), delta @ xs.T / n)   # dL/dW = (1/N) Δ X^T
+    assert close(grad(lambda b_: loss(b_=b_), bias), delta.sum(axis=1, keepdims=True) / n)
+    dx = grad(lambda xs_: loss(xs_=xs_), xs)
+    assert close(dx, w.T @ delta / n) and not close(dx, w.T @ delta)  # the page's W^T Δ
+    a, bm = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 2))          # Y = AB
+    gy = RNG.normal(size=(2, 2))
+    assert close(grad(lambda a_: np.sum(gy * (a_ @ bm)), a), gy @ bm.T)
+    assert close(grad(lambda b_: np.sum(gy * (a @ b_)), bm), a.T @ gy)
+
+
+def attention_parts(m=2, n=3, d=2, scale=True):
+    q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
+    g = RNG.normal(size=(m, d))
+    c = 1 / np.sqrt(d) if scale else 1.0
+    return q, k, v, g, c
+
+
+def n_planckeon():
+    q, k, v, g, c = attention_parts()
+    s = c * q @ k.T
+    a = softmax(s)
+    assert close(grad(lambda v_: np.sum(g * (a @ v_)), v), a.T @ g)  # dL/dV = A^T dL/dO
+    assert close(grad(lambda a_: np.sum(g * (a_ @ v)), a), g @ v.T)  # dL/dA = dL/dO V^T
+    da = g @ v.T
+    ds = a * (da - np.sum(a * da, axis=1, keepdims=True))             # the softmax backward
+    assert close(grad(lambda s_: np.sum(g * (softmax(s_) @ v)), s), ds)
+    dq = grad(lambda q_: np.sum(g * (softmax(c * q_ @ k.T) @ v)), q)
+    assert close(dq, c * ds @ k)                                      # via dS^{ij}/dQ^{kl}
+
+
+def n_edwardshu():
+    w, x, g = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 4)), RNG.normal(size=(2, 4))
+    assert close(grad(lambda w_: np.sum(g * (w_ @ x)), w), g @ x.T)   # dL/dW = dL/dD X^T
+
+
+def n_w32zhong():
+    w, x, b, g = (RNG.normal(size=s) for s in ((2, 3), (3, 1), (2, 1), (2, 1)))
+    assert close(grad(lambda w_: np.sum(g * (w_ @ x + b)), w), g @ x.T)
+    assert close(grad(lambda b_: np.sum(g * (w @ x + b_)), b), g)
+
+
+def jacobian_of_softmax():
+    x = RNG.normal(size=3)
+    p = softmax(x)
+    jac = np.array([grad(lambda x_: softmax(x_)[i], x) for i in range(3)])
+    assert close(jac, np.diag(p) - np.outer(p, p))                   # y_i (δ_ij - y_j)
+    return x, p
+
+
+def n_rainbow():
+    x, p = jacobian_of_softmax()                                      # the page's (1-2) holds
+    assert close(np.exp(x) / np.exp(x).sum(), p)                      # with e^{x_j}, not e_{x_j}
+
+
+def n_webdevqa():
+    o, p = jacobian_of_softmax()
+    i, j = 0, 1
+    total = np.exp(o).sum()
+    assert close(-np.exp(o[j]) * np.exp(o[i]) / total ** 2, -p[j] * p[i])
+    typo = -(np.exp(o[j]) / total) * (np.exp(o[j]) / total)           # the published line
+    assert not close(typo, -p[j] * p[i])
+
+
+def n_matchlab():
+    m, n = 2, 3
+    x = RNG.normal(size=(m, n))
+    t = np.eye(n)[[2, 0]]
+    loss = lambda x_: -np.sum(t * np.log(softmax(x_))) / m
+    assert close(grad(loss, x), (softmax(x) - t) / m)
+
+
+def n_indepa():
+    x = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0], [0, 0, 1, 1]])
+    wq = np.array([[1, 0], [0, 1], [1, 0], [0, 1]])
+    wk = np.array([[1, 0], [0, 1], [0, 1], [1, 0]])
+    q_page = np.array([[1, 0], [0, 1], [1, 0], [0, 1]])
+    k_page = np.array([[1, 0], [0, 1], [0, 1], [1, 0]])
+    e_page = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 1, 0], [0, 1, 0, 1]])
+    assert (x @ wq)[0].tolist() == [2, 0] and not close(x @ wq, q_page)
+    assert not close(x @ wk, k_page)
+    assert (q_page @ k_page.T)[0].tolist() == [1, 0, 0, 1] and not close(q_page @ k_page.T, e_page)
+
+
+def n_bookai():
+    x = np.array([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]])
+    assert (x @ x.T)[0].tolist() == [2, 0, 1] and (x @ x.T)[1, 0] == 0
+
+
+def n_omkarchebale():
+    x = np.array([[1, 0], [0, 2], [1, 1]])
+    wq, wk, wv = np.eye(2), np.array([[1, 1], [0, 1]]), np.eye(2)
+    assert close(x @ wq, [[1, 0], [0, 2], [1, 1]]) and close(x @ wk, [[1, 1], [0, 2], [1, 2]])
+    assert (x @ wv)[1].tolist() == [0, 2]                             # not the page's [2, 2]
+
+
+def n_wpnews():
+    q, k = RNG.normal(size=(3, 3)), RNG.normal(size=(3, 3))
+    page = np.array([[sum(q[i, j] * k[j, c] for j in range(3)) for c in range(3)]
+                     for i in range(3)])                              # q_{i1}k_{1c} + ...
+    assert close(page, q @ k) and not close(page, q @ k.T)
+
+
+def n_vukrosic():
+    q1 = np.array([1, 0, 0])
+    keys = np.array([[1, 1, 0], [1, 1, 0], [0, 1, 1]])
+    assert (keys @ q1).tolist() == [1, 1, 0]
+    assert np.allclose(softmax(keys @ q1 / np.sqrt(3)), [0.39, 0.39, 0.22], atol=0.005)
+
+
+def n_aise():
+    x, wq, wk = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 2)), RNG.normal(size=(3, 2))
+    assert close(x @ wq @ (x @ wk).T, x @ wq @ wk.T @ x.T)
+    assert undefined(lambda: x @ wq @ wk.T @ x)                       # the page's x W^Q (W^K)^T x
+
+
+def n_willetts():
+    q, k, v, g, c = attention_parts()
+    s = np.array([[c * sum(q[i, kk] * k[j, kk] for kk in range(2)) for j in range(3)]
+                  for i in range(2)])
+    assert close(s, c * q @ k.T)
+    a = np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)
+    assert close(a, softmax(s))
+    assert close(grad(lambda v_: np.sum(g * (a @ v_)), v), a.T @ g)  # Σ_{a,b} G_ab ∂O_ab/∂V_jp
+
+
+def n_notion():
+    q, k, v, _, c = attention_parts(2, 2, 2)
+    scores = q @ k.T * c
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    assert close(weights @ v, softmax(scores) @ v)                    # the formula, row-wise
+
+
+def product(a, b, c):
+    assert close(np.array(a) @ np.array(b), np.array(c))
+
+
+NUMERIC = {
+    "takasaki376-affine-backward": n_takasaki,
+    "shun-tak-affine-backward": n_shun_tak,
+    "joyabrata-mlp-relu-backward": n_joyabrata,
+    "mathse-4820588-linear-xwt": n_mathse_4820588,
+    "mathse-3979526-chain-rule": n_mathse_3979526,
+    "zenn-kyoheyyy-backprop-cheatsheet": n_zenn,
+    "planckeon-attention-gradients": n_planckeon,
+    "edwardshu-matrix-matrix-gradient": n_edwardshu,
+    "w32zhong-linear-layer-gradients": n_w32zhong,
+    "rainbow-engine-softmax-derivative": n_rainbow,
+    "webdevqa-softmax-derivative": n_webdevqa,
+    "qiita-matchlab-softmax-cross-entropy": n_matchlab,
+    "indepa-sdpa-worked-example": n_indepa,
+    "bookai-attention-numerical-walkthrough": n_bookai,
+    "omkarchebale-self-attention-walkthrough": n_omkarchebale,
+    "wpnews-attention-backprop-forward": n_wpnews,
+    "vukrosic-attention-scores": n_vukrosic,
+    "aise-25055-attention-gradient": n_aise,
+    "willetts-attention-backward": n_willetts,
+    "notion-self-attention-formula": n_notion,
+    "statisticsschool-matrix-product":
+        lambda: product([[2, 1], [3, 4]], [[1, 2], [-1, 3]], [[1, 7], [-1, 18]]),
+    "egtry-matmul-2x3-by-3x2":
+        lambda: product([[1, 2, 3], [4, 0, -1]], [[1, 0], [2, -1], [0, 3]], [[5, 7], [4, -3]]),
+    "htfbw-multiply-2x3-by-3x2":
+        lambda: product([[2, 4, 3], [1, 5, 0]], [[4, 3], [2, 1], [2, 6]], [[22, 28], [14, 8]]),
+    "senseiai-60173-4x4-product":
+        lambda: product([[1, 2, 2, 3], [2, 1, 0, 3], [-1, 2, 1, 2], [2, 3, 3, 5]],
+                        [[0, 4, -1, 1], [1, -2, -1, 1], [4, 1, 0, -3], [-3, 1, 1, 1]],
+                        [[1, 5, 0, 0], [-8, 9, 0, 6], [0, -5, 1, 0], [0, 10, 0, 1]]),
+    "fersch-matrix-multiplication":
+        lambda: product([[5, 6], [7, 8]], [[-3, 6], [5, 4]], [[15, 54], [19, 74]]),
+    "irohabook-2x2-product": lambda: product(
+        [[2, 3], [4, 5]], [[0.3, -1.2], [2.0, 0.7]],
+        [[2 * 0.3 + 3 * 2.0, 2 * -1.2 + 3 * 0.7], [4 * 0.3 + 5 * 2.0, 4 * -1.2 + 5 * 0.7]]),
+    "senseiai-36925-products": lambda: (
+        product([[4, 1], [2, 2]], [[2, 3], [4, 0]], [[12, 12], [12, 6]]),
+        product([[2, 0, -1], [1, 2, 3], [0, 1, 0]], [[1, 9, 0], [4, 1, 1], [-2, 0, 1]],
+                [[4, 18, -1], [3, 11, 5], [4, 1, 1]]),
+        product([[2], [1]], [[-1, 3]], [[-2, 6], [-1, 3]])),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_hand_verdict_in_numbers(case):
+    NUMERIC[case.id]()

@@ -182,13 +182,17 @@ def _entry(raw: dict, where: str) -> Mistake:
     return Mistake(code, float(score), tuple(words), rewrite, builtin, steps, where)
 
 
-def load(extra=()) -> Catalogue:
-    """The built-in catalogue, then the entries of each file in ``extra``, validated."""
+def load(extra=(), entries=()) -> Catalogue:
+    """The built-in catalogue, then the entries of each file in ``extra``, then the raw
+    ``entries`` (dicts, as an exercise's manifest keeps them), validated."""
     merged: dict = {}
-    for path in [BUILTIN_FILE, *[Path(p) for p in extra]]:
-        name = "symrow's catalogue" if path == BUILTIN_FILE else str(path)
-        entries = read_file(path)
+    sources = [("symrow's catalogue", read_file(BUILTIN_FILE))]
+    sources += [(str(p), read_file(p)) for p in extra]
+    if entries:
+        sources.append(("the exercise's catalogue", list(entries)))
+    for name, entries_ in sources:
         seen = set()
+        entries = entries_
         for k, raw in enumerate(entries, 1):
             mistake = _entry(raw, f"{name}, mistake {k}")
             if mistake.code in seen:

@@ -10,13 +10,13 @@ r"""A variant's sheet, worked solution and answer key, in Markdown and LaTeX, en
   with the variant's numbers), followed by the key's numbers.
 
 Numbers are printed as a student writes them: integers, fractions, and
-exponentials as ``e^{\frac{1}{\sqrt{2}}}``.
+exponentials as ``e^{1/\sqrt{2}}``.
 
 >>> import sympy
 >>> number_tex(sympy.exp(sympy.sqrt(2) / 2) / (1 + sympy.exp(sympy.sqrt(2))))
-'\\frac{e^{\\frac{1}{\\sqrt{2}}}}{1 + e^{\\sqrt{2}}}'
+'\\frac{e^{1/\\sqrt{2}}}{1 + e^{\\sqrt{2}}}'
 >>> matrix_tex(sympy.Matrix([[1, -2], [sympy.Rational(1, 2), 0]]))
-'\\begin{bmatrix} 1 & -2 \\\\ \\frac{1}{2} & 0 \\end{bmatrix}'
+'\\begin{bmatrix} 1 & -2 \\\\ \\dfrac{1}{2} & 0 \\end{bmatrix}'
 """
 
 from __future__ import annotations
@@ -42,11 +42,11 @@ class _NumberPrinter(LatexPrinter):
         x = sympy.nsimplify(x)
         for root in (2, 3, 5, 6, 7):
             k = sympy.nsimplify(x * sympy.sqrt(root))
-            if k.is_Rational and not (x.is_Rational):
+            if k.is_Rational and not x.is_Rational and not (k / root).is_Integer:
                 sign = "-" if k < 0 else ""
                 k = abs(k)
                 num = self._print(k)
-                return rf"{sign}\frac{{{num}}}{{\sqrt{{{root}}}}}"
+                return rf"{sign}{num}/\sqrt{{{root}}}"
         return self._print(x)
 
 
@@ -62,12 +62,17 @@ def number_tex(x) -> str:
 
 
 def matrix_tex(m) -> str:
+    """A matrix of numbers as ``bmatrix``; a fraction in it is set in display style."""
     m = sympy.Matrix(m)
-    rows = [" & ".join(number_tex(x) for x in m.row(i)) for i in range(m.rows)]
+    rows = [" & ".join(_display(number_tex(x)) for x in m.row(i)) for i in range(m.rows)]
     return r"\begin{bmatrix} " + r" \\ ".join(rows) + r" \end{bmatrix}"
 
 
 #: the words of the documents, by language
+def _display(tex: str) -> str:
+    return "\\dfrac" + tex[5:] if tex.startswith("\\frac") else tex
+
+
 WORDS = {
     "en": {
         "sheet": "Exercise sheet", "solution": "Worked solution", "key": "Answer key",

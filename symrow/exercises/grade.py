@@ -18,8 +18,8 @@ candidates made by symrow's engine (:mod:`.compute`), all on one page:
   and on the student's own; the first that holds names the mistake.
 
 A step's status and points: ``correct`` and ``carried`` earn the step's
-points; ``mistake`` earns them times the mistake's score; ``slip`` (at most
-half of the entries wrong, no mistake known), ``wrong``, ``missing`` and
+points; ``mistake`` earns them times the mistake's score; ``slip`` (one entry
+wrong, no mistake known: a slip of the pen), ``wrong``, ``missing`` and
 ``unreadable`` earn nothing.  Only a step that is a known mistake or a slip
 is carried forward: numbers that are not this variant's at all (another
 student's, copied) carry nothing.
@@ -162,16 +162,20 @@ def answers_of(report, spec) -> dict:
     the last chain that starts with the step's name)."""
     keys = {normal_name(s.name): s.name for s in spec.steps}
     answers: dict = {}
-    current, last_right = None, None
+    current, last_right, chain_ok = None, None, True
     for step in report.steps:
         left = " ".join(step.left.split())
         if current is not None and last_right is not None and left == last_right:
-            pass                         # the chain goes on: a = b = c
+            chain_ok = chain_ok and step.status == "holds"    # the chain goes on: a = b = c
         else:
             current = keys.get(normal_name(step.left))
+            chain_ok = step.status == "holds"
         last_right = " ".join(step.right.split())
         if current is not None and _numeric(step.right) and step.status != "defines":
-            answers[current] = step
+            # the answer holds only when the whole chain from the step's name does
+            answers[current] = dataclasses.replace(step, status="holds" if chain_ok else
+                                                   ("wrong" if step.status == "holds"
+                                                    else step.status))
     return answers
 
 
@@ -340,7 +344,7 @@ def _second_look(spec, variant, values, catalogue, pending, answers, grades, par
                                    note=(truth_report.error or {}).get("message", ""))
             elif truth_report is not None and truth_report.status == "wrong" and \
                     truth_report.entry is not None and not foreign and \
-                    _differing(truth_report) * 2 <= _entries(spec, values, step.name):
+                    _differing(truth_report) == 1 < _entries(spec, values, step.name):
                 result = StepGrade(step.name, step.points, 0.0, "slip",
                                    note=f"entry {tuple(truth_report.entry)} differs")
             else:

@@ -29,8 +29,12 @@ def main() -> None:
     t1 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "ex"
-        ex.write(folder, formats=("md",))
+        ex.write(folder, formats=(), langs=("en",))    # the manifest and the exports
         t2 = time.perf_counter()
+        few = X.exercise("attention", m=2, n=3, d=2, count=30, seed=7)
+        t2a = time.perf_counter()
+        few.write(Path(tmp) / "few", formats=("md",))
+        t2b = time.perf_counter()
         subs = Path(tmp) / "subs"
         subs.mkdir()
         for k, v in enumerate(ex.variants):
@@ -52,7 +56,8 @@ def main() -> None:
         t6 = time.perf_counter()
     codes = summary.frequent()
     print(f"variants for {STUDENTS} students: {t1 - t0:.1f} s")
-    print(f"their Markdown files, Moodle XML and GIFT (en, ja): {t2 - t1:.1f} s")
+    print(f"their manifest, Moodle XML and GIFT (en): {t2 - t1:.1f} s")
+    print(f"30 students' Markdown sheets, solutions and keys (en, ja): {t2b - t2a:.1f} s")
     print(f"{STUDENTS} submissions graded: {t4 - t3:.1f} s "
           f"(mean score {summary.mean():.2f} / 3; {codes[:1]})")
     print(f"3 students with PDFs (18 documents and 2 booklets, en and ja): {t6 - t5:.1f} s")

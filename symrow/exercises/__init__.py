@@ -146,9 +146,12 @@ class Exercise:
             put(folder / f"gift-{lang}.txt", X.gift(self.spec, self.variants, lang))
         for v in self.variants:
             sub = folder / v.student
-            sub.mkdir(exist_ok=True)
-            derivation = D.worked_derivation(self.spec, v)
+            if formats:
+                sub.mkdir(exist_ok=True)
+            derivation = D.worked_derivation(self.spec, v) if formats else None
             for lang in langs:
+                if not formats:
+                    continue
                 docs = {"sheet": lambda f: D.sheet(self.spec, v, lang, f),
                         "solution": lambda f: D.solution(self.spec, v, lang, f, derivation),
                         "key": lambda f: D.key(self.spec, v, lang, f)}
@@ -158,7 +161,7 @@ class Exercise:
                     if "pdf" in formats:
                         tex_jobs.append((sub / f"{kind}-{lang}.pdf",
                                          D.as_document(make_doc("latex"), lang), lang))
-        for lang in langs:
+        for lang in langs if formats else ():
             source = D.booklet(self.spec, self.variants, lang)
             if "pdf" in formats:
                 tex_jobs.append((folder / f"booklet-{lang}.pdf", source, lang))

@@ -445,6 +445,44 @@ def build_parser() -> argparse.ArgumentParser:
     _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_derivation, kind="backward")
 
+    p = _subparser(sub, "exercise", "exercises for a class: a variant per student, with its "
+                                    "sheet, worked solution and key, and exports to Moodle",
+                   EXERCISE_EPILOG)
+    p.add_argument("what", metavar="PRESET|FORMULA",
+                   help="combine, match, attention, linear-backward, mlp-backward, "
+                        "attention-backward, or a formula in LaTeX (with --shape)")
+    g = p.add_argument_group("sizes")
+    for flag, what in (("--m", "rows of Q, X (queries, points)"), ("--n", "keys"),
+                       ("--d", "the dimension of queries and keys"),
+                       ("--d-v", "the dimension of the values"),
+                       ("--n-in", "inputs of a layer"), ("--n-out", "outputs of a layer"),
+                       ("--hidden", "hidden units of the MLP")):
+        g.add_argument(flag, type=_positive, default=None, metavar="N", help=what)
+    g.add_argument("--a", type=_shape, default=None, metavar="RxC", help="shape of A")
+    g.add_argument("--b", type=_shape, default=None, metavar="RxC", help="shape of B")
+    _add_shapes(p, extra="; for a formula")
+    p.add_argument("--causal", action="store_true", help="attention with the causal mask")
+    g = p.add_argument_group("the class and the files")
+    g.add_argument("--roster", metavar="FILE.csv", default=None,
+                   help="the class: a CSV file of student ids (a column id, or the first)")
+    g.add_argument("--count", type=_positive, default=None, metavar="N",
+                   help="or N students, named s01, s02, ...")
+    g.add_argument("--seed", type=int, default=0,
+                   help="the random seed; the same seed and roster give the same variants "
+                        "(default: 0)")
+    g.add_argument("-o", "--output", required=True, metavar="FOLDER",
+                   help="the folder to write (made if missing)")
+    g.add_argument("--lang", default="en,ja", metavar="en,ja",
+                   help="the languages of the documents and exports (default: en,ja)")
+    g.add_argument("--formats", default="md,pdf", metavar="md,pdf",
+                   help="the documents' formats: md (Markdown) and/or pdf (compiled with TeX; "
+                        "a few seconds per document) (default: md,pdf)")
+    g.add_argument("--catalogue", action="append", default=None, metavar="FILE",
+                   help="more mistakes (TOML or JSON, in the form of symrow's catalogue)")
+    g.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
+                   help="TeX runs at once (default: every core)")
+    p.set_defaults(run=_run_exercise, kind="exercise")
+
     p = _subparser(sub, "handout", "the full handout on the mathematics of attention")
     _add_output(p)
     p.set_defaults(run=_run_handout, kind="handout")
@@ -455,7 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "Markdown or a Jupyter notebook; - reads stdin.  Several files or a "
                         "folder check a whole class (every .tex, .md and .ipynb file, in "
                         "parallel) and print a summary table")
-    p.add_argument("--against", required=True, metavar="PRESET|FORMULA|handout",
+    p.add_argument("--against", default=None, metavar="PRESET|FORMULA|handout",
                    help="the derivation to compare with: a preset ("
                         + ", ".join(_presets()) + "), a formula in LaTeX (with --shape), or "
                         "handout, which checks symrow's handout section by section (no "
@@ -490,6 +528,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "format: .csv, .json, .md or .txt")
     p.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
                    help="processes for a class check (default: every core)")
+    g = p.add_argument_group("grading an exercise (made by symrow exercise)")
+    g.add_argument("--exercise", metavar="FOLDER|exercise.json", default=None,
+                   help="grade each submission against its own student's variant (found from "
+                        "a line 'Student: ID' in the file, or the file's name), with scores "
+                        "and the codes of the mistakes; instead of --against")
+    g.add_argument("--catalogue", action="append", default=None, metavar="FILE",
+                   help="more mistakes, a TOML or JSON file in the form of symrow's own "
+                        "catalogue (symrow/exercises/mistakes.toml); may be repeated")
+    g.add_argument("--plot", metavar="FILE.svg", default=None,
+                   help="with --exercise: an SVG bar chart of the class's most frequent "
+                        "mistakes")
     p.add_argument("--backward", action="store_true", default=None,
                    help="check gradients: compare with the backward pass of --against "
                         "(written dL/dX, \\bar{X}, \\frac{\\partial L}{\\partial X} or "
@@ -498,7 +547,7 @@ def build_parser() -> argparse.ArgumentParser:
     # None marks "not given", so that options foreign to --against can be refused
     options = [a.dest for a in p._actions if a.dest not in (
         "help", "files", "against", "format", "timeout", "parser", "max_dim", "max_terms",
-        "summary", "jobs")]
+        "summary", "jobs", "exercise", "catalogue", "plot")]
     p.set_defaults(run=_run_check, kind="check", check_options=options,
                    **{dest: None for dest in options})
     return parser
@@ -881,6 +930,13 @@ def _run_class(args, values: dict) -> int:
 
 
 def _run_check(args) -> int:
+    if args.exercise is not None:
+        return _run_graded(args)
+    if args.against is None:
+        raise OptionError("check needs --against (a preset, a formula or handout) or "
+                          "--exercise (an exercise made by symrow exercise)")
+    if args.catalogue or args.plot:
+        raise OptionError("--catalogue and --plot go with --exercise")
     _check_options(args)
     values = _values_of(args)
     if _is_class(args):
@@ -902,6 +958,120 @@ def _run_check(args) -> int:
            "latex": report.to_latex}.get(args.format, report.to_text)()
     emit(out if out.endswith("\n") else out + "\n", None)
     return report.exit_code
+
+
+def _run_graded(args) -> int:
+    """``check FILES --exercise EX``: each submission against its own student's variant."""
+    from .exercises import load
+    from .exercises.catalogue import read_file
+    from .outfile import write_atomic
+    if args.against is not None:
+        raise OptionError("give --against or --exercise, not both: an exercise knows what "
+                          "each student was asked")
+    given = [dest for dest in args.check_options
+             if getattr(args, dest, None) not in (None, False, [])]
+    if given:
+        raise OptionError(f"{', '.join('--' + d.replace('_', '-') for d in given)} do not "
+                          f"apply to --exercise: the exercise fixes the sizes and numbers")
+    if "-" in args.files:
+        raise OptionError("an exercise is graded from files and folders, not - (stdin)")
+    fmt = {"text": "text", "json": "json", "markdown": "markdown"}.get(args.format)
+    if fmt is None:
+        raise OptionError(f"--format {args.format} does not apply to grading: its summary is "
+                          f"text, json or markdown (and csv with --summary)")
+    summary_fmt = _summary_format(args.summary) if args.summary else None
+    for path in filter(None, (args.summary, args.plot)):
+        folder = Path(path).parent
+        if str(folder) and not folder.is_dir():
+            raise OptionError(f"cannot write {path}: folder {folder} does not exist")
+    if args.plot and Path(args.plot).suffix.lower() != ".svg":
+        raise OptionError(f"--plot {args.plot}: the chart is an SVG file (FILE.svg)")
+    ex = load(args.exercise)
+    if args.catalogue:
+        from .exercises.catalogue import load as load_catalogue
+        extra = ex.extra_entries + [e for path in args.catalogue for e in read_file(path)]
+        ex.catalogue = load_catalogue(entries=extra)
+    summary = ex.grade(args.files, jobs=args.jobs, parser=args.parser or "auto",
+                       timeout=args.timeout)
+    if summary_fmt is not None:
+        write_atomic(args.summary, summary.render(summary_fmt))
+    if args.plot:
+        write_atomic(args.plot, summary.to_svg())
+    emit(summary.render(fmt), None)
+    return summary.exit_code
+
+
+EXERCISE_EPILOG = """\
+examples:
+  symrow exercise attention --m 2 --n 3 --d 2 --roster class.csv --seed 7 -o ex/
+                                  a variant per student: sheet, worked solution, key (en, ja;
+                                  Markdown and PDF), a booklet, Moodle XML and GIFT
+  symrow exercise combine --a 2x3 --b 3x2 --count 30 --formats md -o ex/
+  symrow exercise mlp-backward --roster class.csv -o ex/      the gradients of an MLP
+  symrow exercise "H = \\hat{A} X; C = HW" --shape "\\hat{A}=3x3" --shape X=3x2 --shape W=2x2 \\
+      --count 10 -o ex/                                      any formula explain reads
+  symrow check submissions/ --exercise ex/ --summary class.csv --plot mistakes.svg
+                                  grade: each file against its student's variant
+
+presets: combine, match (--a, --b), attention (--m, --n, --d, --d-v, --causal),
+linear-backward (--m, --n-in, --n-out), mlp-backward (--m, --n-in, --hidden, --n-out),
+attention-backward (--m, --n, --d).  The roster is a CSV file with a column id (or
+the first column).  The same seed and roster always give the same variants.
+"""
+
+#: exercise flags -> the option of the presets that take them
+_EXERCISE_FLAGS = {"m": "m", "n": "n", "d": "d", "d_v": "d_v", "n_in": "n_in",
+                   "n_out": "n_out", "hidden": "hidden", "a": "a", "b": "b"}
+
+
+def _run_exercise(args) -> int:
+    from . import exercises
+    from .exercises.spec import PRESETS
+    langs = _list_of(args.lang, ("en", "ja"), "--lang")
+    formats = _list_of(args.formats, ("md", "pdf"), "--formats")
+    out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise OptionError(f"-o {args.output}: it is a file; give a folder")
+    if not out.parent.is_dir():
+        raise OptionError(f"-o {args.output}: folder {out.parent} does not exist")
+    given = {k: getattr(args, k) for k in _EXERCISE_FLAGS if getattr(args, k) is not None}
+    klass = {"roster": args.roster, "count": args.count}
+    if (args.roster is None) == (args.count is None):
+        raise OptionError("give the class: --roster class.csv (a column of student ids) or "
+                          "--count N")
+    common = {"seed": args.seed, "catalogue": args.catalogue or (),
+              **{k: v for k, v in klass.items() if v is not None}}
+    if args.what in PRESETS:
+        takes = set(PRESETS[args.what][1])
+        foreign = sorted(set(given) - takes)
+        if foreign or args.shape or (args.causal and args.what != "attention"):
+            bad = ["--" + f.replace("_", "-") for f in foreign] + \
+                (["--shape"] if args.shape else []) + \
+                (["--causal"] if args.causal and args.what != "attention" else [])
+            raise OptionError(f"{', '.join(bad)} do not apply to the {args.what} exercise; "
+                              f"its options are "
+                              f"{', '.join('--' + t.replace('_', '-') for t in sorted(takes))}")
+        ex = exercises.exercise(args.what, causal=args.causal, **given, **common)
+    else:
+        if given:
+            raise OptionError(f"a formula's exercise takes --shape, not "
+                              f"{', '.join('--' + g.replace('_', '-') for g in given)}")
+        ex = exercises.exercise(args.what, shapes=_shapes_of(args), causal=args.causal,
+                                **common)
+    written = ex.write(out, langs=langs, formats=formats, jobs=args.jobs)
+    students = len(ex.variants)
+    sys.stdout.write(f"{ex.spec.describe()}: {students} variant{'s' if students != 1 else ''} "
+                     f"in {out} ({len(written)} files; {', '.join(langs)}; "
+                     f"{', '.join(formats)})\n")
+    return 0
+
+
+def _list_of(text: str, allowed: tuple, flag: str) -> tuple:
+    items = tuple(dict.fromkeys(t.strip() for t in text.split(",") if t.strip()))
+    bad = [t for t in items if t not in allowed]
+    if bad or not items:
+        raise OptionError(f"{flag} takes {', '.join(allowed)} (comma-separated); got {text!r}")
+    return items
 
 
 def _overview(derivation):

@@ -104,6 +104,22 @@ def _read_files(words: list) -> list:
 
 
 def _make_files(folder: Path, words: list) -> None:
+    if "--roster" in words:
+        (folder / words[words.index("--roster") + 1]).write_text("id\ns001\ns002\n",
+                                                                 encoding="utf-8")
+    if "--exercise" in words:
+        # an exercise made as the README's `symrow exercise` makes it, and its keys handed in
+        import symrow.exercises as X
+        from symrow.exercises.documents import key
+        ex = X.exercise("attention", m=2, n=3, d=2, students=["s001", "s002"], seed=7)
+        ex.write(folder / words[words.index("--exercise") + 1], formats=("md",),
+                 langs=("en",))
+        for name in _read_files(words):
+            (folder / name).mkdir()
+            for v in ex.variants:
+                (folder / name / f"{v.student}.md").write_text(key(ex.spec, v),
+                                                               encoding="utf-8")
+        return
     against = words[words.index("--against") + 1] if "--against" in words else None
     for name in _read_files(words):
         path = folder / name
@@ -156,6 +172,9 @@ def test_a_readme_command_runs_as_written(entry, tmp_path, tex_spy):
     words = _words(command)
     _make_files(tmp_path, words)
     before = {p.name for p in tmp_path.iterdir()}
+    if "--exercise" in words:
+        before -= {words[words.index("--exercise") + 1]}
+        before.add(words[words.index("--exercise") + 1])
     # a loaded machine must not make a check run out of its time (10 s by default)
     with symrow.limits(check_timeout=600):
         if {"<", ">", "|"} & set(words):
@@ -168,7 +187,8 @@ def test_a_readme_command_runs_as_written(entry, tmp_path, tex_spy):
     assert "error" not in proc.stderr, proc.stderr
     if shown is not None:
         assert [line.rstrip() for line in proc.stdout.splitlines()] == shown.splitlines()
-    written = [w for prev, w in zip([""] + words, words) if prev in (">", "-o", "--summary")]
+    written = [w for prev, w in zip([""] + words, words)
+               if prev in (">", "-o", "--summary", "--plot")]
     for name in written:
         assert (tmp_path / name).stat().st_size > 0, name
     assert {p.name for p in tmp_path.iterdir()} - before == set(written)

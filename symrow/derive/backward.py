@@ -52,14 +52,12 @@ from ..steps import Derivation, Step
 from . import sections as S
 from .explain import explain, general_sizes
 from .plan import Plan, plan
-from .readings import Ctx, Reading, is_diagonal
+from .readings import Combine, Ctx, Reading, Softmax, is_diagonal
 
 __all__ = ["backward", "NOTATIONS"]
 
 #: how gradients are written: X̄ (the adjoint) or ∂L/∂X
 NOTATIONS = ("bar", "partial")
-#: the readings whose products the backward pass lists in ``.products``, as themselves
-_PRODUCTS = ("combine", "match", "tcombine")
 
 
 class _Refs:
@@ -69,7 +67,8 @@ class _Refs:
         self.plan = p
 
     def ref(self, node: Reading) -> E.Expr:
-        if node.named:
+        # a constant (the identity) is itself, not a matrix of symbols by its name
+        if node.named and (node.derived or node.given):
             return E.Name(node.name)
         return node.as_expr([self.ref(i) for i in node.inputs])
 
@@ -111,7 +110,7 @@ def _needed(p: Plan, wrt: set) -> set:
     """The indices of the values through which a gradient reaches an operand in ``wrt``."""
     out: set = set()
     for node in p.nodes:
-        if node.reading == "operand" and node.name in wrt:
+        if node.given and node.name in wrt:
             out.add(node.index)
         elif any(i.index in out for i in node.inputs):
             out.add(node.index)
@@ -165,7 +164,7 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
             raise OptionError(f"a {formula.kind} derivation has no formula to run backwards")
         given = formula
         formula = given.plan.formula
-        operands = {n.name: n.seq for n in given.plan.nodes if n.reading == "operand"}
+        operands = {n.name: n.seq for n in given.plan.nodes if n.given}
         shapes = None if not given.concrete else {k: v.shape for k, v in operands.items()}
         values = values or {k: v.values for k, v in operands.items() if v.values is not None
                             and not (given.options.get("causal") and k == "M")}
@@ -176,8 +175,8 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
                   scale=scale, diagonal=diagonal, heads=heads, max_dim=max_dim,
                   max_terms=max_terms, **unknown)
     p = fwd.plan
-    operands = [n for n in p.nodes if n.reading == "operand"]
-    masks = {n.inputs[1].name for n in p.nodes if n.reading == "mask"}
+    operands = [n for n in p.nodes if n.given]
+    masks = {n.inputs[k].name for n in p.nodes for k in n.constant_inputs}
     if wrt is None:
         chosen = [n.name for n in operands if n.name not in masks]
     else:
@@ -209,12 +208,11 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     order: list[str] = []
     for node in reversed(p.nodes):
         got = shares.get(node.index)
-        if not got or node.reading == "identity":
+        if not got or not (node.derived or node.given):   # the identity
             continue
         g = _total(got)
         via = tuple(v for s in got for v in s.via)
-        if node.named and node is not result and (node.reading != "operand"
-                                                   or node.name in chosen):
+        if node.named and node is not result and (not node.given or node.name in chosen):
             name, parts = _bar(node.name, notation)
             labels[name] = parts
             origin[name] = node
@@ -230,7 +228,7 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
                 made[g] = name
                 defs.append((name, g))
                 g, via = E.Name(name), ()
-        if node.reading == "operand":
+        if node.given:
             continue
         for k, share in node.backward(g, refs):
             target = node.inputs[k]
@@ -262,7 +260,7 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
         if p.concrete:
             subs = {}
             for n in p.nodes:
-                if n.named and n.reading not in ("operand", "identity"):
+                if n.named and n.derived:
                     subs.update(zip(n.seq.matrix, sympy.Matrix(forward[n.name])))
             values_ = {k: _substitute(sympy.Matrix(v), subs) for k, v in values_.items()}
         out = {**forward, **values_}
@@ -324,7 +322,7 @@ class _Backward(Derivation):
         """The backward pass's matrix products, in order: ``(reading, left, right)`` with
         reading ``combine``, ``match`` or ``tcombine``."""
         return [(n.reading, n.inputs[0].label(), n.inputs[1].label())
-                for n in self.plan.nodes if n.reading in _PRODUCTS]
+                for n in self.plan.nodes if n.product is not None]
 
     def __repr__(self) -> str:
         return (f"<Derivation backward: {', '.join(self._gradient_names.values())}; "
@@ -338,7 +336,7 @@ def _steps(p: Plan, bp: Plan, order, aliases, origin, uses, vias, grad_names,
     steps = [ctx.heading("backward_forward", part="forward"),
              ctx.step("backward_forward", {"C": result.seq},
                       N.Group([S._definition_display(n) for n in p.nodes
-                               if n.named and n.reading not in ("operand", "identity")]),
+                               if n.named and n.derived]),
                       part="forward")]
     steps += [ctx.heading("backward_loss", part="loss"),
               ctx.step("backward_loss", {"C": result.seq, "G": upstream,
@@ -351,7 +349,7 @@ def _steps(p: Plan, bp: Plan, order, aliases, origin, uses, vias, grad_names,
                              N.Space(upstream.rows, upstream.cols)), part="loss")]
     by_group: dict = {}
     for node in bp.nodes:
-        if node.group is not None and node.reading not in ("operand", "identity"):
+        if node.group is not None and node.derived:
             by_group.setdefault(node.group, []).append(node)
     group_of = dict(bp.formula.groups)
     seqs = {n.name: n.seq for n in bp.nodes if n.named}
@@ -387,7 +385,7 @@ def _steps(p: Plan, bp: Plan, order, aliases, origin, uses, vias, grad_names,
             said.add(via.reading)
             steps.append(ctx.step("backward_rule", {"variant": via.reading},
                                   _rule_display(via.reading, notation), part=part))
-            if via.reading == "softmax":
+            if isinstance(via, Softmax):
                 steps += _flash(p, bp, via, ctx, part)
         for bnode in by_group.get(group_of.get(name), []):
             steps += [s for s in bnode.steps(ctx, part) if s.kind != "heading"]
@@ -403,7 +401,7 @@ def _flash(p: Plan, bp: Plan, softmax: Reading, ctx: Ctx, part: str) -> list[Ste
     row sums FlashAttention computes from the output alone."""
     out = []
     for c in p.nodes:
-        if c.reading == "combine" and c.inputs[0] is softmax and c.named:
+        if isinstance(c, Combine) and c.inputs[0] is softmax and c.named:
             P, O = softmax.seq, c.seq
             bars = {n.name: n.seq for n in bp.nodes if n.named}
             Pbar = bars.get(parse_name(P.name).gradient().canonical)
@@ -488,6 +486,11 @@ _RULES = {
                         r"{mean}(\bar{\boldsymbol{n}}_{i} \odot \hat{\boldsymbol{x}}_{i})}"
                         r"{\sqrt{\sigma_{i}^{2} + \epsilon}}",
                         "(n̄ᵢ − mean(n̄ᵢ) − x̂ᵢ mean(n̄ᵢ ⊙ x̂ᵢ)) / √(σᵢ² + ε)")),
+    "normalize": _rule((r"\bar{\boldsymbol{x}}_{i}", "x̄ᵢ",
+                        r"\frac{\bar{\boldsymbol{c}}_{i} - (\bar{\boldsymbol{c}}_{i} \cdot "
+                        r"\hat{\boldsymbol{x}}_{i}) \hat{\boldsymbol{x}}_{i}}"
+                        r"{\lVert \boldsymbol{x}_{i} \rVert}",
+                        "(c̄ᵢ − (c̄ᵢ · x̂ᵢ) x̂ᵢ) / ‖xᵢ‖")),
     "rowscale": _rule((r"\bar{X}", "X̄", r"D \bar{C}", "D C̄"),
                       (r"\bar{d}_{ii}", "d̄ᵢᵢ", r"\bar{\boldsymbol{c}}_{i} \cdot "
                        r"\boldsymbol{x}_{i}", "c̄ᵢ · xᵢ")),
@@ -495,6 +498,7 @@ _RULES = {
                       (r"\bar{d}_{jj}", "d̄ⱼⱼ", r"\sum_{i} \bar{c}_{ij} x_{ij}",
                        "Σᵢ c̄ᵢⱼ xᵢⱼ")),
     "power": _rule((r"\bar{D}", "D̄", r"p \, D^{p-1} \odot \bar{C}", "p Dᵖ⁻¹ ⊙ C̄")),
+    "expdiag": _rule((r"\bar{d}_{ii}", "d̄ᵢᵢ", r"\bar{c}_{ii} \exp(d_{ii})", "c̄ᵢᵢ exp(dᵢᵢ)")),
     "degree": _rule((r"\bar{a}_{ij}", "āᵢⱼ", r"\bar{d}_{ii}", "d̄ᵢᵢ")),
     "diag": _rule((r"\bar{s}_{j}", "s̄ⱼ", r"\bar{d}_{jj}", "d̄ⱼⱼ")),
     "concat": _rule((r"\bar{A}_{k}", "Āₖ", r"\bar{C}_{:,\,J_{k}}", "C̄[:, Jₖ]")),

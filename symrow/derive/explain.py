@@ -78,8 +78,7 @@ def is_article(p: Plan) -> bool:
     """A single product (combine or match) of two different operands, nothing else
     (``XX^T`` matches a sequence with itself: no point maps to one row alone)."""
     r = p.result
-    return r.reading in ("combine", "match") and all(
-        x.reading == "operand" for x in r.inputs) and len(p.nodes) == 3
+    return r.article and all(x.given for x in r.inputs) and len(p.nodes) == 3
 
 
 def article_steps(p: Plan) -> list:
@@ -104,7 +103,7 @@ def general_sizes(formula: E.Formula, p: Plan, conventions: Mapping | None) -> d
     general = infer(formula, None, conventions=conventions).operands
     out: dict = {}
     for node in p.nodes:
-        if node.reading != "operand":
+        if not node.given:
             continue
         for sym, value in zip(general.get(node.name, ()), (node.rows, node.cols)):
             if isinstance(sym, sympy.Symbol) and out.get(sym.name, value) == value:
@@ -130,7 +129,7 @@ def generic_steps(p: Plan, style: str | None = None) -> list:
         if node.family is not None and node.family > 1 and node.family not in said:
             said.add(node.family)
             steps += S.family_steps(ctx, node.family)
-        if node.reading in ("operand", "identity") or not ctx.shown(node):
+        if not node.derived or not ctx.shown(node):
             continue
         part = node.name or node.reading
         seen[part] = seen.get(part, 0) + 1
@@ -256,7 +255,7 @@ def _shapes_rebuilder(p: Plan, rebuild):
 
     def instantiate(sizes: Mapping, **overrides) -> Derivation:
         subs = {sympy.Symbol(k, integer=True, positive=True): v for k, v in sizes.items()}
-        missing = sorted({str(s) for n in p.nodes if n.reading == "operand"
+        missing = sorted({str(s) for n in p.nodes if n.given
                           for s in (n.rows, n.cols) if isinstance(s, sympy.Symbol)
                           and s not in subs})
         if missing:
@@ -264,7 +263,7 @@ def _shapes_rebuilder(p: Plan, rebuild):
                               f"{', '.join(missing)}")
         shapes = {n.name: (int(sympy.sympify(n.rows).xreplace(subs)),
                            int(sympy.sympify(n.cols).xreplace(subs)))
-                  for n in p.nodes if n.reading == "operand"}
+                  for n in p.nodes if n.given}
         return rebuild(shapes, **overrides)
     return instantiate
 

@@ -120,6 +120,8 @@ TEMPLATES: dict[str, str] = {
     "heading.apply": "Element-wise: {fX}",
     "apply": ("{f} acts on every entry on its own, so nothing is mixed between points or "
               "between coordinates:"),
+    "apply_definition.gelu": ("{f} is taken in its exact form, {=x} times the standard normal "
+                              "distribution function at {=x} (not the tanh approximation):"),
     "apply_row": ("Each point {x_i} is sent to the point {f_i}, which has as many "
                   "coordinates:"),
 
@@ -149,6 +151,13 @@ TEMPLATES: dict[str, str] = {
     "heading.power": "A power of a diagonal matrix: {P}",
     "power": ("{D} is diagonal, so its power {P} is diagonal too, each diagonal entry "
               "raised on its own:"),
+    "heading.expdiag": "The exponential of a diagonal matrix: {E}",
+    "expdiag.general": ("{D} is diagonal, so its exponential {E} is diagonal too: each "
+                        "diagonal entry is exponentiated on its own, and the entries off "
+                        "the diagonal stay 0 (exp of every entry would put 1 there):"),
+    "expdiag.concrete": ("{D} is diagonal, so its exponential {E} is diagonal too: each "
+                         "diagonal entry is exponentiated on its own, and the entries off "
+                         "the diagonal stay 0 (exp of every entry would put 1 there):"),
     "heading.rowscale": "Each point scaled: {DX}",
     "rowscale": ("A diagonal matrix on the left does not mix points: it scales each point "
                  "of {X} by its own number, point {x_i} by {d_ii}:"),
@@ -183,6 +192,11 @@ TEMPLATES: dict[str, str] = {
     "layernorm_read.affine": ("So every point is moved to mean 0 and variance 1 over its "
                               "{d} coordinates, then stretched by {gamma} and shifted by "
                               "{beta}; no point sees another."),
+    "heading.normalize": "Each point onto the unit sphere: {Y}",
+    "normalize": ("The L2 normalisation works on each point on its own: it divides {x_i} by "
+                  "its length, the root of the sum of its squared coordinates:"),
+    "normalize_read": ("So every point keeps its direction and gets length 1: the points "
+                       "move onto the unit sphere, and no point sees another."),
 
     # -- how the text was read ------------------------------------------------------------------
     "note_scalar": ("{x} is read as a scalar: it multiplies every entry. If it is a vector, "
@@ -231,6 +245,12 @@ TEMPLATES: dict[str, str] = {
                                "gradient is the gradient times the other factor, entry by "
                                "entry:"),
     "backward_rule.layernorm": 'Back through LayerNorm, each point on its own, with the normalised point and its gradient times the gain:',
+    "backward_rule.normalize": ("Back through the L2 normalisation, each point on its own: "
+                                "the part of the gradient along the normalised point is taken "
+                                "out, and the rest is divided by the point's length:"),
+    "backward_rule.expdiag": ("Back through the exponential of a diagonal matrix: each "
+                              "diagonal entry's gradient is multiplied by its exponential, "
+                              "the derivative of exp:"),
     "backward_rule.rowscale": ("Back through a diagonal matrix that scaled each point: the "
                                "points are scaled back, and each diagonal entry gathers one "
                                "inner product:"),
@@ -258,6 +278,9 @@ TEMPLATES: dict[str, str] = {
     "block": "The columns {first} to {last} of {G}:",
     "diagrow": "The diagonal of {G}, as a row:",
     "rowspread": "Every entry of row {=i} gets the diagonal entry of row {=i}:",
+    "normalize_vjp": ("Each point on its own: with {y_i} the normalised point, the part of "
+                      "{g_i} along {y_i} is taken out, and the rest is divided by the length "
+                      "of {x_i}:"),
     "layernorm_vjp": 'Each point on its own, with {eps} as in the forward pass:',
 
     # -- the full expansion ---------------------------------------------------------------

@@ -36,9 +36,11 @@ __all__ = ["Ctx", "formula_steps", "operand_steps", "plan_steps", "summary", "sp
 
 # -- the formula, the operands, the plan ------------------------------------------------------------
 
-def display_expr(expr: E.Expr, plan: Plan):
-    """A formula as written, for display: names are the plan's vector sequences."""
-    named = {**plan.operands, **{n: node.seq for n, node in plan.named.items()}}
+def display_expr(expr: E.Expr, plan: Plan, names=None):
+    """A formula as written, for display: names are the plan's vector sequences (or those
+    of ``names``, a mapping of names to vector sequences)."""
+    named = {**plan.operands, **{n: node.seq for n, node in plan.named.items()},
+             **dict(names or {})}
 
     def show(e, top=False):
         if isinstance(e, E.Name):
@@ -124,13 +126,18 @@ def operand_steps(ctx: Ctx, *, part: str = "operands") -> list[Step]:
     return steps
 
 
-def _definition_display(node: Reading):
-    """``H = \\hat{A} X``: a named node in terms of the named nodes it is made from."""
+def definition_of(node: Reading):
+    """``\\hat{A} X``: what a node computes, in terms of the named nodes it is made from."""
     def show(n: Reading, top: bool):
         if n.named and not top:
             return n.seq
         return n.definition([show(i, False) for i in n.inputs])
-    return N.Chain([node.seq, show(node, True)])
+    return show(node, True)
+
+
+def _definition_display(node: Reading):
+    """``H = \\hat{A} X``: a named node in terms of the named nodes it is made from."""
+    return N.Chain([node.seq, definition_of(node)])
 
 
 def note_steps(ctx: Ctx, notes, *, part: str) -> list[Step]:

@@ -211,6 +211,11 @@ class Reading:
         of a match, seen through a scaling or a mask), or None."""
         return None
 
+    def weighs(self, node: "Reading") -> bool:
+        """Whether the rows of ``node`` are the weights with which this value combines
+        points (the left factor of a combine)."""
+        return False
+
     def mask(self) -> "Reading | None":
         """The causal mask this value's rows obey (a softmax's, or that of the softmax
         weighing a combine), or None."""
@@ -370,6 +375,34 @@ class Reading:
         See :mod:`symrow.derive.backward`."""
         raise NotSupportedError(f"the backward pass through a {self.reading} reading is not "
                                 f"supported yet")
+
+    # -- its backward rule, in the formula's own names -----------------------------------
+    def rule_params(self, rules) -> dict:
+        """The fields of the sentence of its backward rule (``backward_rule.<reading>``):
+        ``use`` (where it is made, ``O = P V``), ``C`` and ``Cbar`` (the value and its
+        gradient), and its inputs with their gradients: ``X`` and ``Xbar`` for one input,
+        ``L``, ``R``, ``Lbar`` and ``Rbar`` for two.  ``rules`` shows the forward values and
+        names their gradients (see :class:`symrow.derive.backward._Rules`)."""
+        params = {"use": rules.use(self), "C": rules.show(self), "Cbar": rules.grad(self)}
+        ins = self.inputs
+        if len(ins) == 1:
+            params.update(X=rules.show(ins[0]), Xbar=rules.grad(ins[0]))
+        elif len(ins) >= 2:
+            params.update(L=rules.show(ins[0]), R=rules.show(ins[1]),
+                          Lbar=rules.grad(ins[0]), Rbar=rules.grad(ins[1]))
+        return params
+
+    def rule_steps(self, rules, ctx: "Ctx", part: str) -> list[Step]:
+        """Its backward rule, said once in a derivation, the first time a gradient goes
+        back through it: the sentence ``backward_rule.<reading>`` with the gradients its
+        inputs get, in the formula's own names (``P̄ = Ō Vᵀ, V̄ = Pᵀ Ō``)."""
+        return [ctx.step("backward_rule", {**self.rule_params(rules), "variant": self.reading},
+                         rules.relations(self), part=part)]
+
+    def rule_notes(self, rules, ctx: "Ctx", part: str) -> list[Step]:
+        """What it adds once the gradient it sends back has been read (the softmax: the row
+        sums FlashAttention takes from the output)."""
+        return []
 
 
 class Ctx:

@@ -236,6 +236,9 @@ class Scale(Reading):
     def as_expr(self, args):
         return E.Scaled(args[0], self.num, self.den)
 
+    def rule_params(self, rules) -> dict:
+        return {**super().rule_params(rules), "c": self.factor()}
+
     def backward(self, g, bw):
         """C = c X: X̄ = c C̄."""
         return [(0, E.Scaled(g, self.num, self.den))]
@@ -305,6 +308,9 @@ class Apply(Reading):
 
     def as_expr(self, args):
         return E.Apply(self.func, args[0])
+
+    def rule_params(self, rules) -> dict:
+        return {**super().rule_params(rules), "f": N.Label(*function_display(self.func))}
 
     def backward(self, g, bw):
         """C = f(X) entry by entry: X̄ = C̄ ∘ f'(X)."""

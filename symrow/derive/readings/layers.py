@@ -26,6 +26,7 @@ from ...build import row_bmat, table
 from ...errors import ShapeError
 from ...formula import expr as E
 from ...reader.notation import Function
+from ...seq import VecSeq
 from ...steps import Step
 from .base import (ELEMENTWISE, MIXING, ROWWISE, Ctx, Example, I, J, Reading, register,
                    variant)
@@ -345,7 +346,8 @@ class PointSum(Reading):
         return sympy.OneMatrix(1, self.inputs[0].rows) * get(self.inputs[0])
 
     def definition(self, parts):
-        return N.SumOver(N.Sub(parts[0], I), I, 1, self.inputs[0].rows)
+        part = parts[0].vector(I) if isinstance(parts[0], VecSeq) else N.Sub(parts[0], I)
+        return N.SumOver(part, I, 1, self.inputs[0].rows)
 
     def steps(self, ctx: Ctx, part: str) -> list[Step]:
         (G,) = self.inputs

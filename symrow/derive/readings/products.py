@@ -71,6 +71,9 @@ class Combine(Reading):
         left = self.inputs[0]
         return left.mask() if left.distribution else None
 
+    def weighs(self, node):
+        return self.inputs[0] is node
+
     def general(self, get, plan):
         return get(self.inputs[0]) * get(self.inputs[1])
 

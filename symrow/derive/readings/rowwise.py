@@ -171,6 +171,11 @@ class Mask(Reading):
     def as_expr(self, args):
         return E.Sum(tuple(args), (1, 1))
 
+    def rule_params(self, rules) -> dict:
+        x, m = self.inputs
+        return {**super().rule_params(rules), "X": rules.show(x), "Xbar": rules.grad(x),
+                "M": rules.show(m)}
+
     def backward(self, g, bw):
         """C = X + M: X̄ = C̄; the mask itself is not differentiated."""
         return [(0, g)]
@@ -300,6 +305,25 @@ class Softmax(Reading):
     def as_expr(self, args):
         return E.Softmax(args[0])
 
+    def rule_params(self, rules) -> dict:
+        return {**super().rule_params(rules), "P": rules.show(self), "Pbar": rules.grad(self)}
+
+    def rule_notes(self, rules, ctx: Ctx, part: str) -> list[Step]:
+        """When P = softmax(...) weighs a combine O = PV, rowsum(P̄ ∘ P) = rowsum(Ō ∘ O):
+        the row sums FlashAttention computes from the output alone."""
+        out = []
+        for c in rules.consumers(self):
+            if not (c.weighs(self) and c.named and self.named):
+                continue
+            P, O, V = self.seq, c.seq, c.inputs[1].whole()
+            Pbar, Obar = rules.grad(self), rules.grad(c)
+            out.append(ctx.step("backward_flash", {
+                "P": P, "O": O, "Pbar": Pbar, "Obar": Obar, "PV": N.OMul([P, V]),
+                "ObarVT": N.OMul([Obar, N.Transpose(V)]), "PbarP": N.Hadamard([Pbar, P])},
+                N.Chain([N.Call("rowsum", [N.Hadamard([Pbar, P])]),
+                         N.Call("rowsum", [N.Hadamard([Obar, O])])]), part=part))
+        return out
+
     def backward(self, g, bw):
         """P = softmax(X) by rows: X̄ = P ∘ (P̄ − rowsum(P̄ ∘ P))."""
         return [(0, E.Call("softmax_vjp", (bw.ref(self), g)))]
@@ -370,8 +394,10 @@ class SoftmaxVJP(Reading):
                          self._entry(I, J, lambda n, r, c: n.entry_symbol(r, c))])
         whole = N.Chain(([self.seq] if self.named else []) + [
             self.definition([P.whole(), G.whole()])])
-        return [ctx.step("softmax_vjp", {"P": P.whole(), "G": G.whole(), "p_i": p_i,
-                                         "g_i": g_i, "i": I, "jac": jac},
+        return [ctx.step("softmax_vjp", {"Y": self.whole(), "P": P.whole(), "G": G.whole(),
+                                         "p_i": p_i, "g_i": g_i, "i": I, "jac": jac},
                          N.Group([row, entry]), part=part),
-                ctx.step("softmax_vjp_matrix", {"P": P.whole(), "G": G.whole()}, whole,
-                         part=part)]
+                ctx.step("softmax_vjp_matrix", {"Y": self.whole(), "P": P.whole(),
+                                                "G": G.whole(),
+                                                "GP": N.Hadamard([G.whole(), P.whole()])},
+                         whole, part=part)]

@@ -49,6 +49,8 @@ from ..seq import VecSeq
 from ..steps import Derivation, Step
 from . import sections as S
 from .explain import explain, general_sizes
+from .options import NAMES as OPTION_NAMES
+from .options import Options
 from .plan import Plan, plan
 from .readings import Ctx, Reading, is_diagonal
 
@@ -137,16 +139,15 @@ def _bar(name: str, notation: str):
 
 
 def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool = False,
-             notation: str = "bar", values: Mapping | None = None, causal: bool = False,
-             scale: str = "symbolic", diagonal=(), heads: int | None = None,
-             max_dim: int | None = None, max_terms: int | None = None,
-             **unknown) -> Derivation:
+             notation: str = "bar", options: Options | None = None,
+             **given) -> Derivation:
     """The backward pass of a formula: the gradient of a scalar loss L with respect to
     its operands, derived step by step, each gradient product read as combine or match.
 
-    ``formula``, ``shapes`` and the options are those of :func:`symrow.explain`;
-    ``formula`` may also be a derivation made already (``symrow.attention(2, 2, 2)``,
-    a preset's), whose formula, sizes and options are taken.
+    ``formula``, ``shapes`` and the options (keywords, or one record ``options=``) are
+    those of :func:`symrow.explain`; ``formula`` may also be a derivation made already
+    (``symrow.attention(2, 2, 2)``, a preset's), whose formula, sizes, values and
+    options are taken.
     ``wrt`` names the operands to differentiate (a name or a list; by default all
     of them but a causal mask); ``general=True`` derives at general sizes (no
     shapes); ``notation`` writes the gradient of X as ``\\bar{X}`` ("bar", the
@@ -170,24 +171,23 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     """
     if notation not in NOTATIONS:
         raise OptionError(f"notation= must be one of {', '.join(NOTATIONS)}; got {notation!r}")
-    if general and (shapes or values):
+    opts = (options or Options()).merge(**given)
+    if general and (shapes or opts.values):
         raise OptionError("general=True takes no shapes or values")
     if isinstance(formula, Derivation):
         # the backward pass of a derivation made already (a preset's, explain's)
         if formula.plan is None:
             raise OptionError(f"a {formula.kind} derivation has no formula to run backwards")
-        given = formula
-        formula = given.plan.formula
-        operands = {n.name: n.seq for n in given.plan.nodes if n.given}
-        shapes = None if not given.concrete else {k: v.shape for k, v in operands.items()}
-        values = values or {k: v.values for k, v in operands.items() if v.values is not None
-                            and not (given.options.get("causal") and k == "M")}
-        causal = bool(given.options.get("causal", causal))
-        scale = given.options.get("scale", scale)
-        general = not given.concrete
-    fwd = explain(formula, None if general else shapes, values=values, causal=causal,
-                  scale=scale, diagonal=diagonal, heads=heads, max_dim=max_dim,
-                  max_terms=max_terms, **unknown)
+        made = formula
+        formula = made.plan.formula
+        operands = {n.name: n.seq for n in made.plan.nodes if n.given}
+        shapes = None if not made.concrete else {k: v.shape for k, v in operands.items()}
+        taken = {k: v for k, v in made.options.items() if k in OPTION_NAMES}
+        opts = opts.merge(**taken, values=opts.values or {
+            k: v.values for k, v in operands.items() if v.values is not None
+            and not (taken.get("causal") and k == "M")})
+        general = not made.concrete
+    fwd = explain(formula, None if general else shapes, options=opts)
     p = fwd.plan
     operands = [n for n in p.nodes if n.given]
     masks = {n.inputs[k].name for n in p.nodes for k in n.constant_inputs}
@@ -208,7 +208,7 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     refs = _Refs(p)
     result = p.result
     up_name, up_parts = _bar(result.name, notation)
-    upstream = VecSeq(up_name, result.rows, result.cols, parts=up_parts, max_dim=max_dim)
+    upstream = VecSeq(up_name, result.rows, result.cols, parts=up_parts, max_dim=opts.max_dim)
 
     # -- the gradients as a formula, in reverse order of the plan -------------------------------
     shares: dict[int, list] = {result.index: [_Share(E.Name(up_name), ())]}
@@ -269,7 +269,7 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     if up_name in used:
         seqs[up_name] = upstream
     diagonal = {n.name for n in p.nodes if n.named and n.name in used and is_diagonal(n)}
-    bp = plan(bformula, seqs=seqs, scale=scale, max_dim=max_dim, labels=labels,
+    bp = plan(bformula, seqs=seqs, scale=opts.scale, max_dim=opts.max_dim, labels=labels,
               diagonal=diagonal)
 
     # -- values: the gradients in the entries of the operands and the upstream -------------------
@@ -298,11 +298,9 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     sizes = fwd.sizes if fwd.sizes else general_sizes(p.formula, p, None)
 
     def rebuild(concrete: Mapping, **overrides):
-        opts = dict(values=values, causal=causal, scale=overrides.get("scale", scale),
-                    diagonal=diagonal, heads=heads, max_dim=max_dim, max_terms=max_terms)
         inst = fwd.instantiate(concrete, **overrides)
         return backward(p.formula, {k: v.shape for k, v in inst.operands.items()},
-                        wrt=chosen, notation=notation, **opts)
+                        wrt=chosen, notation=notation, options=opts.merge(**overrides))
     title = {code: Titles("title.backward", f=fwd.title.get(code, ""))[code]
              for code in Titles("title.backward")}
     return _Backward("backward", steps, operands=fwd.operands,
@@ -526,11 +524,11 @@ def _steps(rules: _Rules, order, aliases, origin, uses, grad_names) -> list[Step
                             part=part))
                 if via.index not in ruled:
                     ruled.add(via.index)
-                    if via.reading in explained:
+                    if type(via) in explained:
                         steps.append(ctx.step("backward_again", {"use": rules.use(via)},
                                               rules.relations(via), part=part))
                     else:
-                        explained.add(via.reading)
+                        explained.add(type(via))
                         steps += via.rule_steps(rules, ctx, part)
                 elif target is node:   # the last step back, to this value
                     steps.append(ctx.step("backward_same", {
@@ -556,12 +554,12 @@ def _read(bnode: Reading, ctx: Ctx, part: str, read: dict) -> list[Step]:
     """A backward value's own steps; a product of a kind read in full before in this
     derivation is shown by its first display alone, with a sentence that says so."""
     steps = [s for s in bnode.steps(ctx, part) if s.kind != "heading"]
-    if bnode.product is None or bnode.reading not in read:
-        read.setdefault(bnode.reading, bnode)
+    if bnode.product is None or type(bnode) not in read:
+        read.setdefault(type(bnode), bnode)
         return steps
     first = next((s for s in steps if s.display is not None), None)
     return [ctx.step("backward_read_again", {"Zbar": bnode.whole(),
-                                             "Ybar": read[bnode.reading].whole()},
+                                             "Ybar": read[type(bnode)].whole()},
                      first.display if first is not None else None, part=part)]
 
 

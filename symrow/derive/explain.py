@@ -37,12 +37,11 @@ from . import sections as S
 from ..render.latex import latex
 from .plan import Plan, plan
 from .presets import REGISTRY, conventions_for, style_for
+from .options import NAMES as EXPLAIN_OPTIONS
+from .options import Options
 from .readings import Ctx
 
 __all__ = ["explain", "derive", "count_terms", "read", "general_sizes", "EXPLAIN_OPTIONS"]
-
-#: the keyword options of :func:`explain`
-EXPLAIN_OPTIONS = ("values", "causal", "scale", "diagonal", "heads", "max_dim", "max_terms")
 
 
 def read(formula, shapes: Mapping | None = None, heads: int | None = None
@@ -163,9 +162,8 @@ def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | 
                       notes=p.formula.notes + p.notes)
 
 
-def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = None,
-            causal: bool = False, scale: str = "symbolic", diagonal=(), heads: int | None = None,
-            max_dim: int | None = None, max_terms: int | None = None, **unknown) -> Derivation:
+def explain(formula, shapes: Mapping | None = None, *, options: Options | None = None,
+            **given) -> Derivation:
     """Read a formula row by row: every product as combine or match, and what comes
     around them, as a narrated derivation.
 
@@ -183,7 +181,10 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
     mask, ``scale="number"`` substitutes the number for ``√d``, ``diagonal``
     names operands that are diagonal matrices (``D^{-1/2}`` is read only for
     those), and ``heads`` says how many blocks ``\\mathrm{Concat}(\\mathrm{head}_1,
-    \\dots, \\mathrm{head}_h)`` has (else it is taken from the shapes).
+    \\dots, \\mathrm{head}_h)`` has (else it is taken from the shapes); ``max_dim``
+    and ``max_terms`` are limits for this call.  The options may also come as one
+    record, ``options=`` (:class:`symrow.derive.options.Options`), which the
+    keywords change.
 
     >>> import symrow
     >>> d = symrow.explain(r"\\hat{A} X W", {r"\\hat{A}": (4, 4), "X": (4, 3), "W": (3, 2)})
@@ -208,32 +209,21 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
     >>> [r for r, _, _ in d.products]
     ['combine', 'combine']
     """
-    if unknown:
-        raise OptionError(f"unknown option(s) {', '.join(sorted(unknown))}; explain takes "
-                          f"{', '.join(EXPLAIN_OPTIONS)}")
-    if not isinstance(causal, bool):
-        raise OptionError(f"causal= must be True or False; got {causal!r}")
-    if heads is not None and (isinstance(heads, bool) or not isinstance(heads, int)
-                              or heads < 1):
-        raise OptionError(f"heads= must be a positive integer; got {heads!r}")
-    if isinstance(diagonal, str):
-        diagonal = (diagonal,)
-    parsed, sym_shapes = read(formula, shapes, heads)
-    given = {**sym_shapes, **dict(shapes or {})}
+    opts = (options or Options()).merge(**given)
+    parsed, sym_shapes = read(formula, shapes, opts.heads)
+    given_shapes = {**sym_shapes, **dict(shapes or {})}
     conv = conventions_for(parsed)
-    p = plan(parsed, given or None, values=values, causal=causal, scale=scale,
-             conventions=conv, max_dim=max_dim, diagonal=diagonal)
+    p = plan(parsed, given_shapes or None, values=opts.values, causal=opts.causal,
+             scale=opts.scale, conventions=conv, max_dim=opts.max_dim, diagonal=opts.diagonal)
     style = style_for(p)
-    check_terms(p, max_terms, shown_combine=style != "attention")
+    check_terms(p, opts.max_terms, shown_combine=style != "attention")
     steps = None
     if not is_article(p):
         steps = generic_steps(p, style)
 
-    def rebuild(concrete: Mapping, scale: str = scale) -> Derivation:
-        return explain(parsed, concrete, values=values, causal=causal, scale=scale,
-                       diagonal=diagonal, max_dim=max_dim, max_terms=max_terms)
-    options = {"causal": causal, "scale": scale, "diagonal": tuple(diagonal),
-               "heads": heads}
+    def rebuild(concrete: Mapping, **overrides) -> Derivation:
+        return explain(parsed, concrete, options=opts.merge(**overrides))
+    options = opts.shown()
     tex = latex(S.display_expr(parsed.result, p))
     for kind, params in parsed.notes:
         if kind == "function_result":   # MultiHead(Q, K, V), as the paper writes it

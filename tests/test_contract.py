@@ -130,3 +130,22 @@ def test_a_reading_without_an_example_fails():
     class NoExample(_Half):
         example = None
     assert any("no example" in p for p in _registered(NoExample))
+
+
+# -- rendered by the real renderers, sampled: every reading in KaTeX, the new ones in TeX --------
+
+@pytest.mark.renderer
+def test_every_reading_renders_in_katex_and_the_new_ones_in_tex():
+    import harness
+    examples = {contract._key(c.example): c.example for c in READINGS.values()
+                if c.example is not None}
+    formulas = []
+    for example in examples.values():
+        for d in contract.derivations(example).values():
+            formulas += harness.latex_math(d.to_latex("en", expand="all"))
+    harness.assert_renders(formulas)
+    new = [READINGS[r].example for r in ("normalize", "expdiag")]
+    docs = [contract.derivations(e)["backward-general"].to_document("en") for e in new]
+    docs.append(contract.derivations(contract.Example(
+        r"\mathrm{GELU}(X) W", {"X": (2, 2), "W": (2, 1)}))["concrete"].to_document("en"))
+    harness.compile_documents(docs, "pdflatex")

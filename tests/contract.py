@@ -121,9 +121,10 @@ def pieces(cls) -> list[str]:
     if not _overrides(cls, "evaluate"):
         out.append("it has no evaluate (its value as a pure function of matrices)")
     if not cls.backward_only:
-        for method in ("backward", "as_expr"):
-            if not _overrides(cls, method):
-                out.append(f"it has no {method} (its backward pass)")
+        if not _overrides(cls, "backward"):
+            out.append("it has no backward (its backward pass)")
+        if not _overrides(cls, "as_expr") and cls.notation is None:
+            out.append("it has no as_expr (its formula, for its backward pass)")
         for code, language in LANGUAGES.items():
             if f"backward_rule.{cls.reading}" not in language.templates:
                 out.append(f"it has no words for its backward rule in {code} "

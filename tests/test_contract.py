@@ -64,9 +64,6 @@ class _Half(Reading):
                 ctx.step("half", {}, N.Chain([self.whole(), N.Frac(
                     self.inputs[0].whole(), 2)]), part=part)]
 
-    def as_expr(self, args):
-        return E.Call("half", tuple(args))
-
     def backward(self, g, bw):
         return [(0, E.Scaled(g, sympy.S.One, sympy.Integer(2)))]
 

@@ -74,9 +74,6 @@ class RMSNorm(Reading):
                 ctx.step("rmsnorm", {"x_i": X.row(I)},
                          N.Chain([self.row_formula(), N.Frac(X.row(I), rms)]), part=part)]
 
-    def as_expr(self, args):
-        return E.Call("rmsnorm", tuple(args))
-
     def backward(self, g, bw):
         """RMSNorm(x) = √d · normalize(x): its gradient is √d times normalize's."""
         grad = E.Call("normalize_vjp", (bw.ref(self.inputs[0]), g))

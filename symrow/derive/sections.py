@@ -20,8 +20,6 @@ the full expansion, which grows as the fourth power of the sizes, is one
 
 from __future__ import annotations
 
-import sympy
-
 from .. import nodes as N
 from ..build import I, J
 from ..steps import Step

@@ -364,7 +364,10 @@ class Reading:
 
     def as_expr(self, args):
         """Its formula (:mod:`symrow.formula.expr`) with ``args`` for its inputs: how the
-        backward pass refers to a value that has no name."""
+        backward pass refers to a value that has no name.  A reading that a function
+        names (:attr:`notation`) is that function's call."""
+        if self.notation is not None and self.notation.reading == self.reading:
+            return E.Call(self.reading, tuple(args), params=tuple(self.params().items()))
         raise NotSupportedError(f"the backward pass through a {self.reading} reading is not "
                                 f"supported yet")
 

@@ -66,12 +66,21 @@ class _Diagonal(Reading):
     def entry(self, i, j):
         if isinstance(i, int) and isinstance(j, int) and i != j:
             return sympy.S.Zero
-        return super().entry(i, j)
+        if self.seq is not None or not self.inputs:
+            return super().entry(i, j)
+        return self.diagonal_entry(i, lambda n, r, c: n.entry(r, c))
 
     def entry_symbol(self, i, j):
         if isinstance(i, int) and isinstance(j, int) and i != j:
             return sympy.S.Zero
-        return super().entry_symbol(i, j)
+        if self.seq is not None or not self.inputs:
+            return super().entry_symbol(i, j)
+        return self.diagonal_entry(i, lambda n, r, c: n.entry_symbol(r, c))
+
+    def diagonal_entry(self, i, at):
+        """Entry (i, i) of the value shown unnamed; ``at(input, r, c)`` is an entry of an
+        input (by value for :meth:`entry`, by name for :meth:`entry_symbol`)."""
+        raise AssertionError(f"a {self.reading} reading shows its own entries")
 
 
 class DiagonalOperand(_Diagonal, Operand):
@@ -156,9 +165,6 @@ class Degree(_Diagonal):
                                     "a_i": A.row(I), "i": I, "variant": variant(ctx)},
                          N.Group(shown), part=part)]
 
-    def as_expr(self, args):
-        return E.Call("degree", tuple(args))
-
     def backward(self, g, bw):
         """D = diag(A 1): ā_ij = d̄_ii, every entry of row i counted in d_ii."""
         return [(0, E.Call("rowspread", (g,)))]
@@ -214,9 +220,6 @@ class Diag(_Diagonal):
         return [ctx.heading("diag", S=whole, part=part),
                 ctx.step("diag", {"S": whole, "s": s.whole()}, shown, part=part)]
 
-    def as_expr(self, args):
-        return E.Call("diag", tuple(args))
-
     def backward(self, g, bw):
         """D = diag(s): s̄_j = d̄_jj."""
         return [(0, E.Call("diagrow", (g,)))]
@@ -243,19 +246,8 @@ class DiagPower(_Diagonal):
     def compose(self, part):
         return N.Power(part(self.inputs[0]), self.exponent)
 
-    def entry(self, i, j):
-        if isinstance(i, int) and isinstance(j, int) and i != j:
-            return sympy.S.Zero
-        if self.seq is not None:
-            return super().entry(i, j)
-        return sympy.Pow(self.inputs[0].entry(i, i), self.exponent, evaluate=False)
-
-    def entry_symbol(self, i, j):
-        if isinstance(i, int) and isinstance(j, int) and i != j:
-            return sympy.S.Zero
-        if self.seq is not None:
-            return self.seq.symbol(i, j)
-        return sympy.Pow(self.inputs[0].entry_symbol(i, i), self.exponent, evaluate=False)
+    def diagonal_entry(self, i, at):
+        return sympy.Pow(at(self.inputs[0], i, i), self.exponent, evaluate=False)
 
     def general(self, get, plan):
         return sympy.MatPow(get(self.inputs[0]), self.exponent)
@@ -418,15 +410,9 @@ class RowDot(_Diagonal):
         G, X = self.inputs
         return N.Call("diag", [N.Dot(G.row(I), X.row(I))])
 
-    def entry(self, i, j):
-        if isinstance(i, int) and isinstance(j, int) and i != j:
-            return sympy.S.Zero
-        if self.seq is not None:
-            return super().entry(i, j)
+    def diagonal_entry(self, i, at):
         G, X = self.inputs
         return N.Dot(G.row(i), X.row(i))
-
-    entry_symbol = entry
 
     @classmethod
     def evaluate(cls, args):
@@ -465,18 +451,11 @@ class ColDot(_Diagonal):
         G, X = self.inputs
         return N.Call("diag", [N.SumOver(N.Hadamard([G.row(I), X.row(I)]), I, 1, G.rows)])
 
-    def entry(self, i, j):
-        if isinstance(i, int) and isinstance(j, int) and i != j:
-            return sympy.S.Zero
-        if self.seq is not None:
-            return super().entry(i, j)
+    def diagonal_entry(self, i, at):
         G, X = self.inputs
         if isinstance(G.rows, int) and isinstance(i, int):
-            return N.OSum([N.OMul([G.entry(r, i), X.entry(r, i)])
-                           for r in range(1, G.rows + 1)])
+            return N.OSum([N.OMul([at(G, r, i), at(X, r, i)]) for r in range(1, G.rows + 1)])
         return N.SumOver(N.OMul([G.entry_symbol(I, i), X.entry_symbol(I, i)]), I, 1, G.rows)
-
-    entry_symbol = entry
 
     @classmethod
     def evaluate(cls, args):

@@ -81,19 +81,8 @@ class ExpDiag(_Diagonal):
     def compose(self, part):
         return N.Exp(part(self.inputs[0]))
 
-    def entry(self, i, j):
-        if isinstance(i, int) and isinstance(j, int) and i != j:
-            return sympy.S.Zero
-        if self.seq is not None:
-            return super().entry(i, j)
-        return N.Exp(self.inputs[0].entry(i, i))
-
-    def entry_symbol(self, i, j):
-        if isinstance(i, int) and isinstance(j, int) and i != j:
-            return sympy.S.Zero
-        if self.seq is not None:
-            return self.seq.symbol(i, j)
-        return N.Exp(self.inputs[0].entry_symbol(i, i))
+    def diagonal_entry(self, i, at):
+        return N.Exp(at(self.inputs[0], i, i))
 
     def definition(self, parts):
         return N.Exp(parts[0])

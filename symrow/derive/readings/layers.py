@@ -28,8 +28,7 @@ from ...formula import expr as E
 from ...reader.notation import Function
 from ...seq import VecSeq
 from ...steps import Step
-from .base import (ELEMENTWISE, MIXING, ROWWISE, Ctx, Example, I, J, Reading, register,
-                   variant)
+from .base import ELEMENTWISE, MIXING, ROWWISE, Ctx, Example, I, J, Reading, register
 from .entrywise import Sum
 
 __all__ = ["Bias", "Hadamard", "LayerNorm", "PointSum", "LayerNormVJP", "EPSILON"]
@@ -207,8 +206,6 @@ class LayerNorm(Reading):
     example = Example(r"\mathrm{LayerNorm}(X) W", {"X": (2, 3), "W": (3, 1)})
     __slots__ = ()
 
-    TEX = r"\operatorname{LayerNorm}"
-
     @classmethod
     def shape_rule(cls, sizes, expr, shapes):
         """The gain and the shift are rows as wide as the points."""
@@ -220,11 +217,8 @@ class LayerNorm(Reading):
                                  f"{E.text(arg)} is {sizes.shown(rc)}")
         return first
 
-    def _call(self, items):
-        return N.Call("LayerNorm", items, tex=self.TEX, text="LayerNorm")
-
     def compose(self, part):
-        return self._call([part(self.inputs[0])])
+        return self.display_call([part(self.inputs[0])])
 
     @classmethod
     def evaluate(cls, args):
@@ -249,10 +243,10 @@ class LayerNorm(Reading):
         return sympy.Matrix(rows)
 
     def definition(self, parts):
-        return self._call(parts[:1])
+        return self.display_call(parts[:1])
 
     def row_formula(self):
-        return self._call([self.inputs[0].row(I)])
+        return self.display_call([self.inputs[0].row(I)])
 
     def steps(self, ctx: Ctx, part: str) -> list[Step]:
         X = self.inputs[0]
@@ -282,9 +276,6 @@ class LayerNorm(Reading):
         return [ctx.heading("layernorm", Y=self.whole(), part=part),
                 ctx.step("layernorm", params, shown, part=part),
                 ctx.step("layernorm_read", params, part=part)]
-
-    def as_expr(self, args):
-        return E.Call("layernorm", tuple(args))
 
     def backward(self, g, bw):
         """Each point on its own (see :class:`.gradients.LayerNormVJP`); the gain's
@@ -372,8 +363,7 @@ class LayerNormVJP(Reading):
     __slots__ = ()
 
     def compose(self, part):
-        return N.Call("LayerNorm'", [part(t) for t in self.inputs],
-                      tex=r"\operatorname{LayerNorm}'", text="LayerNorm′")
+        return self.display_call([part(t) for t in self.inputs])
 
     @classmethod
     def evaluate(cls, args):
@@ -393,8 +383,7 @@ class LayerNormVJP(Reading):
         return sympy.Matrix(rows)
 
     def definition(self, parts):
-        return N.Call("LayerNorm'", parts, tex=r"\operatorname{LayerNorm}'",
-                      text="LayerNorm′")
+        return self.display_call(parts)
 
     def steps(self, ctx: Ctx, part: str) -> list[Step]:
         X, G = self.inputs[0], self.inputs[1]

@@ -61,18 +61,14 @@ class Normalize(Reading):
         lengths = [_length(x, i) for i in range(x.rows)]
         return sympy.Matrix(x.rows, x.cols, lambda i, j: x[i, j] / lengths[i])
 
-    def _call(self, items):
-        fn = self.notation
-        return N.Call(fn.text, items, tex=fn.tex, text=fn.text)
-
     def compose(self, part):
-        return self._call([part(self.inputs[0])])
+        return self.display_call([part(self.inputs[0])])
 
     def definition(self, parts):
-        return self._call(parts)
+        return self.display_call(parts)
 
     def row_formula(self):
-        return self._call([self.inputs[0].row(I)])
+        return self.display_call([self.inputs[0].row(I)])
 
     def steps(self, ctx: Ctx, part: str) -> list[Step]:
         (X,) = self.inputs
@@ -83,9 +79,6 @@ class Normalize(Reading):
         return [ctx.heading("normalize", Y=self.whole(), part=part),
                 ctx.step("normalize", params, shown, part=part),
                 ctx.step("normalize_read", params, part=part)]
-
-    def as_expr(self, args):
-        return E.Call("normalize", tuple(args))
 
     def backward(self, g, bw):
         """Each point on its own (see :class:`NormalizeVJP`)."""
@@ -117,12 +110,10 @@ class NormalizeVJP(Reading):
         return sympy.Matrix(out)
 
     def compose(self, part):
-        fn = self.notation
-        return N.Call(fn.text, [part(t) for t in self.inputs], tex=fn.tex, text=fn.text)
+        return self.display_call([part(t) for t in self.inputs])
 
     def definition(self, parts):
-        fn = self.notation
-        return N.Call(fn.text, parts, tex=fn.tex, text=fn.text)
+        return self.display_call(parts)
 
     def steps(self, ctx: Ctx, part: str) -> list[Step]:
         X, G = self.inputs

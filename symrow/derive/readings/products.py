@@ -22,8 +22,8 @@ from __future__ import annotations
 import sympy
 
 from ... import nodes as N
-from ...build import (I, J, K, T, column, entry_of, indices, items, nested_rows, row_bmat,
-                      row_bmat_of, stack, table)
+from ...build import (I, J, K, T, column, entry_of, items, nested_rows, row_bmat, row_bmat_of,
+                      stack, table)
 from ...seq import VecSeq
 from ...steps import Step
 from ...formula import expr as E

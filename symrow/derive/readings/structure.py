@@ -15,7 +15,7 @@ from __future__ import annotations
 import sympy
 
 from ... import nodes as N
-from ...build import row_bmat, table
+from ...build import table
 from ...formula import expr as E
 from ...reader.notation import Function
 from ...steps import Step

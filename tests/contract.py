@@ -135,6 +135,11 @@ def pieces(cls) -> list[str]:
             out.append(f"its function {cls.notation.key!r} is not in the table of notation")
         elif fn.shape is None:
             out.append("its function has no rule of shapes")
+    if cls.words:
+        keys = {code: set(words) for code, words in cls.words.items()}
+        for code in LANGUAGES:
+            if keys.get(code) != set().union(*keys.values()):
+                out.append(f"its own words in {code} are not those of the other languages")
     if cls.example is None:
         out.append("it has no example formula")
     elif cls.example.formula not in REFERENCES:

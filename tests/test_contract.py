@@ -29,6 +29,12 @@ def test_every_function_applied_entry_by_entry_has_its_value(key):
     assert contract.entry_function_problems(key) == []
 
 
+def test_the_readings_words_are_in_every_language():
+    """The sentences of the built-in readings have one key set in every language."""
+    from symrow.narrate import readings_en, readings_ja
+    assert set(readings_en.TEMPLATES) == set(readings_ja.TEMPLATES)
+
+
 def test_every_example_has_a_reference_and_every_reference_an_example():
     examples = {c.example.formula for c in READINGS.values() if c.example is not None}
     assert examples <= set(contract.REFERENCES)

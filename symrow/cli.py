@@ -624,21 +624,28 @@ def _formula_inputs(args) -> tuple:
     return shapes or None, values or None
 
 
+def _options(args, values=None):
+    """The one record of how to read the formula, from the flags (the limits are set
+    around the whole command: :func:`main`)."""
+    from .derive.options import Options
+    return Options(values=values, causal=bool(getattr(args, "causal", False)),
+                   scale=getattr(args, "scale", None) or "symbolic",
+                   diagonal=getattr(args, "diagonal", None) or (),
+                   heads=getattr(args, "heads", None))
+
+
 def _explain(args):
     from .derive.explain import explain
     shapes, values = _formula_inputs(args)
-    return explain(args.formula, shapes, values=values, causal=args.causal,
-                   scale=args.scale, diagonal=getattr(args, "diagonal", None) or (),
-                   heads=getattr(args, "heads", None))
+    return explain(args.formula, shapes, options=_options(args, values))
 
 
 def _backward(args):
     from .derive.backward import backward
     shapes, values = _formula_inputs(args)
     wrt = [name for group in args.wrt for name in group] if args.wrt else None
-    return backward(args.formula, shapes, values=values, causal=args.causal,
-                    scale=args.scale, diagonal=args.diagonal or (), heads=args.heads,
-                    wrt=wrt, general=args.general, notation=args.notation)
+    return backward(args.formula, shapes, wrt=wrt, general=args.general,
+                    notation=args.notation, options=_options(args, values))
 
 
 def build_derivation(kind: str, args):
@@ -831,9 +838,7 @@ def _forward(args):
     from .derive.explain import explain
     from .errors import ParseError
     try:
-        return explain(args.against, _shapes_of(args) or None, causal=bool(args.causal),
-                       scale=args.scale or "symbolic", diagonal=args.diagonal or (),
-                       heads=args.heads)
+        return explain(args.against, _shapes_of(args) or None, options=_options(args))
     except ParseError as err:
         raise type(err)(f"--against {_typed(args.against)} is neither a preset ("
                         f"{', '.join(_presets())}, or handout) nor a formula symrow can "

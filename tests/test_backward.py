@@ -86,7 +86,9 @@ CASES = [
          r"\operatorname{softmax}(QK^T/\sqrt{d})V",
          {"X": (2, 2), "W_Q": (2, 2), "W_K": (2, 2), "W_V": (2, 2)},
          lambda a: attention(a["X"] @ a["W_Q"], a["X"] @ a["W_K"], a["X"] @ a["W_V"])),
-    Case("linear-attention", r"\exp(Q)(\exp(K)^\top V)", {"Q": (2, 2), "K": (3, 2),
+    # Q is not square: the exponential of a square matrix given by name is its matrix
+    # exponential, which symrow refuses (test_expdiag.py)
+    Case("linear-attention", r"\exp(Q)(\exp(K)^\top V)", {"Q": (3, 2), "K": (3, 2),
                                                           "V": (3, 2)},
          lambda a: np.exp(a["Q"]) @ (np.exp(a["K"]).T @ a["V"])),
     Case("layernorm", r"\mathrm{LayerNorm}(X)W", {"X": (2, 3), "W": (3, 2)},
@@ -204,7 +206,8 @@ def test_the_partial_notation():
     assert r"\frac{\partial L}{\partial X}" in tex and r"\bar{X}" not in tex
     # and as text: every gradient, rule and entry as ∂L/∂…, with no LaTeX and no bar
     text = d.to_text()
-    assert "∂L/∂A ⟵ ∂L/∂C Bᵀ" in text and "∂L/∂w₁₂" in text
+    # the rule in the formula's own names, not on generic ones (∂L/∂A ⟵ ∂L/∂C Bᵀ)
+    assert "∂L/∂X = ∂L/∂C Wᵀ,   ∂L/∂W = Xᵀ ∂L/∂C" in text and "∂L/∂w₁₂" in text
     assert "\\frac" not in text and "Ā" not in text and "\u0304" not in text
     with pytest.raises(symrow.OptionError, match="notation"):
         symrow.backward("XW", notation="nabla")
@@ -248,3 +251,72 @@ GOLDEN = [
 def test_golden(key, tex, shapes, options, lang):
     d = symrow.backward(tex, shapes, general=shapes is None, **options)
     harness.golden(f"backward_{key}_{lang}.tex", d.to_latex(lang))
+
+
+# -- the backward derivation in the formula's own names (issue 28) ---------------------------
+
+ATTENTION = r"\mathrm{softmax}\left(\frac{QK^T}{\sqrt{d}}\right)V"
+
+
+def _repeated(steps, lang: str) -> dict:
+    """The template sentences (whatever they are filled with) said more than twice."""
+    from collections import Counter
+    from symrow.narrate import template_key
+    counts = Counter(template_key(s, lang) for s in steps if s.kind != "heading")
+    return {words: n for words, n in counts.items() if n > 2}
+
+
+def _words(d) -> str:
+    """A derivation's text on one line, its accents decomposed (Ō is O and a macron)."""
+    import unicodedata
+    return unicodedata.normalize("NFD", " ".join(d.to_text().split()))
+
+
+def _nfd(text: str) -> str:
+    import unicodedata
+    return unicodedata.normalize("NFD", text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_no_sentence_of_a_backward_pass_is_said_more_than_twice(lang):
+    for d in (symrow.backward(ATTENTION, general=True),
+              symrow.backward(ATTENTION, {"Q": (2, 2), "K": (2, 2), "V": (2, 2)}),
+              symrow.backward("XW", general=True)):
+        assert _repeated(d.steps, lang) == {}
+    from symrow.handout import handout
+    steps = [s for s in handout().steps if s.part == "7" or (s.part or "").startswith(
+        ("grad-", "forward", "loss", "gradients"))]
+    sections, current = [], []
+    for s in steps:      # 7.1 and 7.2: a backward pass each
+        if s.kind == "heading" and s.params.get("level") == 2:
+            sections.append(current)
+            current = []
+        current.append(s)
+    sections.append(current)
+    assert len(sections) == 3
+    for section in sections:
+        assert _repeated(section, lang) == {}
+
+
+def test_the_rules_are_written_with_the_formulas_own_factors():
+    text = _words(symrow.backward(ATTENTION, general=True))
+    # each product's rule once, with its factors: no generic A, B, C, X or c
+    assert _nfd("P̄ = Ō Vᵀ, V̄ = Pᵀ Ō") in text and _nfd("Q̄ = S̄ K, K̄ = S̄ᵀ Q") in text
+    for generic in ("Ā", "B̄", "X̄", "C̄", "c C̄", "⟵"):
+        assert _nfd(generic) not in text
+    # the softmax step names S/√d and 1/√d, and G before it is used
+    assert "every entry of S was multiplied by 1/√d" in text
+    said = text.index("Write G for the gradient of S/√d")
+    assert said < text.index("G = P ⊙") and said < text.index("𝐠ᵢ =")
+    assert text.count("Write G for") == 1 and _nfd("S̄√d") not in text
+    # rowsum's broadcasting is said in words
+    assert _nfd("subtracting it from P̄ takes each row's number from every entry") in text
+    # the old lead-in, once per gradient, is gone
+    assert "is used here, so its gradient comes back" not in text
+
+
+def test_a_value_used_twice_says_so_and_sums_its_shares():
+    d = symrow.backward(r"\mathrm{softmax}(XX^T)X", {"X": (2, 2)})
+    text = _words(d)
+    assert "X is used 3 times" in text and "⟵" in text
+    assert _nfd("So X̄, the sum of its shares, is:") in text

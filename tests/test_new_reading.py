@@ -1,8 +1,15 @@
-"""A new reading is one class, its sentences in each language, and one entry in the
-notation table: nothing else in symrow changes.
+"""A new reading is one class, registered: nothing else in symrow changes.
+
+The class says what it is (its kind: RMSNorm is row-wise), how a formula names
+it (its entry in the notation table), its value as a pure function of matrices,
+its steps and their sentences in each language, its backward pass, and an
+example formula; ``register`` puts it in the registry and its function in the
+notation table.  The contract over the registry (contract.py) then holds it to
+everything every reading keeps.
 
 The reading here is RMSNorm, a row-wise map like LayerNorm: each point is
-divided by the root of the mean of its squared coordinates.
+divided by the root of the mean of its squared coordinates.  Its backward pass
+reuses the L2 normalisation's: RMSNorm(x) = √d · x / ‖x‖.
 """
 
 from __future__ import annotations
@@ -13,17 +20,23 @@ import sympy
 
 import symrow
 from symrow import nodes as N
-from symrow.derive.readings import READINGS, Reading, register
+from symrow.derive.readings import READINGS, ROWWISE, Example, Reading, register, unregister
 from symrow.derive.readings.base import I, J
-from symrow.narrate import register_templates, unregister_templates
-from symrow.reader.notation import Function, register_function, unregister_function
+from symrow.formula import expr as E
+from symrow.reader.notation import Function
+
+import contract
 
 WORDS = {
     "en": {"heading.rmsnorm": "RMSNorm: {Y}",
            "rmsnorm": ("RMSNorm works on each point on its own: {x_i} is divided by the root "
-                       "of the mean of its squared coordinates:")},
+                       "of the mean of its squared coordinates:"),
+           "backward_rule.rmsnorm": ("Back through RMSNorm, each point on its own: it is the "
+                                     "L2 normalisation times the root of the width:")},
     "ja": {"heading.rmsnorm": "RMSNorm：{Y}",
-           "rmsnorm": "RMSNorm は各点に別々に働く。{x_i} をその座標の2乗平均の平方根で割る。"},
+           "rmsnorm": "RMSNorm は各点に別々に働く。{x_i} をその座標の2乗平均の平方根で割る。",
+           "backward_rule.rmsnorm": ("RMSNorm を逆にたどる。各点は別々で、L2 正規化に幅の"
+                                     "平方根を掛けたものである。")},
 }
 
 
@@ -31,15 +44,20 @@ class RMSNorm(Reading):
     """``RMSNorm(X)``: each point divided by the root of its mean square."""
 
     reading = "rmsnorm"
+    kind = ROWWISE
+    notation = Function("rmsnorm", "rmsnorm", r"\operatorname{RMSNorm}", "RMSNorm")
+    example = Example(r"\mathrm{RMSNorm}(X) W", {"X": (2, 3), "W": (3, 1)})
+    words = WORDS
     __slots__ = ()
+
+    @classmethod
+    def evaluate(cls, args):
+        x = args[0]
+        return sympy.Matrix(x.rows, x.cols, lambda i, j: x[i, j] / sympy.sqrt(
+            sympy.Add(*[x[i, k] ** 2 for k in range(x.cols)]) / x.cols))
 
     def compose(self, part):
         return N.Call("RMSNorm", [part(self.inputs[0])], tex=r"\operatorname{RMSNorm}")
-
-    def value(self, get, plan):
-        x = sympy.Matrix(get(self.inputs[0]))
-        return sympy.Matrix(x.rows, x.cols, lambda i, j: x[i, j] / sympy.sqrt(
-            sympy.Add(*[x[i, k] ** 2 for k in range(x.cols)]) / x.cols))
 
     def definition(self, parts):
         return N.Call("RMSNorm", parts, tex=r"\operatorname{RMSNorm}")
@@ -56,21 +74,25 @@ class RMSNorm(Reading):
                 ctx.step("rmsnorm", {"x_i": X.row(I)},
                          N.Chain([self.row_formula(), N.Frac(X.row(I), rms)]), part=part)]
 
+    def backward(self, g, bw):
+        """RMSNorm(x) = √d · normalize(x): its gradient is √d times normalize's."""
+        grad = E.Call("normalize_vjp", (bw.ref(self.inputs[0]), g))
+        return [(0, E.Scaled(grad, sympy.sqrt(self.cols)))]
+
+
+contract.REFERENCES[RMSNorm.example.formula] = lambda a: (
+    a["X"] / np.sqrt((a["X"] ** 2).mean(axis=1, keepdims=True))) @ a["W"]
+
 
 @pytest.fixture
 def rmsnorm():
     register(RMSNorm)
-    for lang, words in WORDS.items():
-        register_templates(lang, words)
-    register_function(Function("rmsnorm", "rmsnorm", r"\operatorname{RMSNorm}", "RMSNorm"))
     yield RMSNorm
-    READINGS.pop("rmsnorm", None)
-    for lang, words in WORDS.items():
-        unregister_templates(lang, words)
-    unregister_function("rmsnorm")
+    unregister(RMSNorm)
+    contract.forget()
 
 
-def test_a_new_reading_needs_its_class_templates_and_notation_entry(rmsnorm):
+def test_a_new_reading_is_one_class(rmsnorm):
     d = symrow.explain(r"\mathrm{RMSNorm}(X) W", {"X": (2, 3), "W": (3, 2)})
     assert [n.reading for n in d.plan.nodes] == ["operand", "rmsnorm", "operand", "combine"]
     assert d.products == [("combine", "RMSNorm(X)", "W")]
@@ -86,7 +108,18 @@ def test_a_new_reading_needs_its_class_templates_and_notation_entry(rmsnorm):
     assert r"\operatorname{RMSNorm}" in d.to_latex("en")
 
 
-def test_without_its_entry_the_function_is_unknown():
+def test_its_entries_are_functions_of_the_whole_row(rmsnorm):
+    """Row-wise: the combine weighs W's points by RMSNorm(x_1)_j, never RMSNorm(x_11)."""
+    text = symrow.explain(r"\mathrm{RMSNorm}(X) W", {"X": (2, 3), "W": (3, 2)}).to_text()
+    assert "RMSNorm(𝐱₁)₁ 𝐰₁" in text
+    assert "RMSNorm(x₁₁)" not in text
+
+
+def test_it_keeps_the_contract(rmsnorm):
+    assert contract.problems(RMSNorm) == []
+
+
+def test_without_its_registration_the_function_is_unknown():
     assert "rmsnorm" not in READINGS
     d = symrow.explain(r"\mathrm{RMSNorm}(X)", {"X": (2, 3)})
     assert [n.reading for n in d.plan.nodes] == ["operand", "apply"]   # an undefined φ

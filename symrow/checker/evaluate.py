@@ -27,7 +27,7 @@ import math
 
 import sympy
 
-from ..values import matrix_product
+from ..derive.readings import matrix_product
 from . import parse as l2s
 from .indices import index_names, index_value
 from .translate import Atom, Unit

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sympy
 
-from .. import values
+from ..derive import readings
 
 __all__ = ["is_matrix", "scalar_or_matrix", "assemble", "shape_text", "exp_of", "row_softmax",
            "Unsized", "shape_of",
@@ -81,18 +81,18 @@ def shape_text(value) -> str:
 def exp_of(arg):
     """``exp(arg)``; an argument with a -oo term (a masked score) gives 0."""
     try:
-        return values.exp_of(arg)
+        return readings.exp_of(arg)
     except ArithmeticError as e:
         raise MathError(str(e)) from None
 
 
 def row_softmax(value):
-    """Softmax along each row (a number's softmax is 1): :func:`symrow.values.row_softmax`,
-    the same evaluator the derivations use."""
+    """Softmax along each row (a number's softmax is 1): the softmax reading's own
+    evaluation (:meth:`symrow.derive.readings.Softmax.evaluate`), which the derivations use."""
     if not is_matrix(value):
         return sympy.S.One
     try:
-        return scalar_or_matrix(values.row_softmax(value, cls=sympy.ImmutableMatrix))
+        return scalar_or_matrix(sympy.ImmutableMatrix(readings.Softmax.evaluate([value])))
     except ArithmeticError as e:
         raise MathError(str(e)) from None
 

@@ -44,7 +44,7 @@ from ..steps import Step
 from . import sections as S
 from .attention_config import Config, configure
 from .plan import plan
-from .readings import Ctx
+from .readings import Ctx, Scale
 from .readings.base import entrywise, run, scaled, stack_of_seq
 from .explain import check_terms, derive
 
@@ -155,7 +155,7 @@ def attention(m, n, d, *, d_v=None, causal=False, heads=1, projections=False, d_
     if cfg.heads > 1:  # head 1 is derived in full; the others and the output are summed up
         first = _ancestors(p.named[head_names[0]["O"]])
         quiet = frozenset(node.index for node in p.nodes
-                          if node.reading != "operand" and id(node) not in first)
+                          if not node.given and id(node) not in first)
     layout = _Layout(p, cfg, head_names, quiet)
     steps = layout.steps()
     sizes = {"m": cfg.m, "n": cfg.n, "d": cfg.d, "d_v": cfg.d_v}
@@ -274,11 +274,11 @@ class _Layout:
                                part="operands")]
         steps += self.operands()
         for node in self.p.nodes:
-            if not ctx.shown(node) or node.reading == "operand":
+            if not ctx.shown(node) or node.given:
                 continue
             if cfg.projections and node in (self.Q, self.K, self.V):
                 continue
-            part = {"softmax": "distribution"}.get(node.reading, node.reading)
+            part = node.stage or node.reading
             steps += node.steps(ctx, part)
         steps += self.On.expansion(ctx, "expansion")
         steps += S.summary(ctx, self.On)
@@ -289,7 +289,7 @@ class _Layout:
     # -- the formula and its operands -------------------------------------------------------
     def _softmax_arg(self, x):
         arg = self.Pn.inputs[0]
-        scale = arg if arg.reading == "scale" else arg.inputs[0]
+        scale = arg if isinstance(arg, Scale) else arg.inputs[0]
         out = scaled(x, *scale.shown)
         if self.cfg.causal:
             out = N.OSum([out, arg.inputs[1].whole()])

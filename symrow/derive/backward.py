@@ -34,8 +34,6 @@ A value used more than once gets the sum of the gradients of its uses.
 from __future__ import annotations
 
 import dataclasses
-import re
-import unicodedata
 from typing import Mapping
 
 import sympy
@@ -51,6 +49,8 @@ from ..seq import VecSeq
 from ..steps import Derivation, Step
 from . import sections as S
 from .explain import explain, general_sizes
+from .options import NAMES as OPTION_NAMES
+from .options import Options
 from .plan import Plan, plan
 from .readings import Ctx, Reading, is_diagonal
 
@@ -58,8 +58,6 @@ __all__ = ["backward", "NOTATIONS"]
 
 #: how gradients are written: X̄ (the adjoint) or ∂L/∂X
 NOTATIONS = ("bar", "partial")
-#: the readings whose products the backward pass lists in ``.products``, as themselves
-_PRODUCTS = ("combine", "match", "tcombine")
 
 
 class _Refs:
@@ -69,7 +67,8 @@ class _Refs:
         self.plan = p
 
     def ref(self, node: Reading) -> E.Expr:
-        if node.named:
+        # a constant (the identity) is itself, not a matrix of symbols by its name
+        if node.named and (node.derived or node.given):
             return E.Name(node.name)
         return node.as_expr([self.ref(i) for i in node.inputs])
 
@@ -96,6 +95,22 @@ def _total(shares: list) -> E.Expr:
     return E.Sum(tuple(s.expr for s in shares), (1,) * len(shares))
 
 
+def _by_containment(defs: list) -> list:
+    """The definitions, each one whose formula is part of another's moved before it."""
+    out = list(defs)
+    moved = True
+    while moved:
+        moved = False
+        for i, (_n, outer) in enumerate(out):
+            parts = list(E.walk(outer))[:-1]
+            j = next((j for j in range(i + 1, len(out)) if out[j][1] in parts), None)
+            if j is not None:
+                out.insert(i, out.pop(j))
+                moved = True
+                break
+    return out
+
+
 def _as_operand(node: Reading) -> VecSeq:
     """A value of the forward pass as an operand of the backward one: its own symbols (a
     diagonal one's on its diagonal only)."""
@@ -111,7 +126,7 @@ def _needed(p: Plan, wrt: set) -> set:
     """The indices of the values through which a gradient reaches an operand in ``wrt``."""
     out: set = set()
     for node in p.nodes:
-        if node.reading == "operand" and node.name in wrt:
+        if node.given and node.name in wrt:
             out.add(node.index)
         elif any(i.index in out for i in node.inputs):
             out.add(node.index)
@@ -124,16 +139,15 @@ def _bar(name: str, notation: str):
 
 
 def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool = False,
-             notation: str = "bar", values: Mapping | None = None, causal: bool = False,
-             scale: str = "symbolic", diagonal=(), heads: int | None = None,
-             max_dim: int | None = None, max_terms: int | None = None,
-             **unknown) -> Derivation:
+             notation: str = "bar", options: Options | None = None,
+             **given) -> Derivation:
     """The backward pass of a formula: the gradient of a scalar loss L with respect to
     its operands, derived step by step, each gradient product read as combine or match.
 
-    ``formula``, ``shapes`` and the options are those of :func:`symrow.explain`;
-    ``formula`` may also be a derivation made already (``symrow.attention(2, 2, 2)``,
-    a preset's), whose formula, sizes and options are taken.
+    ``formula``, ``shapes`` and the options (keywords, or one record ``options=``) are
+    those of :func:`symrow.explain`; ``formula`` may also be a derivation made already
+    (``symrow.attention(2, 2, 2)``, a preset's), whose formula, sizes, values and
+    options are taken.
     ``wrt`` names the operands to differentiate (a name or a list; by default all
     of them but a causal mask); ``general=True`` derives at general sizes (no
     shapes); ``notation`` writes the gradient of X as ``\\bar{X}`` ("bar", the
@@ -157,27 +171,26 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     """
     if notation not in NOTATIONS:
         raise OptionError(f"notation= must be one of {', '.join(NOTATIONS)}; got {notation!r}")
-    if general and (shapes or values):
+    opts = (options or Options()).merge(**given)
+    if general and (shapes or opts.values):
         raise OptionError("general=True takes no shapes or values")
     if isinstance(formula, Derivation):
         # the backward pass of a derivation made already (a preset's, explain's)
         if formula.plan is None:
             raise OptionError(f"a {formula.kind} derivation has no formula to run backwards")
-        given = formula
-        formula = given.plan.formula
-        operands = {n.name: n.seq for n in given.plan.nodes if n.reading == "operand"}
-        shapes = None if not given.concrete else {k: v.shape for k, v in operands.items()}
-        values = values or {k: v.values for k, v in operands.items() if v.values is not None
-                            and not (given.options.get("causal") and k == "M")}
-        causal = bool(given.options.get("causal", causal))
-        scale = given.options.get("scale", scale)
-        general = not given.concrete
-    fwd = explain(formula, None if general else shapes, values=values, causal=causal,
-                  scale=scale, diagonal=diagonal, heads=heads, max_dim=max_dim,
-                  max_terms=max_terms, **unknown)
+        made = formula
+        formula = made.plan.formula
+        operands = {n.name: n.seq for n in made.plan.nodes if n.given}
+        shapes = None if not made.concrete else {k: v.shape for k, v in operands.items()}
+        taken = {k: v for k, v in made.options.items() if k in OPTION_NAMES}
+        opts = opts.merge(**taken, values=opts.values or {
+            k: v.values for k, v in operands.items() if v.values is not None
+            and not (taken.get("causal") and k == "M")})
+        general = not made.concrete
+    fwd = explain(formula, None if general else shapes, options=opts)
     p = fwd.plan
-    operands = [n for n in p.nodes if n.reading == "operand"]
-    masks = {n.inputs[1].name for n in p.nodes if n.reading == "mask"}
+    operands = [n for n in p.nodes if n.given]
+    masks = {n.inputs[k].name for n in p.nodes for k in n.constant_inputs}
     if wrt is None:
         chosen = [n.name for n in operands if n.name not in masks]
     else:
@@ -195,31 +208,30 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     refs = _Refs(p)
     result = p.result
     up_name, up_parts = _bar(result.name, notation)
-    upstream = VecSeq(up_name, result.rows, result.cols, parts=up_parts, max_dim=max_dim)
+    upstream = VecSeq(up_name, result.rows, result.cols, parts=up_parts, max_dim=opts.max_dim)
 
     # -- the gradients as a formula, in reverse order of the plan -------------------------------
     shares: dict[int, list] = {result.index: [_Share(E.Name(up_name), ())]}
     defs: list[tuple[str, E.Expr]] = []
     labels: dict = {up_name: up_parts}
     origin: dict[str, Reading] = {}
-    uses: dict[str, int] = {}
-    vias: dict[str, tuple] = {}
+    uses: dict[str, list] = {}          # a gradient's name -> the shares it is the sum of
+    grads: dict[int, E.Expr] = {}       # a forward value (its index) -> its gradient
+    sent: dict[tuple, E.Expr] = {}      # (a forward value, input k) -> the share it sends
     aliases: dict[str, str] = {}
     made: dict = {}
     order: list[str] = []
     for node in reversed(p.nodes):
         got = shares.get(node.index)
-        if not got or node.reading == "identity":
+        if not got or not (node.derived or node.given):   # the identity
             continue
         g = _total(got)
         via = tuple(v for s in got for v in s.via)
-        if node.named and node is not result and (node.reading != "operand"
-                                                   or node.name in chosen):
+        if node.named and node is not result and (not node.given or node.name in chosen):
             name, parts = _bar(node.name, notation)
             labels[name] = parts
             origin[name] = node
-            uses[name] = len(got)
-            vias[name] = via
+            uses[name] = got
             order.append(name)
             if isinstance(g, E.Name):
                 aliases[name] = aliases.get(g.name, g.name)   # H̄ = Ȳ: nothing to compute
@@ -230,12 +242,14 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
                 made[g] = name
                 defs.append((name, g))
                 g, via = E.Name(name), ()
-        if node.reading == "operand":
+        grads[node.index] = g
+        if node.given:
             continue
         for k, share in node.backward(g, refs):
             target = node.inputs[k]
             if target.index not in needed:
                 continue
+            sent[(node.index, k)] = share
             shares.setdefault(target.index, []).append(_Share(share, via + (node,)))
     if not order:
         raise OptionError("nothing to differentiate: no operand in wrt= reaches the result")
@@ -243,6 +257,11 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
         raise OptionError("every gradient here is the upstream gradient itself; there is "
                           "no product to read backwards")
 
+    # a gradient that is part of another's (Ḡ of b̄₁ = Σᵢ ḡᵢ) is derived first
+    defs = _by_containment(defs)
+    rank = {name: k for k, (name, _e) in enumerate(defs)}
+    order = sorted(order, key=lambda n: (rank.get(n, rank.get(aliases.get(n), len(rank))),
+                                         order.index(n)))
     groups = tuple((name, k) for k, (name, _e) in enumerate(defs))
     bformula = E.Formula(tuple(defs), defs[-1][0], groups=groups)
     used = {e.name for _n, expr in defs for e in E.walk(expr) if isinstance(e, E.Name)}
@@ -250,7 +269,7 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     if up_name in used:
         seqs[up_name] = upstream
     diagonal = {n.name for n in p.nodes if n.named and n.name in used and is_diagonal(n)}
-    bp = plan(bformula, seqs=seqs, scale=scale, max_dim=max_dim, labels=labels,
+    bp = plan(bformula, seqs=seqs, scale=opts.scale, max_dim=opts.max_dim, labels=labels,
               diagonal=diagonal)
 
     # -- values: the gradients in the entries of the operands and the upstream -------------------
@@ -262,7 +281,7 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
         if p.concrete:
             subs = {}
             for n in p.nodes:
-                if n.named and n.reading not in ("operand", "identity"):
+                if n.named and n.derived:
                     subs.update(zip(n.seq.matrix, sympy.Matrix(forward[n.name])))
             values_ = {k: _substitute(sympy.Matrix(v), subs) for k, v in values_.items()}
         out = {**forward, **values_}
@@ -272,17 +291,16 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
             out[name] = out[target]
         return out
 
-    steps = _steps(p, bp, order, aliases, origin, uses, vias, grad_names, upstream, labels,
-                   notation)
+    rules = _Rules(p, bp, grads, sent, {name: len(got) for name, got in uses.items()},
+                   upstream, labels, notation)
+    steps = _steps(rules, order, aliases, origin, uses, grad_names)
     options = {**fwd.options, "wrt": tuple(chosen), "notation": notation}
     sizes = fwd.sizes if fwd.sizes else general_sizes(p.formula, p, None)
 
     def rebuild(concrete: Mapping, **overrides):
-        opts = dict(values=values, causal=causal, scale=overrides.get("scale", scale),
-                    diagonal=diagonal, heads=heads, max_dim=max_dim, max_terms=max_terms)
         inst = fwd.instantiate(concrete, **overrides)
         return backward(p.formula, {k: v.shape for k, v in inst.operands.items()},
-                        wrt=chosen, notation=notation, **opts)
+                        wrt=chosen, notation=notation, options=opts.merge(**overrides))
     title = {code: Titles("title.backward", f=fwd.title.get(code, ""))[code]
              for code in Titles("title.backward")}
     return _Backward("backward", steps, operands=fwd.operands,
@@ -324,21 +342,122 @@ class _Backward(Derivation):
         """The backward pass's matrix products, in order: ``(reading, left, right)`` with
         reading ``combine``, ``match`` or ``tcombine``."""
         return [(n.reading, n.inputs[0].label(), n.inputs[1].label())
-                for n in self.plan.nodes if n.reading in _PRODUCTS]
+                for n in self.plan.nodes if n.product is not None]
 
     def __repr__(self) -> str:
         return (f"<Derivation backward: {', '.join(self._gradient_names.values())}; "
                 f"{len(self.steps)} steps>")
 
 
-def _steps(p: Plan, bp: Plan, order, aliases, origin, uses, vias, grad_names,
-           upstream: VecSeq, labels, notation: str) -> list[Step]:
+class _Rules:
+    """What a reading needs to say its backward rule in the formula's own names (see
+    :meth:`Reading.rule_steps <symrow.derive.readings.base.Reading.rule_steps>`): the
+    forward values as the formula shows them, their gradients as the backward pass names
+    them, and the share of the gradient each value sends back to each of its inputs."""
+
+    def __init__(self, p: Plan, bp: Plan, grads: Mapping, sent: Mapping, counts: Mapping,
+                 upstream: VecSeq, labels: Mapping, notation: str):
+        self.p, self.bp = p, bp
+        self.grads, self.sent, self.counts = grads, sent, counts
+        self.upstream, self.labels, self.notation = upstream, labels, notation
+        self.names = {**{n.name: n.seq for n in bp.nodes if n.named},
+                      upstream.name: upstream}
+        self.by_expr: dict = {}
+        for n in bp.nodes:
+            self.by_expr.setdefault(n.expr, n)
+        #: the backward value that the steps right after a rule read in full
+        self.next = None
+
+    # -- the forward pass ---------------------------------------------------------------
+    def show(self, node: Reading):
+        """A forward value as the formula shows it: its name, or what it computes."""
+        return node.whole()
+
+    def use(self, node: Reading):
+        """Where a value is made: ``O = P V``, or ``S/√d`` for a value with no name."""
+        return S._definition_display(node) if node.named else node.whole()
+
+    def consumers(self, node: Reading) -> list:
+        return self.p.consumers(node)
+
+    # -- the backward pass --------------------------------------------------------------
+    def expr(self, e: E.Expr):
+        """A formula of the backward pass as it is shown: by the names of the values it
+        is made of, or what it computes."""
+        if isinstance(e, E.Name) and e.name in self.names:
+            return self.names[e.name]
+        node = self.by_expr.get(e)
+        if node is not None:
+            return node.whole()
+        return S.display_expr(e, self.bp, names=self.names)
+
+    def grad(self, node: Reading):
+        """The gradient of a forward value, by its name: ``V̄``, ``G`` (the backward pass's
+        name for the gradient of ``S/√d``), or ``∂L/∂(S/√d)`` when it has none."""
+        if node.named:
+            name, parts = _bar(node.name, self.notation)
+            return self.names.get(name) or VecSeq(name, *node.seq.shape, parts=parts)
+        g = self.grads.get(node.index)
+        if g is not None:
+            shown = self.expr(g)
+            if isinstance(shown, VecSeq):
+                return shown
+        from ..render.latex import latex
+        from ..render.text import text
+        whole = node.whole()
+        return N.Label(r"\frac{\partial L}{\partial \left(%s\right)}" % latex(whole),
+                       f"∂L/∂({text(whole)})")
+
+    def share(self, node: Reading, k: int):
+        """What ``node`` sends back to its input ``k``, as it is computed (``Ō Vᵀ``; None:
+        it sends nothing)."""
+        e = self.sent.get((node.index, k))
+        if e is None:
+            return None
+        made = self.by_expr.get(e)
+        return S.definition_of(made) if made is not None and made.derived else self.expr(e)
+
+    def named_share(self, node: Reading, k: int):
+        """The backward value that is the share ``node`` sends to input ``k``, when the
+        backward pass names it (``G`` for the softmax's argument), else None."""
+        e = self.sent.get((node.index, k))
+        found = self.by_expr.get(e) if e is not None else None
+        return found if found is not None and found.named else None
+
+    def relations(self, node: Reading):
+        """``P̄ = Ō Vᵀ, V̄ = Pᵀ Ō``: the gradient each input of ``node`` gets, in the
+        formula's names (``⟵``: a share, for an input used more than once); None when it
+        sends back nothing."""
+        out = []
+        for k, x in enumerate(node.inputs):
+            share = self.share(node, k)
+            lhs = self.grad(x)
+            if share is None or share == lhs:
+                continue
+            many = x.named and self.counts.get(_bar(x.name, self.notation)[0], 1) > 1
+            out.append((self.by_expr.get(self.sent[(node.index, k)]),
+                        N.Rel(lhs, "gets" if many else "=", share)))
+        if not out or (len(out) == 1 and len(node.inputs) == 1 and out[0][0] is not None
+                       and out[0][0] is self.next):
+            return None
+        return N.Group([r for _n, r in out]) if len(out) > 1 else out[0][1]
+
+
+def _steps(rules: _Rules, order, aliases, origin, uses, grad_names) -> list[Step]:
+    """The forward pass, the loss, one section per gradient, the gradients.
+
+    A section follows the shares of its gradient back through the values that sent
+    them: each value's rule is said once, in the formula's names, the first time a
+    gradient goes back through it (a reading's rule in full the first time, shortly
+    after), and then the backward values it makes are read (a product of a kind
+    read in full before by its first display alone)."""
+    p, bp, upstream, notation = rules.p, rules.bp, rules.upstream, rules.notation
     ctx = Ctx(bp)
     result = p.result
     steps = [ctx.heading("backward_forward", part="forward"),
              ctx.step("backward_forward", {"C": result.seq},
                       N.Group([S._definition_display(n) for n in p.nodes
-                               if n.named and n.reading not in ("operand", "identity")]),
+                               if n.named and n.derived]),
                       part="forward")]
     steps += [ctx.heading("backward_loss", part="loss"),
               ctx.step("backward_loss", {"C": result.seq, "G": upstream,
@@ -349,75 +468,108 @@ def _steps(p: Plan, bp: Plan, order, aliases, origin, uses, vias, grad_names,
                                          "n": upstream.cols, "variant": notation},
                        N.Rel(N.Chain([upstream, S.stack_of_seq(upstream)]), "in",
                              N.Space(upstream.rows, upstream.cols)), part="loss")]
+    backward = _of_gradients(bp, set(rules.labels))
     by_group: dict = {}
     for node in bp.nodes:
-        if node.group is not None and node.reading not in ("operand", "identity"):
+        if node.group is not None and node.index in backward:
             by_group.setdefault(node.group, []).append(node)
     group_of = dict(bp.formula.groups)
-    seqs = {n.name: n.seq for n in bp.nodes if n.named}
-    seqs[upstream.name] = upstream
 
     def seq_of(name):
-        if name in seqs:
-            return seqs[name]
-        return VecSeq(name, *origin[name].seq.shape, parts=labels[name])
+        if name in rules.names:
+            return rules.names[name]
+        return VecSeq(name, *origin[name].seq.shape, parts=rules.labels[name])
 
     def statement(name):
         if name in aliases:
             return N.Chain([seq_of(name), seq_of(aliases[name])])
         return S._definition_display(bp.named[name])
 
+    explained: set = set()     # readings whose rule has been said
+    ruled: set = set()         # forward values whose rule has been shown
+    introduced: set = set()    # backward names said to be a gradient
+    read: dict = {}            # readings whose products have been read in full: the first
     for name in order:
         node = origin[name]
         bar = seq_of(name)
         part = f"grad-{node.name}"
         steps.append(ctx.heading("backward_grad", Z=node.seq, Zbar=bar, part=part))
-        consumers = [c for c in p.nodes if any(i is node for i in c.inputs)]
-        shown = [S._definition_display(c) if c.named else S._definition_display(_owner(p, c))
-                 for c in consumers]
-        shown = list(dict.fromkeys(shown))
-        steps.append(ctx.step("backward_uses", {
-            "Z": node.seq, "Zbar": bar, "count": uses[name],
-            "variant": "many" if uses[name] > 1 else "one"},
-            N.Group(shown) if len(shown) > 1 else (shown[0] if shown else None), part=part))
-        said = set()
-        for via in vias[name]:
-            if via.reading in said:
-                continue
-            said.add(via.reading)
-            steps.append(ctx.step("backward_rule", {"variant": via.reading},
-                                  _rule_display(via.reading, notation), part=part))
-            if via.reading == "softmax":
-                steps += _flash(p, bp, via, ctx, part)
-        for bnode in by_group.get(group_of.get(name), []):
-            steps += [s for s in bnode.steps(ctx, part) if s.kind != "heading"]
-        steps.append(ctx.step("backward_result", {"Zbar": bar}, statement(name), part=part))
+        got = uses[name]
+        if len(got) > 1:
+            consumers = [c for c in p.nodes if any(i is node for i in c.inputs)]
+            shown = list(dict.fromkeys(S._definition_display(c) if c.named else
+                                       S._definition_display(_owner(p, c)) for c in consumers))
+            steps.append(ctx.step("backward_uses", {
+                "Z": node.seq, "Zbar": bar, "count": len(got), "variant": "many"},
+                N.Group(shown) if len(shown) > 1 else shown[0], part=part))
+        group = list(by_group.get(group_of.get(name), []))
+        for share in got:
+            chain = share.via
+            for k, via in enumerate(chain):
+                target = chain[k + 1] if k + 1 < len(chain) else node
+                slot = next(j for j, x in enumerate(via.inputs) if x is target)
+                made_here = rules.by_expr.get(rules.sent.get((via.index, slot)))
+                if made_here not in group:
+                    made_here = None
+                rules.next = made_here
+                # a backward value named for the gradient of a value that has no name of
+                # its own (G, for S/√d) is said to be that gradient before a rule uses it
+                for j, x in enumerate(via.inputs):
+                    named = rules.named_share(via, j)
+                    if not x.named and named is not None and named.name not in introduced \
+                            and named.name not in rules.labels:
+                        introduced.add(named.name)
+                        steps.append(ctx.step("backward_name", {
+                            "G": named.seq, "X": x.whole(), "g_i": named.seq.vector(I)},
+                            part=part))
+                if via.index not in ruled:
+                    ruled.add(via.index)
+                    if type(via) in explained:
+                        steps.append(ctx.step("backward_again", {"use": rules.use(via)},
+                                              rules.relations(via), part=part))
+                    else:
+                        explained.add(type(via))
+                        steps += via.rule_steps(rules, ctx, part)
+                elif target is node:   # the last step back, to this value
+                    steps.append(ctx.step("backward_same", {
+                        "use": rules.use(via), "Zbar": rules.grad(target),
+                        "variant": "read" if made_here is not None else "shown"},
+                        None if made_here is not None else rules.relations(via), part=part))
+                if made_here is not None:
+                    group.remove(made_here)
+                    steps += _read(made_here, ctx, part, read)
+                steps += via.rule_notes(rules, ctx, part)
+        for bnode in group:      # the sum of the shares, and what is left
+            steps += _read(bnode, ctx, part, read)
+        if len(got) > 1 or name in aliases:
+            steps.append(ctx.step("backward_result", {"Zbar": bar}, statement(name),
+                                  part=part))
     steps += [ctx.heading("backward_gradients", part="gradients"),
               ctx.step("backward_gradients", {"count": len(grad_names)},
                        N.Group([statement(n) for n in grad_names]), part="gradients")]
     return steps
 
 
-def _flash(p: Plan, bp: Plan, softmax: Reading, ctx: Ctx, part: str) -> list[Step]:
-    """When P = softmax(...) weighs a combine O = PV, rowsum(P̄ ∘ P) = rowsum(Ō ∘ O): the
-    row sums FlashAttention computes from the output alone."""
-    out = []
-    for c in p.nodes:
-        if c.reading == "combine" and c.inputs[0] is softmax and c.named:
-            P, O = softmax.seq, c.seq
-            bars = {n.name: n.seq for n in bp.nodes if n.named}
-            Pbar = bars.get(parse_name(P.name).gradient().canonical)
-            Obar = bars.get(parse_name(O.name).gradient().canonical)
-            if Pbar is None or Obar is None:
-                continue
-            rowsum = N.Label(r"\operatorname{rowsum}", "rowsum")
-            V = c.inputs[1].whole()
-            out.append(ctx.step("backward_flash", {
-                "P": P, "O": O, "Pbar": Pbar, "Obar": Obar, "PV": N.OMul([P, V]),
-                "ObarVT": N.OMul([Obar, N.Transpose(V)]), "PbarP": N.Hadamard([Pbar, P])},
-                N.Chain([
-                N.OMul([rowsum, N.Paren(N.Hadamard([Pbar, P]))]),
-                N.OMul([rowsum, N.Paren(N.Hadamard([Obar, O]))])]), part=part))
+def _read(bnode: Reading, ctx: Ctx, part: str, read: dict) -> list[Step]:
+    """A backward value's own steps; a product of a kind read in full before in this
+    derivation is shown by its first display alone, with a sentence that says so."""
+    steps = [s for s in bnode.steps(ctx, part) if s.kind != "heading"]
+    if bnode.product is None or type(bnode) not in read:
+        read.setdefault(type(bnode), bnode)
+        return steps
+    first = next((s for s in steps if s.display is not None), None)
+    return [ctx.step("backward_read_again", {"Zbar": bnode.whole(),
+                                             "Ybar": read[type(bnode)].whole()},
+                     first.display if first is not None else None, part=part)]
+
+
+def _of_gradients(bp: Plan, gradient_names: set) -> set:
+    """The values of the backward pass that are made from a gradient (not the forward
+    values it needs again, such as ``normalize(X)`` in ``normalize(X)ᵀ C̄``)."""
+    out: set = set()
+    for n in bp.nodes:
+        if (n.named and n.name in gradient_names) or any(i.index in out for i in n.inputs):
+            out.add(n.index)
     return out
 
 
@@ -429,73 +581,3 @@ def _owner(p: Plan, node: Reading) -> Reading:
             return node
         node = consumers[0]
     return node
-
-
-def _rule(*pairs):
-    return [(a, b, c, d) for a, b, c, d in pairs]
-
-
-def _rule_display(reading: str, notation: str):
-    """A reading's rule on generic names (C the value, C̄ its gradient), in the notation of
-    the derivation: ``\\bar{A}`` or ``\\frac{\\partial L}{\\partial A}``."""
-    pairs = _RULES.get(reading)
-    if pairs is None:
-        return None
-
-    def tex(t):
-        if notation != "partial":
-            return t
-        return re.sub(r"\\bar\{([^{}]*(?:\{[^{}]*\})?[^{}]*)\}",
-                      r"\\frac{\\partial L}{\\partial \1}", t)
-
-    def text(t):
-        if notation != "partial":
-            return t
-        # NFD: Ā is one character (U+0100), C̄ two; both are a letter and a macron
-        return re.sub(r"(\w)\u0304", r"∂L/∂\1", unicodedata.normalize("NFD", t))
-    # a rule on generic names is not a claim about this formula's values: "gets", not "="
-    return N.Group([N.Rel(N.Label(tex(a), text(b)), "gets", N.Label(tex(c), text(d)))
-                    for a, b, c, d in pairs])
-
-
-#: each reading's rule, on generic names: C is the value, C̄ its gradient
-_RULES = {
-    "combine": _rule((r"\bar{A}", "Ā", r"\bar{C} B^{T}", "C̄ Bᵀ"),
-                     (r"\bar{B}", "B̄", r"A^{T} \bar{C}", "Aᵀ C̄")),
-    "match": _rule((r"\bar{A}", "Ā", r"\bar{C} B", "C̄ B"),
-                   (r"\bar{B}", "B̄", r"\bar{C}^{T} A", "C̄ᵀ A")),
-    "tcombine": _rule((r"\bar{A}", "Ā", r"B \bar{C}^{T}", "B C̄ᵀ"),
-                      (r"\bar{B}", "B̄", r"A \bar{C}", "A C̄")),
-    "transpose": _rule((r"\bar{X}", "X̄", r"\bar{C}^{T}", "C̄ᵀ")),
-    "scale": _rule((r"\bar{X}", "X̄", r"c \, \bar{C}", "c C̄")),
-    "mask": _rule((r"\bar{X}", "X̄", r"\bar{C}", "C̄")),
-    "softmax": _rule((r"\bar{\boldsymbol{x}}_{i}", "x̄ᵢ",
-                      r"\bar{\boldsymbol{p}}_{i} \left(\operatorname{diag}(\boldsymbol{p}_{i})"
-                      r" - \boldsymbol{p}_{i}^{T} \boldsymbol{p}_{i}\right)",
-                      "p̄ᵢ (diag(pᵢ) − pᵢᵀ pᵢ)"),
-                     (r"\bar{X}", "X̄", r"P \odot \left(\bar{P} - \operatorname{rowsum}"
-                      r"(\bar{P} \odot P)\right)", "P ⊙ (P̄ − rowsum(P̄ ⊙ P))")),
-    "apply": _rule((r"\bar{X}", "X̄", r"\bar{C} \odot f'(X)", "C̄ ⊙ f′(X)")),
-    "sum": _rule((r"\bar{X}", "X̄", r"\pm \bar{C}", "±C̄")),
-    "bias": _rule((r"\bar{X}", "X̄", r"\bar{C}", "C̄"),
-                  (r"\bar{\boldsymbol{b}}", "b̄", r"\sum_{i} \bar{\boldsymbol{c}}_{i}",
-                   "Σᵢ c̄ᵢ")),
-    "hadamard": _rule((r"\bar{A}", "Ā", r"\bar{C} \odot B", "C̄ ⊙ B"),
-                      (r"\bar{B}", "B̄", r"\bar{C} \odot A", "C̄ ⊙ A")),
-    "layernorm": _rule((r"\bar{\boldsymbol{x}}_{i}", "x̄ᵢ",
-                        r"\frac{\bar{\boldsymbol{n}}_{i} - \operatorname{mean}"
-                        r"(\bar{\boldsymbol{n}}_{i}) - \hat{\boldsymbol{x}}_{i} \operatorname"
-                        r"{mean}(\bar{\boldsymbol{n}}_{i} \odot \hat{\boldsymbol{x}}_{i})}"
-                        r"{\sqrt{\sigma_{i}^{2} + \epsilon}}",
-                        "(n̄ᵢ − mean(n̄ᵢ) − x̂ᵢ mean(n̄ᵢ ⊙ x̂ᵢ)) / √(σᵢ² + ε)")),
-    "rowscale": _rule((r"\bar{X}", "X̄", r"D \bar{C}", "D C̄"),
-                      (r"\bar{d}_{ii}", "d̄ᵢᵢ", r"\bar{\boldsymbol{c}}_{i} \cdot "
-                       r"\boldsymbol{x}_{i}", "c̄ᵢ · xᵢ")),
-    "colscale": _rule((r"\bar{X}", "X̄", r"\bar{C} D", "C̄ D"),
-                      (r"\bar{d}_{jj}", "d̄ⱼⱼ", r"\sum_{i} \bar{c}_{ij} x_{ij}",
-                       "Σᵢ c̄ᵢⱼ xᵢⱼ")),
-    "power": _rule((r"\bar{D}", "D̄", r"p \, D^{p-1} \odot \bar{C}", "p Dᵖ⁻¹ ⊙ C̄")),
-    "degree": _rule((r"\bar{a}_{ij}", "āᵢⱼ", r"\bar{d}_{ii}", "d̄ᵢᵢ")),
-    "diag": _rule((r"\bar{s}_{j}", "s̄ⱼ", r"\bar{d}_{jj}", "d̄ⱼⱼ")),
-    "concat": _rule((r"\bar{A}_{k}", "Āₖ", r"\bar{C}_{:,\,J_{k}}", "C̄[:, Jₖ]")),
-}

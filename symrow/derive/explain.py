@@ -37,12 +37,11 @@ from . import sections as S
 from ..render.latex import latex
 from .plan import Plan, plan
 from .presets import REGISTRY, conventions_for, style_for
+from .options import NAMES as EXPLAIN_OPTIONS
+from .options import Options
 from .readings import Ctx
 
 __all__ = ["explain", "derive", "count_terms", "read", "general_sizes", "EXPLAIN_OPTIONS"]
-
-#: the keyword options of :func:`explain`
-EXPLAIN_OPTIONS = ("values", "causal", "scale", "diagonal", "heads", "max_dim", "max_terms")
 
 
 def read(formula, shapes: Mapping | None = None, heads: int | None = None
@@ -78,8 +77,7 @@ def is_article(p: Plan) -> bool:
     """A single product (combine or match) of two different operands, nothing else
     (``XX^T`` matches a sequence with itself: no point maps to one row alone)."""
     r = p.result
-    return r.reading in ("combine", "match") and all(
-        x.reading == "operand" for x in r.inputs) and len(p.nodes) == 3
+    return r.article and all(x.given for x in r.inputs) and len(p.nodes) == 3
 
 
 def article_steps(p: Plan) -> list:
@@ -104,7 +102,7 @@ def general_sizes(formula: E.Formula, p: Plan, conventions: Mapping | None) -> d
     general = infer(formula, None, conventions=conventions).operands
     out: dict = {}
     for node in p.nodes:
-        if node.reading != "operand":
+        if not node.given:
             continue
         for sym, value in zip(general.get(node.name, ()), (node.rows, node.cols)):
             if isinstance(sym, sympy.Symbol) and out.get(sym.name, value) == value:
@@ -130,7 +128,7 @@ def generic_steps(p: Plan, style: str | None = None) -> list:
         if node.family is not None and node.family > 1 and node.family not in said:
             said.add(node.family)
             steps += S.family_steps(ctx, node.family)
-        if node.reading in ("operand", "identity") or not ctx.shown(node):
+        if not node.derived or not ctx.shown(node):
             continue
         part = node.name or node.reading
         seen[part] = seen.get(part, 0) + 1
@@ -164,9 +162,8 @@ def derive(p: Plan, *, kind: str, steps: list | None = None, options: Mapping | 
                       notes=p.formula.notes + p.notes)
 
 
-def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = None,
-            causal: bool = False, scale: str = "symbolic", diagonal=(), heads: int | None = None,
-            max_dim: int | None = None, max_terms: int | None = None, **unknown) -> Derivation:
+def explain(formula, shapes: Mapping | None = None, *, options: Options | None = None,
+            **given) -> Derivation:
     """Read a formula row by row: every product as combine or match, and what comes
     around them, as a narrated derivation.
 
@@ -184,7 +181,10 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
     mask, ``scale="number"`` substitutes the number for ``√d``, ``diagonal``
     names operands that are diagonal matrices (``D^{-1/2}`` is read only for
     those), and ``heads`` says how many blocks ``\\mathrm{Concat}(\\mathrm{head}_1,
-    \\dots, \\mathrm{head}_h)`` has (else it is taken from the shapes).
+    \\dots, \\mathrm{head}_h)`` has (else it is taken from the shapes); ``max_dim``
+    and ``max_terms`` are limits for this call.  The options may also come as one
+    record, ``options=`` (:class:`symrow.derive.options.Options`), which the
+    keywords change.
 
     >>> import symrow
     >>> d = symrow.explain(r"\\hat{A} X W", {r"\\hat{A}": (4, 4), "X": (4, 3), "W": (3, 2)})
@@ -209,32 +209,21 @@ def explain(formula, shapes: Mapping | None = None, *, values: Mapping | None = 
     >>> [r for r, _, _ in d.products]
     ['combine', 'combine']
     """
-    if unknown:
-        raise OptionError(f"unknown option(s) {', '.join(sorted(unknown))}; explain takes "
-                          f"{', '.join(EXPLAIN_OPTIONS)}")
-    if not isinstance(causal, bool):
-        raise OptionError(f"causal= must be True or False; got {causal!r}")
-    if heads is not None and (isinstance(heads, bool) or not isinstance(heads, int)
-                              or heads < 1):
-        raise OptionError(f"heads= must be a positive integer; got {heads!r}")
-    if isinstance(diagonal, str):
-        diagonal = (diagonal,)
-    parsed, sym_shapes = read(formula, shapes, heads)
-    given = {**sym_shapes, **dict(shapes or {})}
+    opts = (options or Options()).merge(**given)
+    parsed, sym_shapes = read(formula, shapes, opts.heads)
+    given_shapes = {**sym_shapes, **dict(shapes or {})}
     conv = conventions_for(parsed)
-    p = plan(parsed, given or None, values=values, causal=causal, scale=scale,
-             conventions=conv, max_dim=max_dim, diagonal=diagonal)
+    p = plan(parsed, given_shapes or None, values=opts.values, causal=opts.causal,
+             scale=opts.scale, conventions=conv, max_dim=opts.max_dim, diagonal=opts.diagonal)
     style = style_for(p)
-    check_terms(p, max_terms, shown_combine=style != "attention")
+    check_terms(p, opts.max_terms, shown_combine=style != "attention")
     steps = None
     if not is_article(p):
         steps = generic_steps(p, style)
 
-    def rebuild(concrete: Mapping, scale: str = scale) -> Derivation:
-        return explain(parsed, concrete, values=values, causal=causal, scale=scale,
-                       diagonal=diagonal, max_dim=max_dim, max_terms=max_terms)
-    options = {"causal": causal, "scale": scale, "diagonal": tuple(diagonal),
-               "heads": heads}
+    def rebuild(concrete: Mapping, **overrides) -> Derivation:
+        return explain(parsed, concrete, options=opts.merge(**overrides))
+    options = opts.shown()
     tex = latex(S.display_expr(parsed.result, p))
     for kind, params in parsed.notes:
         if kind == "function_result":   # MultiHead(Q, K, V), as the paper writes it
@@ -256,7 +245,7 @@ def _shapes_rebuilder(p: Plan, rebuild):
 
     def instantiate(sizes: Mapping, **overrides) -> Derivation:
         subs = {sympy.Symbol(k, integer=True, positive=True): v for k, v in sizes.items()}
-        missing = sorted({str(s) for n in p.nodes if n.reading == "operand"
+        missing = sorted({str(s) for n in p.nodes if n.given
                           for s in (n.rows, n.cols) if isinstance(s, sympy.Symbol)
                           and s not in subs})
         if missing:
@@ -264,7 +253,7 @@ def _shapes_rebuilder(p: Plan, rebuild):
                               f"{', '.join(missing)}")
         shapes = {n.name: (int(sympy.sympify(n.rows).xreplace(subs)),
                            int(sympy.sympify(n.cols).xreplace(subs)))
-                  for n in p.nodes if n.reading == "operand"}
+                  for n in p.nodes if n.given}
         return rebuild(shapes, **overrides)
     return instantiate
 

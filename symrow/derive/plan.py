@@ -83,7 +83,7 @@ class Plan:
 
     @property
     def operands(self) -> dict:
-        return {n.name: n.seq for n in self.nodes if n.reading == "operand"}
+        return {n.name: n.seq for n in self.nodes if n.given}
 
     @property
     def named(self) -> dict:
@@ -120,7 +120,7 @@ class Plan:
         nodes it is made from (concrete sizes only)."""
         out: dict = {}
         for n in self.nodes:
-            if n.named and n.reading != "operand":
+            if n.named and not n.given:
                 out[n.name] = self._value(n, {}, leaf=lambda m: _symbols(m.seq), top=n)
         return out
 
@@ -375,8 +375,7 @@ class _Planner:
             x = self.get(expr.arg, in_softmax=True)
             return self.add(_Draft(Softmax, (x,), x.rows, x.cols, expr))
         if isinstance(expr, E.Apply):
-            x = self.get(expr.arg)
-            return self.add(_Draft(Apply, (x,), x.rows, x.cols, expr, func=expr.func))
+            return Apply.from_expr(self, expr)
         if isinstance(expr, E.Concat):
             parts = [self.get(p) for p in expr.parts]
             cols = sum((p.cols for p in parts), sympy.S.Zero)
@@ -395,13 +394,13 @@ class _Planner:
             node = self.get(expr)
             self.family = self.group = None
             if name:
-                if node.reading == "operand" or id(node) in self.def_of:
+                if node.cls.given or id(node) in self.def_of:
                     raise OptionError(f"{name} only renames "
                                       f"{self.def_of.get(id(node), node.label())}")
                 self.defined[name] = node
                 self.def_of[id(node)] = name
             result = node
-        if result.reading == "operand":
+        if result.cls.given:
             raise OptionError(f"the formula is just the matrix {result.name}; write a product, "
                               f"such as {result.name}B or {result.name}B^T")
         self.result = result
@@ -426,8 +425,6 @@ class _Planner:
         if node is self.result:
             out += [self.formula.written] if self.formula.written else []
             out += [self.prefer["result"]] if "result" in self.prefer else []
-        if node.reading in self.prefer:
-            out.append(self.prefer[node.reading])
         out += node.cls.preferred_names(node, self)
         if node is self.result:
             out += list(_RESULT)
@@ -470,14 +467,12 @@ class _Planner:
                 raise UnsafeNameError("ran out of letters to name the intermediate results; "
                                       "name them in the formula, as in H = XW")
 
-    def readings(self, shown_scale) -> tuple[list[Reading], Reading]:
+    def readings(self, shell: "Plan") -> tuple[list[Reading], Reading]:
         """The drafts made whole: one immutable reading each, in order."""
         made: dict[int, Reading] = {}
         out = []
         for d in self.nodes:
-            params = dict(d.params)
-            if d.cls is Scale:
-                params["shown"] = shown_scale(d.params["num"], d.params["den"])
+            params = d.cls.made(dict(d.params), shell)
             node = d.cls([made[id(i)] for i in d.inputs], d.rows, d.cols, d.expr, seq=d.seq,
                          index=d.index, family=d.family, group=d.group, **params)
             made[id(d)] = node
@@ -526,8 +521,8 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
 
     ``values`` gives operands numbers (name -> Matrix); ``causal`` makes the
     mask ``M`` inside a softmax the causal one; ``scale`` is ``"symbolic"``
-    (keep √d) or ``"number"``; ``names`` maps readings (``"result"``,
-    ``"softmax"``, ...) to preferred names; ``conventions`` are a preset's
+    (keep √d) or ``"number"``; ``names`` may give the result a preferred name
+    (``{"result": "Y"}``); ``conventions`` are a preset's
     general size names (see :func:`symrow.formula.shapes.infer`); ``seqs``
     gives ready vector sequences for operands (their names, sizes and values);
     ``unnamed`` lists sub-expressions to leave unnamed (not shown on their own);
@@ -546,7 +541,7 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
     given = dict(shapes or {})
     for name, matrix in values.items():
         given.setdefault(name, sympy.Matrix(matrix).shape)
-    shp = infer(formula, given, conventions=conventions, max_dim=max_dim)
+    shp = infer(formula, given, conventions=conventions, max_dim=max_dim, square=diagonal)
     if causal and "M" not in shp.operands:
         raise OptionError("causal=True needs a mask M added inside a softmax, as in "
                           "softmax(QK^T/\\sqrt{d} + M)V")
@@ -565,7 +560,7 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
                   labels=labels)
     pl.run()
     if causal:
-        mask = next((n for n in pl.nodes if n.reading == "mask"), None)
+        mask = next((n for n in pl.nodes if issubclass(n.cls, Mask)), None)
         if mask is None:
             raise OptionError("causal=True needs the mask M added inside a softmax")
         if isinstance(mask.rows, int) and mask.rows > mask.cols:
@@ -579,14 +574,14 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
     ties = dict(shp.ties)
     if scale == "number":
         for n in pl.nodes:
-            if n.cls is Scale:
+            if issubclass(n.cls, Scale):
                 for sym in (sympy.sympify(n.params["num"]).free_symbols |
                             sympy.sympify(n.params["den"]).free_symbols):
                     if not isinstance(ties.get(sym), int):
                         raise OptionError(f"scale='number' needs the value of {sym}, which is "
                                           f"not a size of the formula")
     shell = Plan((), None, formula, shp.concrete, scale, ties)
-    nodes, result = pl.readings(lambda num, den: (shell.scalar(num), shell.scalar(den)))
+    nodes, result = pl.readings(shell)
     notes = notes + tuple(_scalar_notes(nodes, ties))
     return Plan(tuple(nodes), result, formula, shp.concrete, scale, ties, notes)
 
@@ -595,7 +590,7 @@ def _scalar_notes(nodes, ties: Mapping) -> list:
     """Symbols read as scalars between matrices that are not sizes (β in X^T X β)."""
     out, seen = [], set()
     for n in nodes:
-        if n.reading != "scale":
+        if not isinstance(n, Scale):
             continue
         for sym in sorted(sympy.sympify(n.num).free_symbols |
                           sympy.sympify(n.den).free_symbols, key=str):

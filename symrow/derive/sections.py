@@ -20,26 +20,25 @@ the full expansion, which grows as the fourth power of the sizes, is one
 
 from __future__ import annotations
 
-import sympy
-
 from .. import nodes as N
 from ..build import I, J
 from ..steps import Step
 from ..formula import expr as E
 from .plan import Plan
-from .readings import Ctx, Reading
-from ..reader import notation
-from .readings.base import call, scaled, stack_of_seq
-from .readings.diagonal import ONE
+from .readings import READINGS, Ctx, Match, Reading, Softmax
+from .readings.base import scaled, stack_of_seq
+from .readings.entrywise import call
 
 __all__ = ["Ctx", "formula_steps", "operand_steps", "plan_steps", "summary", "spine",
            "display_expr", "stack_of_seq"]
 
 # -- the formula, the operands, the plan ------------------------------------------------------------
 
-def display_expr(expr: E.Expr, plan: Plan):
-    """A formula as written, for display: names are the plan's vector sequences."""
-    named = {**plan.operands, **{n: node.seq for n, node in plan.named.items()}}
+def display_expr(expr: E.Expr, plan: Plan, names=None):
+    """A formula as written, for display: names are the plan's vector sequences (or those
+    of ``names``, a mapping of names to vector sequences)."""
+    named = {**plan.operands, **{n: node.seq for n, node in plan.named.items()},
+             **dict(names or {})}
 
     def show(e, top=False):
         if isinstance(e, E.Name):
@@ -82,13 +81,9 @@ def display_expr(expr: E.Expr, plan: Plan):
                     else shown
             return N.Hadamard([side(e.left), side(e.right)])
         if isinstance(e, E.Call):
-            fn = notation.lookup_function(e.func)
             args = [show(a) for a in e.args]
-            if e.func == "degree":
-                return N.Call("diag", [N.OMul([args[0], ONE])])
-            if fn is not None:
-                return N.Call(fn.text, args, tex=fn.tex, text=fn.text)
-            return N.Call(e.func, args)
+            cls = READINGS.get(e.func)
+            return cls.display_call(args) if cls is not None else N.Call(e.func, args)
         if isinstance(e, E.Identity):
             return plan.named["I"].seq if "I" in plan.named else N.Label("I", "I")
         raise TypeError(type(e).__name__)
@@ -114,7 +109,7 @@ def operand_steps(ctx: Ctx, *, part: str = "operands") -> list[Step]:
     steps = []
     plan = ctx.plan
     for node in plan.nodes:
-        if node.reading != "operand":
+        if not node.given:
             continue
         users = plan.consumers(node)
         if users and not any(ctx.shown(u) for u in users):
@@ -129,13 +124,18 @@ def operand_steps(ctx: Ctx, *, part: str = "operands") -> list[Step]:
     return steps
 
 
-def _definition_display(node: Reading):
-    """``H = \\hat{A} X``: a named node in terms of the named nodes it is made from."""
+def definition_of(node: Reading):
+    """``\\hat{A} X``: what a node computes, in terms of the named nodes it is made from."""
     def show(n: Reading, top: bool):
         if n.named and not top:
             return n.seq
         return n.definition([show(i, False) for i in n.inputs])
-    return N.Chain([node.seq, show(node, True)])
+    return show(node, True)
+
+
+def _definition_display(node: Reading):
+    """``H = \\hat{A} X``: a named node in terms of the named nodes it is made from."""
+    return N.Chain([node.seq, definition_of(node)])
 
 
 def note_steps(ctx: Ctx, notes, *, part: str) -> list[Step]:
@@ -179,7 +179,7 @@ def family_steps(ctx: Ctx, k: int) -> list[Step]:
     if k != 2:
         return []
     members = [n for n in plan.nodes if n.family is not None and n.family > 1 and n.named
-               and n.reading not in ("operand", "identity")]
+               and n.derived]
     instances = [n.seq for n in members if n.name in dict(plan.formula.families)]
     if not instances:
         return []
@@ -190,8 +190,7 @@ def family_steps(ctx: Ctx, k: int) -> list[Step]:
 
 def plan_steps(ctx: Ctx, *, part: str = "plan") -> list[Step]:
     plan = ctx.plan
-    derived = [n for n in plan.nodes if n.named and n.reading not in ("operand", "identity")
-               and ctx.shown(n)]
+    derived = [n for n in plan.nodes if n.named and n.derived and ctx.shown(n)]
     if len(derived) < 2:
         return []
     return [ctx.step("plan", {"count": len(derived), "C": plan.result.seq},
@@ -219,7 +218,7 @@ def spine(node: Reading, plan: Plan | None = None) -> list[Reading]:
         if uses.get(id(nxt), 1) > 1:
             break
         node = nxt
-        if node.named or node.reading == "apply":
+        if node.named or node.on_path:
             out.append(node)
     return out[::-1]
 
@@ -241,8 +240,8 @@ def summary(ctx: Ctx, node: Reading | None = None, *, part: str = "summary") -> 
               "steps": len(path) - 1, "C": node.seq,
               "readings": N.Label(", ".join(readings), ", ".join(readings))}
     if ctx.style == "attention":
-        sm = next((n for n in path if n.reading == "softmax"), None)
-        mt = next((n for n in path if n.reading == "match"), None)
+        sm = next((n for n in path if isinstance(n, Softmax)), None)
+        mt = next((n for n in path if isinstance(n, Match)), None)
         if sm is not None and mt is not None:
             params.update({"q_i": mt.inputs[0].row(I), "s_i": mt.seq.vector(I),
                            "p_i": sm.seq.vector(I), "o_i": node.seq.vector(I)})

@@ -36,27 +36,44 @@ a repeated sub-expression is recognised as one value.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Iterator
 
 import sympy
 
-from ..reader.notation import lookup_function
+from ..reader import notation as _notation
+from ..reader.notation import function_display, lookup_function
 
 __all__ = ["Expr", "Name", "Transpose", "Product", "Scaled", "Sum", "Softmax", "Apply",
            "Concat", "Power", "Hadamard", "Call", "Identity", "Formula", "text", "walk",
            "children", "rebuild", "FUNCTIONS"]
 
+class _Functions(Mapping):
+    """The element-wise functions with a name of their own: key -> (LaTeX, text).  A view
+    of the table of notation (each function registers its own entry there), with the
+    Greek letters a user's function is commonly called by."""
+
+    _GREEK = ("phi", "varphi", "psi")
+
+    def _keys(self):
+        table = _notation._builtins()
+        keys = [fn.key for word, fn in table.items() if fn.reading == "apply" and word == fn.key]
+        return keys + [g for g in self._GREEK if g not in keys]
+
+    def __getitem__(self, key):
+        if key not in self._keys():
+            raise KeyError(key)
+        return function_display(key)
+
+    def __iter__(self):
+        return iter(self._keys())
+
+    def __len__(self):
+        return len(self._keys())
+
+
 #: element-wise functions with a meaning of their own: name -> (LaTeX, text)
-FUNCTIONS = {
-    "exp": (r"\exp", "exp"),
-    "relu": (r"\operatorname{ReLU}", "ReLU"),
-    "sigma": (r"\sigma", "σ"),
-    "tanh": (r"\tanh", "tanh"),
-    "phi": (r"\phi", "φ"),
-    "varphi": (r"\varphi", "φ"),
-    "psi": (r"\psi", "ψ"),
-    "gelu": (r"\operatorname{GELU}", "GELU"),
-}
+FUNCTIONS = _Functions()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -280,8 +297,7 @@ def text(expr: Expr, *, _outer: str = "") -> str:
     if isinstance(expr, Softmax):
         return f"softmax({text(expr.arg)})"
     if isinstance(expr, Apply):
-        name = FUNCTIONS.get(expr.func, (None, expr.func))[1]
-        return f"{name}({text(expr.arg)})"
+        return f"{function_display(expr.func)[1]}({text(expr.arg)})"
     if isinstance(expr, Concat):
         return "[" + " ".join(text(p) for p in expr.parts) + "]"
     if isinstance(expr, Power):

@@ -35,7 +35,7 @@ from ..reader.notation import NameError_, lookup_function, parse_name
 from .expr import (Apply, Call, Concat, Expr, Formula, Hadamard, Identity, Name, Power,
                    Product, Scaled, Softmax, Sum, Transpose, children, text, walk)
 
-__all__ = ["Shapes", "infer", "GENERAL_NAMES"]
+__all__ = ["Shapes", "infer", "GENERAL_NAMES", "Sizes", "KNOWN"]
 
 #: conventional names for general sizes, in the order they are handed out (never an
 #: index letter of the derivations: i, j, k, l, r, t)
@@ -222,54 +222,13 @@ class _Inference:
         return self.u.set(v, 1)
 
     def _call(self, expr: Call) -> tuple[int, int]:
-        """The shape of a function with a reading of its own, by the rule its entry in the
-        notation table names (:class:`symrow.reader.notation.Function`)."""
+        """The shape of a function with a reading of its own, by the rule that reading
+        gives its entry in the notation table (:class:`symrow.reader.notation.Function`)."""
         shapes = [self.shape(a) for a in expr.args]
         fn = lookup_function(expr.func)
-        rule = fn.shape if fn is not None else "same"
-        first = shapes[0]
-        if rule == "row-params":
-            for arg, rc in zip(expr.args[1:], shapes[1:]):
-                if not (self._one(rc[0]) and self.u.union(first[1], rc[1])):
-                    raise ShapeError(f"the gain and shift of {text(expr)} are rows as wide as "
-                                     f"{text(expr.args[0])} ({self.shape_text(first)}); "
-                                     f"{text(arg)} is {self.shape_text(rc)}")
-            return first
-        if rule == "diag":
-            if not self._one(first[0]):
-                raise ShapeError(f"diag takes a row of numbers; {text(expr.args[0])} is "
-                                 f"{self.shape_text(first)}")
-            return first[1], first[1]
-        if rule in ("degree", "square"):
-            if not self.u.union(first[0], first[1]):
-                raise ShapeError(f"{text(expr)} needs a square matrix; "
-                                 f"{text(expr.args[0])} is {self.shape_text(first)}")
-            return first
-        if rule in ("same-all", "rowdiag", "coldiag"):
-            for arg, rc in zip(expr.args[1:], shapes[1:]):
-                if not (self.u.union(first[0], rc[0]) and self.u.union(first[1], rc[1])):
-                    raise ShapeError(f"the arguments of {text(expr)} must have one shape; "
-                                     f"{text(expr.args[0])} is {self.shape_text(first)} and "
-                                     f"{text(arg)} is {self.shape_text(rc)}")
-            if rule == "rowdiag":
-                return first[0], first[0]
-            if rule == "coldiag":
-                return first[1], first[1]
-            return first
-        if rule == "pointsum":
-            one = self.u.new()
-            self._one(one)
-            return one, first[1]
-        if rule == "diagrow":
-            one = self.u.new()
-            self._one(one)
-            return one, first[1]
-        if rule == "block":
-            params = dict(expr.params)
-            width = self.u.new()
-            self.u.set(width, params["width"])
-            return first[0], width
-        return first
+        if fn is None or fn.shape is None:
+            return shapes[0]
+        return fn.shape(_Unknown(self), expr, shapes)
 
     def _inner(self, expr: Expr) -> int | None:
         """The inner size of the product ``expr`` is (following defined names)."""
@@ -303,6 +262,63 @@ class _Inference:
                                   f"from it, so do not give it")
             raise OptionError(f"shapes were given for {', '.join(unknown)}, which the formula "
                               f"does not use; it uses {', '.join(self.operands)}")
+
+
+class Sizes:
+    """What a reading's rule of shapes may say about sizes (see
+    :meth:`symrow.derive.readings.Reading.shape_rule`).  The shape inference runs a rule
+    on sizes that are not known yet (:class:`_Unknown`: each size is a class of equal
+    sizes), the planner on known ones (:data:`KNOWN`), so that a rule is written once.
+
+    * ``same(a, b)``: the sizes a and b are one (False when they cannot be);
+    * ``one(a)``: a is 1, because of what the reading is (a row);
+    * ``new(value)``: a size of its own, of ``value`` (an int or a size symbol);
+    * ``shown(shape)``: a shape as the error messages write it, ``2 x 3``.
+
+    >>> KNOWN.same(2, 2), KNOWN.one(3), KNOWN.new(4), KNOWN.shown((2, 3))
+    (True, False, 4, '2 x 3')
+    """
+
+    def same(self, a, b) -> bool:
+        return a == b
+
+    def one(self, a) -> bool:
+        return a == 1
+
+    def new(self, value):
+        return value
+
+    def shown(self, shape) -> str:
+        return f"{shape[0]} x {shape[1]}"
+
+
+#: the sizes of a plan, all known: a rule of shapes run on them computes the shape
+KNOWN = Sizes()
+
+
+class _Unknown(Sizes):
+    """The sizes of a shape inference: classes of equal sizes, each with at most one
+    value."""
+
+    def __init__(self, inference: "_Inference"):
+        self.inference = inference
+
+    def same(self, a, b) -> bool:
+        return self.inference.u.union(a, b)
+
+    def one(self, a) -> bool:
+        return self.inference._one(a)
+
+    def new(self, value):
+        v = self.inference.u.new()
+        if value == 1:
+            self.inference._one(v)
+        elif value is not None:
+            self.inference.u.set(v, value)
+        return v
+
+    def shown(self, shape) -> str:
+        return self.inference.shape_text(shape)
 
 
 def _bias_names(formula: Formula) -> set:
@@ -396,14 +412,16 @@ def _instance_of(pattern, member) -> bool:
 
 
 def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | None = None,
-          defaults: Mapping | None = None, max_dim: int | None = None) -> Shapes:
+          defaults: Mapping | None = None, max_dim: int | None = None,
+          square=()) -> Shapes:
     """Every operand's shape: ``given`` ones, those implied by the products and sums,
     and (with no concrete shape at all) conventional names for the rest.
 
     ``conventions`` maps operand names to preferred general size names, as a
     preset gives them (``{"Q": ("m", "d"), ...}``); they apply in general form only.
     ``defaults`` fills sizes that remain unknown after inference (a preset's
-    example shapes, so that ``combine --a 2x3`` needs no ``--b``).
+    example shapes, so that ``combine --a 2x3`` needs no ``--b``).  ``square`` names
+    operands that are square whatever their sizes (those declared diagonal).
     """
     given = _family_shapes(formula, _normalise(given, max_dim))
     kinds = {isinstance(v, int) for shape in given.values() for v in shape if v != 1}
@@ -414,6 +432,12 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
     inf = _Inference(formula, given)
     inf.run()
     u = inf.u
+    for name in square:
+        if name in inf.operands:
+            rows, cols = inf.operands[name]
+            if not u.union(rows, cols):
+                raise ShapeError(f"{name} is declared diagonal, so it must be square; it is "
+                                 f"{inf.shape_text(inf.operands[name])}")
     for name, shape in _normalise(defaults, max_dim).items():
         for v, value in zip(inf.operands.get(name, ()), shape):
             if u.get(v) is None:

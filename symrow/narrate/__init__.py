@@ -27,8 +27,8 @@ from typing import Any
 from ..steps import Step
 from .languages import LANGUAGES, Language, codes, get_language, register
 
-__all__ = ["segments", "template", "check_lang", "article", "glued", "phrase", "Titles", "goes_on",
-           "register_templates", "unregister_templates", "SOURCES", "LANGUAGES", "Language",
+__all__ = ["segments", "template", "template_key", "check_lang", "article", "glued", "phrase",
+           "Titles", "goes_on", "register_templates", "unregister_templates", "SOURCES", "LANGUAGES", "Language",
            "get_language", "register", "codes"]
 
 _FORMATTER = string.Formatter()
@@ -111,6 +111,16 @@ class Titles(Mapping):
 
 def template(step: Step, lang: str) -> str:
     """The template text for a step, in ``lang``."""
+    return get_language(lang).templates[template_key(step, lang)]
+
+
+def template_key(step: Step, lang: str) -> str:
+    """The key of the template a step is narrated with in ``lang`` (see the module's
+    documentation for the order in which keys are tried).
+
+    >>> template_key(Step("combine_entry", {"variant": "concrete"}), "en")
+    'combine_entry.concrete'
+    """
     table = get_language(lang).templates
     base = f"heading.{step.params['topic']}" if step.kind == "heading" else step.kind
     style, variant = step.params.get("style"), step.params.get("variant")
@@ -124,7 +134,7 @@ def template(step: Step, lang: str) -> str:
     keys.append(base)
     for key in keys:
         if key in table:
-            return table[key]
+            return key
     raise KeyError(f"no {lang} narration for step {keys[0]!r}")
 
 

@@ -155,6 +155,9 @@ TEMPLATES: dict[str, str] = {
         "Every {p_ij} is non-negative (positive where the query may look, 0 where "
         "it may not), and each row sums to 1, because the numerators add up to "
         "the common denominator:"),
+    "softmax_read.attention.plain": (
+        "So each row {p_i} is a distribution over the {n} keys: the keys with the largest "
+        "scores get the largest shares."),
     "softmax_read.attention": (
         "So each row {p_i} is a distribution over the {n} keys: it shares out one "
         "unit of attention among them, and the keys that match {q_i} best get "
@@ -172,6 +175,9 @@ TEMPLATES: dict[str, str] = {
         "With the mask, the weights of the keys the query may not see are 0, so "
         "row {i} combines only {r_1} to {r_i}:"),
     "combine_entry.attention": "Component {k} of the output is the same combine, component by component:",
+    "combine_read.attention.plain": (
+        "With non-negative weights that sum to 1, {c_i} is a weighted average of "
+        "the value points, pulled towards the values whose keys have the largest scores."),
     "combine_read.attention": (
         "With non-negative weights that sum to 1, {c_i} is a weighted average of "
         "the value points: it lies in the region they span and leans towards the "

@@ -120,6 +120,8 @@ TEMPLATES: dict[str, str] = {
     "heading.apply": "Element-wise: {fX}",
     "apply": ("{f} acts on every entry on its own, so nothing is mixed between points or "
               "between coordinates:"),
+    "apply_definition.gelu": ("{f} is taken in its exact form, {=x} times the standard normal "
+                              "distribution function at {=x} (not the tanh approximation):"),
     "apply_row": ("Each point {x_i} is sent to the point {f_i}, which has as many "
                   "coordinates:"),
 
@@ -149,6 +151,13 @@ TEMPLATES: dict[str, str] = {
     "heading.power": "A power of a diagonal matrix: {P}",
     "power": ("{D} is diagonal, so its power {P} is diagonal too, each diagonal entry "
               "raised on its own:"),
+    "heading.expdiag": "The exponential of a diagonal matrix: {E}",
+    "expdiag.general": ("{D} is diagonal, so its exponential {E} is diagonal too: each "
+                        "diagonal entry is exponentiated on its own, and the entries off "
+                        "the diagonal stay 0 (exp of every entry would put 1 there):"),
+    "expdiag.concrete": ("{D} is diagonal, so its exponential {E} is diagonal too: each "
+                         "diagonal entry is exponentiated on its own, and the entries off "
+                         "the diagonal stay 0 (exp of every entry would put 1 there):"),
     "heading.rowscale": "Each point scaled: {DX}",
     "rowscale": ("A diagonal matrix on the left does not mix points: it scales each point "
                  "of {X} by its own number, point {x_i} by {d_ii}:"),
@@ -183,6 +192,11 @@ TEMPLATES: dict[str, str] = {
     "layernorm_read.affine": ("So every point is moved to mean 0 and variance 1 over its "
                               "{d} coordinates, then stretched by {gamma} and shifted by "
                               "{beta}; no point sees another."),
+    "heading.normalize": "Each point onto the unit sphere: {Y}",
+    "normalize": ("The L2 normalisation works on each point on its own: it divides {x_i} by "
+                  "its length, the root of the sum of its squared coordinates:"),
+    "normalize_read": ("So every point keeps its direction and gets length 1: the points "
+                       "move onto the unit sphere, and no point sees another."),
 
     # -- how the text was read ------------------------------------------------------------------
     "note_scalar": ("{x} is read as a scalar: it multiplies every entry. If it is a vector, "
@@ -211,53 +225,95 @@ TEMPLATES: dict[str, str] = {
                               "variable, so {G} is a vector sequence like {C}, one point "
                               "{g_i} per row:"),
     "heading.backward_grad": "The gradient {Zbar}",
-    "backward_uses.one": "{Z} is used here, so its gradient comes back through this:",
     "backward_uses.many": ("{Z} is used {count} times, here; each use sends back a share of "
-                           "its gradient, and {Zbar} is the sum of the shares:"),
-    "backward_rule.combine": 'Back through a combine: the gradient of the left factor matches each point of the gradient against the rows of the right factor (a match), and the gradient of the right factor gathers the points of the gradient weighted by the left factor (a combine over the points):',
-    "backward_rule.match": 'Back through a match: the gradient of the left factor combines the rows of the right factor with the weights in the gradient (a combine), and the gradient of the right factor does the same with the rows of the left factor:',
-    "backward_rule.tcombine": "Back through a combine over the points: the gradient of the transposed factor matches the rows of the other factor against those of the gradient, and the other factor's gradient combines with the transposed one:",
-    "backward_rule.transpose": "Back through a transpose, the gradient is transposed:",
-    "backward_rule.scale": "Back through a scaling by {=c}, the gradient is scaled by {=c} too:",
-    "backward_rule.mask": ("Back through the mask, the gradient passes unchanged; the mask "
-                           "itself is not differentiated:"),
-    "backward_rule.softmax": 'Back through the row-wise softmax, each row on its own: each row of the gradient is multiplied by the Jacobian of that row alone, and multiplied out it is the shortcut on the right:',
-    "backward_rule.apply": "Back through a function applied entry by entry, the gradient is multiplied entry by entry by its derivative (the derivative of ReLU is the step function, the sigmoid's is itself times one minus itself, tanh's is one minus its square, exp's is exp):",
-    "backward_rule.sum": "Back through a sum, each term receives the gradient, with its sign:",
-    "backward_rule.bias": ("Back through a bias row: the matrix receives the gradient, and "
-                           "the row, which moved every point, gathers the gradients of all "
-                           "the points:"),
-    "backward_rule.hadamard": ("Back through an entry-by-entry product, each factor's "
-                               "gradient is the gradient times the other factor, entry by "
-                               "entry:"),
-    "backward_rule.layernorm": 'Back through LayerNorm, each point on its own, with the normalised point and its gradient times the gain:',
-    "backward_rule.rowscale": ("Back through a diagonal matrix that scaled each point: the "
-                               "points are scaled back, and each diagonal entry gathers one "
-                               "inner product:"),
-    "backward_rule.colscale": ("Back through a diagonal matrix that scaled each "
-                               "coordinate:"),
-    "backward_rule.power": "Back through a power of a diagonal matrix:",
-    "backward_rule.degree": ("Back through the degree matrix: every entry of row {=i} counted "
-                             "in {=d_ii}:"),
-    "backward_rule.diag": "Back through {=diag(s)}: each entry of {=s} gets its diagonal entry:",
-    "backward_rule.concat": ("Back through matrices side by side: each block gets the "
-                             "columns of the gradient that it filled ({=J_k} below):"),
+                           "its gradient (⟵ below), and {Zbar} is the sum of the shares:"),
+    "backward_name": ("Write {G} for the gradient of {X}, which has no name of its own: a "
+                      "matrix of the shape of {X}, with rows {g_i}."),
+    "backward_again": "Back through {use}, by the same rule as above:",
+    "backward_same.read": "{Zbar} comes back through {use}, by the rule shown above.",
+    "backward_same.shown": "{Zbar} comes back through {use}, by the rule shown above:",
+    "backward_read_again": ("{Zbar} is a product of the same kind as {Ybar} above, read in "
+                            "the same way:"),
+    "backward_rule.combine": ("Back through the combine {use}: the gradient of each factor is "
+                              "{Cbar} multiplied by the other factor, transposed. {Lbar} "
+                              "matches each point of {Cbar} against the points of {R} (a "
+                              "match), and {Rbar} gathers the points of {Cbar}, weighted by "
+                              "the columns of {L} (a combine over the points):"),
+    "backward_rule.match": ("Back through the match {use}: {Lbar} combines the points of {R} "
+                            "with the weights in the rows of {Cbar} (a combine), and {Rbar} "
+                            "combines the points of {L} with the weights in the columns of "
+                            "{Cbar} (a combine over the points):"),
+    "backward_rule.tcombine": ("Back through the combine over the points {use}: {Lbar} "
+                               "matches each point of {R} against the points of {Cbar} (a "
+                               "match), and {Rbar} combines the points of {Cbar} with the "
+                               "weights in the rows of {L} (a combine):"),
+    "backward_rule.transpose": ("Back through the transpose {use}, the gradient is "
+                                "transposed back."),
+    "backward_rule.scale": ("Back through the scaling {use}: every entry of {X} was "
+                            "multiplied by {c}, so each entry of {Xbar} is the same entry of "
+                            "{Cbar} multiplied by {c}."),
+    "backward_rule.mask": ("Back through the mask {use}: the gradient passes unchanged; the "
+                           "mask {M} itself is not differentiated."),
+    "backward_rule.softmax": ("Back through the softmax {use}: each row of {P} is made from "
+                              "the same row of {X} alone, so {Xbar} is found row by row, each "
+                              "row of {Pbar} multiplied by the Jacobian of the softmax of that "
+                              "row."),
+    "backward_rule.apply": ("Back through {use}, a function of each entry on its own: each "
+                            "entry of {Cbar} is multiplied by the derivative of {f} at the "
+                            "same entry of {X} (the derivative of ReLU is the step function, "
+                            "the sigmoid's is itself times one minus itself, tanh's is one "
+                            "minus its square, exp's is exp)."),
+    "backward_rule.sum": "Back through the sum {use}: each term receives {Cbar}, with its sign:",
+    "backward_rule.bias": ("Back through the bias row in {use}: the matrix receives {Cbar}, "
+                           "and the row, which moved every point, gathers the gradients of "
+                           "all the points:"),
+    "backward_rule.hadamard": ("Back through the entry-by-entry product {use}: each factor's "
+                               "gradient is {Cbar} times the other factor, entry by entry:"),
+    "backward_rule.layernorm": ("Back through {use}, each point on its own, with the "
+                                "normalised point and the gradient times the gain."),
+    "backward_rule.normalize": ("Back through the L2 normalisation {use}, each point on its "
+                                "own: the part of the gradient along the normalised point is "
+                                "taken out, and the rest is divided by the point's length."),
+    "backward_rule.expdiag": ("Back through the exponential {use} of a diagonal matrix: each "
+                              "diagonal entry of {Cbar} is multiplied by the same entry of "
+                              "{C}, since exp is its own derivative."),
+    "backward_rule.rowscale": ("Back through {use}, where the diagonal matrix {L} scaled each "
+                               "point of {R}: the points of {Cbar} are scaled back by {L}, "
+                               "and each diagonal entry of {Lbar} is the inner product of a "
+                               "point of {Cbar} with the same point of {R}:"),
+    "backward_rule.colscale": ("Back through {use}, where the diagonal matrix {R} scaled each "
+                               "coordinate of {L}: {Lbar} is {Cbar} with its coordinates "
+                               "scaled by {R}, and each diagonal entry of {Rbar} adds up, over "
+                               "the points, a coordinate of {Cbar} times the same coordinate "
+                               "of {L}:"),
+    "backward_rule.power": ("Back through the power {use} of a diagonal matrix, each "
+                            "diagonal entry on its own."),
+    "backward_rule.degree": ("Back through the degree matrix {use}: every entry of row {=i} "
+                             "of {X} was counted in {=d_ii}, so each gets that entry's "
+                             "gradient."),
+    "backward_rule.diag": ("Back through {use}: each entry of {X} gets the diagonal entry of "
+                           "{Cbar} it was put in."),
+    "backward_rule.concat": ("Back through {use}, matrices side by side: each block gets the "
+                             "columns of {Cbar} that it filled."),
     "backward_flash": 'Since {Pbar} = {ObarVT} and {O} = {PV}, each row sum of {PbarP} is the inner product of a row of {Obar} with the same row of {O}, so it can be computed from the output alone (FlashAttention does so):',
-    "backward_result": "So:",
+    "backward_result": "So {Zbar}, the sum of its shares, is:",
     "heading.backward_gradients": "The gradients",
     "backward_gradients": "Together, the gradients of the loss with respect to the operands:",
-    "softmax_vjp": ("Row {=i} of the gradient of the softmax's argument multiplies the row "
-                    "{g_i} by the Jacobian {jac}; multiplied out, each entry is the weight "
-                    "times its gradient minus the weighted mean of the gradients:"),
-    "softmax_vjp_matrix": ("All rows at once, with rowsum the sum of each row (it equals "
-                           "the row sums of the output's gradient times the output, which "
-                           "is how FlashAttention computes it):"),
+    "softmax_vjp": ("Row {=i} of {Y} is the row {g_i} multiplied by the Jacobian {jac} of "
+                    "the softmax of row {=i}; multiplied out, each entry is the weight times "
+                    "its gradient minus the weighted mean of the gradients:"),
+    "softmax_vjp_matrix": ("All rows at once. Here rowsum adds up each row, so rowsum({GP}) "
+                           "is a column with one number per row, and subtracting it from {G} "
+                           "takes each row's number from every entry of that row:"),
     "pointsum": "A sum over the {n} points: every point's gradient {g_i} is added up:",
     "rowdot": "Entry {=(i, i)} is one inner product, of the point {g_i} with the point {x_i}:",
     "coldot": "Entry {=(j, j)} adds up coordinate {j} of the gradient times the same coordinate:",
     "block": "The columns {first} to {last} of {G}:",
     "diagrow": "The diagonal of {G}, as a row:",
     "rowspread": "Every entry of row {=i} gets the diagonal entry of row {=i}:",
+    "normalize_vjp": ("Each point on its own: with {y_i} the normalised point, the part of "
+                      "{g_i} along {y_i} is taken out, and the rest is divided by the length "
+                      "of {x_i}:"),
     "layernorm_vjp": 'Each point on its own, with {eps} as in the forward pass:',
 
     # -- the full expansion ---------------------------------------------------------------

@@ -34,7 +34,9 @@ A superscript that is a transpose (``^T``, ``^\top``, ...) or a power
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import re
+from typing import Callable
 
 from . import vocab as V
 from .lexer import Cursor, Group, Source, Token, build_tree, tokenize
@@ -42,7 +44,7 @@ from .lexer import Cursor, Group, Source, Token, build_tree, tokenize
 __all__ = ["NameParts", "read_name", "parse_name", "is_name_start", "GREEK_CAPITALS",
            "GREEK_LOWER", "Function", "FUNCTIONS", "lookup_function", "did_you_mean",
            "REFUSED_WORDS", "OPERATORS", "NameError_", "register_function", "unregister_function",
-           "UPRIGHT"]
+           "UPRIGHT", "function_display"]
 
 #: Greek capitals that name matrices, and the lowercase letter of their rows and entries
 GREEK_CAPITALS = {"\\Gamma": "\\gamma", "\\Delta": "\\delta", "\\Theta": "\\theta",
@@ -380,24 +382,37 @@ class Function:
 
     * ``reading``: ``"softmax"``, ``"apply"`` (element-wise), or the name of a
       reading class registered for it (``"layernorm"``, ``"concat"``, ``"diag"``);
-    * ``shape``: the rule of shapes (:func:`symrow.formula.shapes.infer` reads it):
-      ``"same"`` (the shape of its first argument), ``"row-params"`` (that, and the
-      others are rows of its width), ``"same-all"`` (all of one shape), ``"diag"``
-      (a row on the diagonal), ``"square"``, ``"pointsum"`` (one row: a sum over the
-      points), ``"rowdiag"``/``"coldiag"`` (a diagonal matrix, one entry per row or per
-      column of its arguments), ``"diagrow"`` (the diagonal, as a row), ``"block"``
-      (some columns: its ``width`` parameter), ``"concat"``;
-    * ``tex`` and ``text``: how its name prints.
+    * ``tex`` and ``text``: how its name prints;
+    * ``shape``: its rule of shapes, ``shape(sizes, call, shapes) -> (rows, cols)``
+      (see :class:`symrow.formula.shapes.Sizes`); None: the shape of its first
+      argument.
+
+    The entries are not written here: each reading registers its own, with its
+    spellings (:func:`symrow.derive.readings.register`), and so does each function
+    applied entry by entry (:mod:`symrow.derive.readings.entrywise`).  The table is
+    filled with the built-in ones when it is first read.
     """
 
     key: str
     reading: str
     tex: str
     text: str
-    shape: str = "same"
+    shape: Callable | None = None
 
 
 FUNCTIONS: dict[str, Function] = {}
+#: the module whose import registers the built-in functions (every reading's own)
+BUILTINS = "symrow.derive.readings"
+_loaded: list = []
+
+
+def _builtins() -> dict[str, Function]:
+    """The table, with the built-in functions registered (on first use: the readings
+    register their functions when they are imported)."""
+    if not _loaded:
+        _loaded.append(True)
+        importlib.import_module(BUILTINS)
+    return FUNCTIONS
 
 
 def register_function(fn: Function, *words: str) -> Function:
@@ -414,17 +429,24 @@ def unregister_function(key: str) -> None:
         del FUNCTIONS[word]
 
 
-register_function(Function("softmax", "softmax", r"\operatorname{softmax}", "softmax"))
-register_function(Function("exp", "apply", r"\exp", "exp"))
-register_function(Function("relu", "apply", r"\operatorname{ReLU}", "ReLU"))
-register_function(Function("sigma", "apply", r"\sigma", "σ"), "sigmoid")
-register_function(Function("tanh", "apply", r"\tanh", "tanh"))
-register_function(Function("gelu", "apply", r"\operatorname{GELU}", "GELU"))
-register_function(Function("layernorm", "layernorm", r"\operatorname{LayerNorm}",
-                           "LayerNorm", "row-params"), "ln")
-register_function(Function("concat", "concat", r"\operatorname{Concat}", "Concat", "concat"))
-register_function(Function("diag", "diag", r"\operatorname{diag}", "diag", "diag"))
-register_function(Function("degree", "degree", r"\operatorname{diag}", "diag", "square"))
+def function_display(key: str) -> tuple[str, str]:
+    r"""How the function ``key`` prints, as (LaTeX, text): a registered function's own
+    spelling, a Greek letter as the letter (a φ of the user's), any other word upright.
+
+    >>> function_display("relu"), function_display("phi"), function_display("f")
+    (('\\operatorname{ReLU}', 'ReLU'), ('\\phi', 'φ'), ('\\operatorname{f}', 'f'))
+    """
+    fn = lookup_function(key)
+    if fn is not None:
+        return fn.tex, fn.text
+    if "\\" + key in GREEK_LOWER:
+        return "\\" + key, _GREEK_TEXT.get(key, key)
+    return r"\operatorname{%s}" % key, key
+
+
+_GREEK_TEXT = {"phi": "φ", "varphi": "φ", "psi": "ψ", "chi": "χ", "xi": "ξ", "eta": "η",
+               "rho": "ρ", "kappa": "κ", "omega": "ω", "theta": "θ", "zeta": "ζ", "nu": "ν"}
+
 
 #: words that name constructs symrow does not read, and what to call them in an error
 REFUSED_WORDS = {
@@ -441,7 +463,7 @@ OPERATORS = {"\\odot": "hadamard", "\\circ": "hadamard",
 
 def lookup_function(word: str) -> Function | None:
     """The function a word names (``softmax``, ``ReLU``, ``LayerNorm``), or None."""
-    return FUNCTIONS.get(word.lower())
+    return _builtins().get(word.lower())
 
 
 def _distance(a: str, b: str) -> int:
@@ -462,8 +484,9 @@ def _distance(a: str, b: str) -> int:
 def did_you_mean(word: str) -> str | None:
     """A known function within two edits of ``word`` (``softmx`` -> ``softmax``), if any."""
     low = word.lower()
-    if low in FUNCTIONS or len(low) < 4:
+    table = _builtins()
+    if low in table or len(low) < 4:
         return None
-    best = min(((_distance(low, known), known) for known in FUNCTIONS if len(known) >= 4),
+    best = min(((_distance(low, known), known) for known in table if len(known) >= 4),
                default=(99, None))
-    return FUNCTIONS[best[1]].key if best[0] <= 2 else None
+    return table[best[1]].key if best[0] <= 2 else None

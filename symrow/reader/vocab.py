@@ -32,7 +32,7 @@ ACCENTS = {"\\hat": "hat", "\\widehat": "hat", "\\tilde": "tilde", "\\widetilde"
 #: fractions, however they are set (``\over`` is read apart: it splits a group)
 FRACTIONS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"})
 #: element-wise functions written as a command, and the name symrow gives the function
-#: (see symrow.values.FUNCTION_VALUES); functions written as words (softmax, ReLU,
+#: (see symrow.derive.readings.ENTRY_FUNCTIONS); functions written as words (softmax, ReLU,
 #: LayerNorm) are in :data:`symrow.reader.notation.FUNCTIONS`.  The Greek ones are
 #: functions only when an argument follows them (``\sigma(X)``, not ``\sigma_{12}``)
 FUNCTION_COMMANDS = {"\\exp": "exp", "\\tanh": "tanh", "\\sigma": "sigma", "\\phi": "phi",

@@ -29,7 +29,8 @@ __all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text"
 
 #: an entry symbol's name, as :meth:`symrow.VecSeq.symbol` makes it: a letter
 #: (maybe accented), a tag ``^{Q}``, and indices ``_{12}``, ``_{10,2}``, ``_{i\ell}``
-_ENTRY = re.compile(r"^(?:\\(?P<accent>hat|tilde|bar|check|breve)\{(?P<aletter>[a-z]|\\[a-z]+)\}"
+_ENTRY = re.compile(r"^(?:\\(?P<accent>hat|tilde|bar|check|breve)\{(?:\\(?P<inner>hat|tilde|check|breve)"
+                    r"\{(?P<iletter>[a-z]|\\[a-z]+)\}|(?P<aletter>[a-z]|\\[a-z]+))\}"
                     r"|(?P<letter>[a-z]|\\[a-z]+))"
                     r"(?:\^\{(?P<tag>[^{}]*)\})?_\{(?P<index>.*)\}$")
 
@@ -52,6 +53,8 @@ def entry_text(name: str) -> str | None:
     ('w^Q₁₂', 'a_(iℓ)', None)
     >>> entry_text(r"\\frac{\\partial L}{\\partial w_{12}}")
     '∂L/∂w₁₂'
+    >>> entry_text(r"\\bar{\\tilde{d}}_{11}") == "d\u0303\u0304₁₁"
+    True
     """
     partial = _PARTIAL.match(name)
     if partial is not None:      # a gradient's entry written ∂L/∂x_{ij}
@@ -60,11 +63,13 @@ def entry_text(name: str) -> str | None:
     m = _ENTRY.match(name)
     if m is None:
         return None
-    letter = m["letter"] or m["aletter"]
+    letter = m["letter"] or m["aletter"] or m["iletter"]
     if letter.startswith("\\"):
         if letter not in GREEK:
             return None
         letter = GREEK[letter]
+    if m["inner"]:      # the gradient of an accented name: \bar{\tilde{d}}
+        letter += ACCENTS.get(m["inner"], "")
     if m["accent"]:
         letter += ACCENTS.get(m["accent"], "")
     tag = m["tag"]

@@ -25,9 +25,12 @@ class                   what it reads
 :class:`Identity`       the identity matrix I
 ======================= =========================================================
 
-The backward pass (:mod:`symrow.derive.backward`) adds the readings of
-:mod:`.gradients`: the softmax backwards, a sum over the points, and the
-gradients of diagonal matrices and of blocks.
+The backward pass (:mod:`symrow.derive.backward`) adds readings of its own,
+each in the module of the reading it runs backwards: the softmax backwards
+(:class:`SoftmaxVJP`), a sum over the points (:class:`PointSum`, a bias row's
+gradient), LayerNorm backwards (:class:`LayerNormVJP`), the gradients of
+diagonal matrices (:class:`RowDot`, :class:`ColDot`, :class:`DiagRow`,
+:class:`RowSpread`) and of blocks (:class:`Block`).
 
 The planner (:mod:`symrow.derive.plan`) only picks classes; see
 :class:`~symrow.derive.readings.base.Reading` for what each one owns.
@@ -37,19 +40,26 @@ The planner (:mod:`symrow.derive.plan`) only picks classes; see
 ['apply', 'bias', 'block', 'coldot', 'colscale', 'combine']
 """
 
-from .base import READINGS, Ctx, Reading, register
-from .diagonal import (ColScale, Degree, Diag, DiagonalOperand, DiagPower, Identity, RowScale,
-                       is_diagonal)
-from .entrywise import Apply, Scale, Sum
-from .gradients import (Block, ColDot, DiagRow, LayerNormVJP, PointSum, RowDot, RowSpread,
-                        SoftmaxVJP)
-from .layers import Bias, Hadamard, LayerNorm
-from .products import Combine, Match, TCombine
-from .rowwise import Mask, Softmax
-from .structure import Concat, Operand, Transpose
+from .base import (DIAGONAL, ELEMENTWISE, GIVEN, KINDS, MIXING, READINGS, ROWWISE, Ctx, Example,
+                   Reading, register, unregister)
+from .entrywise import (ENTRY_FUNCTIONS, Apply, EntryFunction, Scale, Sum, exp_of, function_of,
+                        read_whole, register_entry_function)
+from .rowwise import Mask, MaskedRow, Softmax, SoftmaxVJP, row_softmax
+from .products import Combine, Match, TCombine, matrix_product
+from .structure import Block, Concat, Operand, Transpose
+from .diagonal import (ColDot, ColScale, Degree, Diag, DiagonalOperand, DiagPower, DiagRow,
+                       Identity, RowDot, RowScale, RowSpread, is_diagonal)
+from .layers import Bias, Hadamard, LayerNorm, LayerNormVJP, PointSum
+from .normalize import Normalize, NormalizeVJP
+from .expdiag import ExpDiag
+from . import gelu  # noqa: F401  (GELU, applied entry by entry)
 
-__all__ = ["READINGS", "Reading", "Ctx", "register", "Operand", "Combine", "Match",
+__all__ = ["READINGS", "Reading", "Ctx", "Example", "register", "unregister", "KINDS", "GIVEN",
+           "ELEMENTWISE", "ROWWISE", "MIXING", "DIAGONAL", "Operand", "Combine", "Match",
            "TCombine", "Transpose", "Scale", "Mask", "Softmax", "Apply", "Sum", "Concat",
            "Bias", "Hadamard", "LayerNorm", "RowScale", "ColScale", "DiagPower", "Degree",
            "Diag", "Identity", "DiagonalOperand", "is_diagonal", "SoftmaxVJP", "PointSum",
-           "RowDot", "ColDot", "Block", "DiagRow", "RowSpread", "LayerNormVJP"]
+           "RowDot", "ColDot", "Block", "DiagRow", "RowSpread", "LayerNormVJP", "Normalize",
+           "NormalizeVJP", "ExpDiag",
+           "EntryFunction", "ENTRY_FUNCTIONS", "register_entry_function", "read_whole",
+           "function_of", "exp_of", "row_softmax", "MaskedRow", "matrix_product"]

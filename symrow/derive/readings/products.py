@@ -11,6 +11,10 @@
 A single product of two operands follows the article's own path (sections 1
 to 4 of the reference); that is an option of the same step builder
 (``ctx.article``), which shares its displays with the generic path.
+
+>>> a, b = sympy.symbols("a b")
+>>> Combine.evaluate([sympy.Matrix([[1, 2]]), sympy.Matrix([[a], [b]])])
+Matrix([[a + 2*b]])
 """
 
 from __future__ import annotations
@@ -18,17 +22,29 @@ from __future__ import annotations
 import sympy
 
 from ... import nodes as N
-from ...build import (I, J, K, T, column, entry_of, indices, items, nested_rows, row_bmat,
-                      row_bmat_of, stack, table)
+from ...build import (I, J, K, T, column, entry_of, items, nested_rows, row_bmat, row_bmat_of,
+                      stack, table)
 from ...seq import VecSeq
 from ...steps import Step
 from ...formula import expr as E
-from ...values import matrix_product
-from .base import (JP, L, Ctx, Reading, entrywise, register, run, scalar_node, stack_of,
-                   variant)
-from .rowwise import causal_of, scores_of, under
+from .base import (JP, MIXING, L, Ctx, Example, Reading, entrywise, register, run, scalar_node,
+                   stack_of, variant)
+from .entrywise import Scale
+from .rowwise import Causal, Mask, Softmax
 
-__all__ = ["Combine", "Match", "TCombine", "intro_steps"]
+__all__ = ["Combine", "Match", "TCombine", "intro_steps", "matrix_product"]
+
+
+def matrix_product(left, right, cls=sympy.ImmutableMatrix):
+    """The matrix product, each entry one ``Add`` of its products.
+
+    The same value as ``left * right``; SymPy's own product first asks of
+    every entry whether ``0 * entry`` is 0, which for entries such as
+    softmax weights means assumption queries that cost more than the
+    product itself.  ``cls``: the kind of matrix returned."""
+    inner = left.shape[1]
+    return cls(left.shape[0], right.shape[1], lambda i, j: sympy.Add(
+        *[left[i, t] * right[t, j] for t in range(inner)]))
 
 
 def _points(seq: VecSeq) -> N.Rel:
@@ -40,12 +56,23 @@ class Combine(Reading):
     """``C = L R``: row i of C combines the points of R, weighted by the components of l_i."""
 
     reading = "combine"
+    kind = MIXING
     always_named = True
     product = "combine"
+    article = True
+    example = Example("XW", {"X": (2, 2), "W": (2, 1)})
     __slots__ = ()
 
-    def value(self, get, plan):
-        return matrix_product(get(self.inputs[0]), get(self.inputs[1]), sympy.Matrix)
+    @classmethod
+    def evaluate(cls, args):
+        return matrix_product(args[0], args[1], sympy.Matrix)
+
+    def mask(self):
+        left = self.inputs[0]
+        return left.mask() if left.distribution else None
+
+    def weighs(self, node):
+        return self.inputs[0] is node
 
     def general(self, get, plan):
         return get(self.inputs[0]) * get(self.inputs[1])
@@ -60,9 +87,9 @@ class Combine(Reading):
     def preferred_names(cls, node, plan):
         left, right = node.inputs
         out = []
-        if left.reading == "softmax" and node is plan.result:
+        if left.cls.distribution and node is plan.result:
             out.append("O")
-        if right.reading == "operand" and left.reading == "operand":
+        if right.cls.given and left.cls.given:
             seq = right.seq
             if seq.sub and len(seq.sub) == 1 and seq.sub.isalpha() and seq.sub.isupper():
                 out.append(seq.sub + (f"^({seq.head})" if seq.head else ""))
@@ -80,7 +107,7 @@ class Combine(Reading):
             total += self.rows * self.cols * a.cols
         if found:
             mtch, _, V = found
-            causal = causal_of(self)
+            causal = Causal(self.mask())
             d = mtch.inputs[0].cols
             counts = [causal.last(i, a.cols) for i in range(1, self.rows + 1)]
             total += V.cols * d * sum(c * (c + 1) for c in counts)
@@ -121,8 +148,8 @@ class Combine(Reading):
         left, right = self.inputs
         C = self.seq
         inner = left.cols
-        causal = causal_of(self)
-        weights = left.reading == "softmax"
+        causal = Causal(self.mask())
+        weights = left.distribution
         LR = N.OMul([left.whole(), right.whole()])
         l_i, c_i = left.row(I), C.vector(I)
         steps = [
@@ -159,8 +186,8 @@ class Combine(Reading):
             steps.append(ctx.step("combine_entry", {"C": C, "variant": "concrete"},
                                   self._entries_display(), part=part + ".entries"))
         if weights:
-            src = under(scores_of(left), "scale", "mask")
-            q_i = src.inputs[0].row(I) if src.reading == "match" else None
+            matched = left.matched()
+            q_i = matched.row(I) if matched is not None else None
             steps.append(ctx.step("combine_read", {"c_i": c_i, "l_i": l_i, "R": right.whole(),
                                                    "q_i": q_i,
                                                    "variant": "match" if q_i is not None
@@ -199,17 +226,17 @@ class Combine(Reading):
     def expandable(self) -> tuple | None:
         """(match, scale, V) when this is ``softmax(match [/ scale] [+ mask]) V`` with
         named operands, so that every entry can be written in their components."""
-        if self.inputs[0].reading != "softmax":
+        if not isinstance(self.inputs[0], Softmax):
             return None
         sm, V = self.inputs
-        src = scores_of(sm)
+        src = sm.scores()
         den = None
-        if src.reading == "scale":
+        if isinstance(src, Scale):
             if src.num != 1:
                 return None
             den = src.den
             src = src.inputs[0]
-        if src.reading != "match" or not all(x.named for x in src.inputs) or not V.named:
+        if not isinstance(src, Match) or not all(x.named for x in src.inputs) or not V.named:
             return None
         return src, den, V
 
@@ -221,7 +248,7 @@ class Combine(Reading):
         mtch, den, Vn = found
         Q, K_ = (x.seq for x in mtch.inputs)
         V, O = Vn.seq, self.seq
-        causal = causal_of(self)
+        causal = Causal(self.mask())
         plan = ctx.plan
         if den is None:
             scale = None
@@ -283,12 +310,19 @@ class Match(Reading):
     """``C = L R^T``: row i of C holds the inner products of l_i with every point of R."""
 
     reading = "match"
+    kind = MIXING
     always_named = True
     product = "match"
+    article = True
+    example = Example("XW^T", {"X": (2, 2), "W": (1, 2)})
     __slots__ = ()
 
-    def value(self, get, plan):
-        return matrix_product(get(self.inputs[0]), get(self.inputs[1]).T, sympy.Matrix)
+    @classmethod
+    def evaluate(cls, args):
+        return matrix_product(args[0], args[1].T, sympy.Matrix)
+
+    def matched(self):
+        return self.inputs[0]
 
     def general(self, get, plan):
         return get(self.inputs[0]) * get(self.inputs[1]).T
@@ -304,10 +338,11 @@ class Match(Reading):
 
     @classmethod
     def preferred_names(cls, node, plan):
+        # the scores of a softmax, seen through a scaling or a mask
         consumers = plan.consumers(node)
-        while consumers and consumers[0].reading in ("scale", "mask"):
+        while consumers and issubclass(consumers[0].cls, (Scale, Mask)):
             consumers = plan.consumers(consumers[0])
-        return ["S"] if consumers and consumers[0].reading == "softmax" else []
+        return ["S"] if consumers and consumers[0].cls.distribution else []
 
     def _row_display(self):
         left, right = self.inputs
@@ -421,13 +456,16 @@ class TCombine(Reading):
     column j of A (the points of A^T are the columns of A)."""
 
     reading = "tcombine"
+    kind = MIXING
     always_named = True
     product = "combine"
     pointwise = False
+    example = Example("X^T W", {"X": (2, 2), "W": (2, 1)})
     __slots__ = ()
 
-    def value(self, get, plan):
-        return matrix_product(get(self.inputs[0]).T, get(self.inputs[1]), sympy.Matrix)
+    @classmethod
+    def evaluate(cls, args):
+        return matrix_product(args[0].T, args[1], sympy.Matrix)
 
     def general(self, get, plan):
         return get(self.inputs[0]).T * get(self.inputs[1])

@@ -1,22 +1,58 @@
 """Readings that act on each point alone: the mask and the row-wise softmax (配分).
 
 * :class:`Mask`: ``X + M`` inside a softmax, an additive (causal) mask;
-* :class:`Softmax`: each row becomes a distribution, ``p_i = softmax(x_i)``.
+* :class:`Softmax`: each row becomes a distribution, ``p_i = softmax(x_i)``;
+* :class:`SoftmaxVJP`: the softmax backwards: each row of the gradient is
+  ``p_i ∘ (p̄_i − (p̄_i · p_i))``, the Jacobian ``diag(p_i) − p_iᵀ p_i`` applied to row
+  i alone.
+
+>>> a, b = sympy.symbols("a b")
+>>> Softmax.evaluate([sympy.Matrix([[a, -sympy.oo]])])
+Matrix([[1, 0]])
+>>> Softmax.evaluate([sympy.Matrix([[a, b]])], counts=[1])
+Matrix([[1, 0]])
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import sympy
 
 from ... import nodes as N
 from ...build import row_bmat, table
 from ...formula import expr as E
-from ...values import row_softmax
-from .base import (JP, NEG_INF, ZERO, Ctx, I, J, Reading, register, variant)
+from ...reader.notation import Function
+from ...steps import Step
+from .base import (ELEMENTWISE, JP, NEG_INF, ROWWISE, ZERO, Ctx, Example, I, J, Reading,
+                   register, variant)
+from .entrywise import exp_of
 
-__all__ = ["Mask", "Softmax", "Causal", "causal_of", "scores_of", "under", "visible_keys"]
+__all__ = ["Mask", "Softmax", "SoftmaxVJP", "Causal", "visible_keys", "row_softmax",
+           "MaskedRow"]
+
+
+class MaskedRow(ArithmeticError):
+    """A softmax row whose every entry is masked: its distribution would be 0/0."""
+
+
+def row_softmax(x, counts: Sequence[int] | None = None, cls=sympy.Matrix):
+    """Softmax along each row of ``x``: ``exp(x_ij) / sum_k exp(x_ik)``.
+
+    ``counts[i]``, when given, is how many leading entries of row i take
+    part (a causal mask read as a pattern); the rest are 0.  An entry of
+    -oo (a mask added to the scores) is 0 as well.  Each row's denominator
+    is built once, as one ``Add``.  A row with nothing left raises
+    :class:`MaskedRow`."""
+    rows, cols = x.shape
+    exps = [[exp_of(x[i, j]) if counts is None or j < counts[i] else sympy.S.Zero
+             for j in range(cols)] for i in range(rows)]
+    dens = [sympy.Add(*row) for row in exps]
+    for i, den in enumerate(dens):
+        if den == 0:
+            raise MaskedRow(f"row {i + 1} of the softmax argument is masked everywhere")
+    return cls(rows, cols, lambda i, j: exps[i][j] / dens[i] if exps[i][j] != 0
+               else sympy.S.Zero)
 
 
 def visible_keys(mask: Reading) -> Callable[[int], int]:
@@ -62,37 +98,28 @@ class Causal:
                         (unseen, N.Label(f"({gt_tex})", f"({gt_text})"))])
 
 
-def causal_of(node: Reading) -> Causal:
-    """The causal mask under a softmax node (or under the softmax that weighs a combine)."""
-    if node.reading == "combine" and node.inputs[0].reading == "softmax":
-        node = node.inputs[0]
-    if node.reading == "softmax" and node.inputs[0].reading == "mask":
-        return Causal(node.inputs[0] if node.inputs[0].causal else None)
-    return Causal(None)
-
-
-def scores_of(softmax: Reading) -> Reading:
-    """What a softmax exponentiates, before any mask."""
-    arg = softmax.inputs[0]
-    return arg.inputs[0] if arg.reading == "mask" else arg
-
-
-def under(node: Reading, *readings: str) -> Reading:
-    """Go down through nodes of the given readings (scale, mask)."""
-    while node.reading in readings:
-        node = node.inputs[0]
-    return node
-
-
 @register
 class Mask(Reading):
     """``X + M`` inside a softmax: an additive mask; ``causal`` makes M the causal one."""
 
     reading = "mask"
+    kind = ELEMENTWISE
+    constant_inputs = (1,)
+    example = Example(r"\mathrm{softmax}(QK^T + M)V", {"Q": (2, 2), "K": (2, 2), "V": (2, 1)},
+                      {"causal": True})
     __slots__ = ("causal",)
 
     def params(self) -> dict:
         return {"causal": self.causal}
+
+    @classmethod
+    def evaluate(cls, args, causal=False):
+        if causal:
+            return args[0]  # the softmax reads the mask's pattern
+        return args[0] + args[1]
+
+    def matched(self):
+        return self.inputs[0].matched()
 
     def row(self, i):
         if self.seq is not None:
@@ -102,12 +129,6 @@ class Mask(Reading):
 
     def compose(self, part):
         return N.OSum([part(self.inputs[0]), part(self.inputs[1])])
-
-    def value(self, get, plan):
-        x = sympy.Matrix(get(self.inputs[0]))
-        if self.causal:
-            return x  # the softmax reads the mask's pattern
-        return x + sympy.Matrix(get(self.inputs[1]))
 
     def general(self, get, plan):
         if not self.causal:
@@ -150,6 +171,11 @@ class Mask(Reading):
     def as_expr(self, args):
         return E.Sum(tuple(args), (1, 1))
 
+    def rule_params(self, rules) -> dict:
+        x, m = self.inputs
+        return {**super().rule_params(rules), "X": rules.show(x), "Xbar": rules.grad(x),
+                "M": rules.show(m)}
+
     def backward(self, g, bw):
         """C = X + M: X̄ = C̄; the mask itself is not differentiated."""
         return [(0, g)]
@@ -161,17 +187,40 @@ class Softmax(Reading):
     """The row-wise softmax: each row becomes a distribution (配分)."""
 
     reading = "softmax"
+    kind = ROWWISE
     always_named = True
+    distribution = True
+    stage = "distribution"
+    notation = Function("softmax", "softmax", r"\operatorname{softmax}", "softmax")
+    example = Example(r"\mathrm{softmax}(QK^T/\sqrt{d})V", {"Q": (2, 2), "K": (2, 2),
+                                                            "V": (2, 1)})
     __slots__ = ()
 
-    def value(self, get, plan):
-        x = sympy.Matrix(get(self.inputs[0]))
+    @classmethod
+    def evaluate(cls, args, counts: Sequence[int] | None = None):
+        """Softmax along each row (see :func:`row_softmax`); ``counts``: how many
+        leading entries of each row a causal mask lets take part."""
+        return row_softmax(args[0], counts)
+
+    def evaluation_params(self, plan) -> dict:
+        mask = self.mask()
+        if mask is None:
+            return {}
+        visible = visible_keys(mask)
+        return {"counts": [visible(i + 1) for i in range(self.rows)]}
+
+    def mask(self):
         arg = self.inputs[0]
-        counts = None
-        if arg.reading == "mask" and arg.causal:
-            visible = visible_keys(arg)
-            counts = [visible(i + 1) for i in range(x.rows)]
-        return row_softmax(x, counts)
+        return arg if isinstance(arg, Mask) and arg.causal else None
+
+    def matched(self):
+        """The queries, when its scores are a match: row i distributes over their matches."""
+        return self.inputs[0].matched()
+
+    def scores(self) -> Reading:
+        """What it exponentiates, before any mask."""
+        arg = self.inputs[0]
+        return arg.inputs[0] if isinstance(arg, Mask) else arg
 
     def definition(self, parts):
         return N.Call("softmax", parts)
@@ -185,8 +234,8 @@ class Softmax(Reading):
 
     def steps(self, ctx: Ctx, part: str):
         arg = self.inputs[0]
-        scores = scores_of(self)
-        causal = causal_of(self)
+        scores = self.scores()
+        causal = Causal(self.mask())
         P = self.seq
         n = self.cols
         p_i = P.vector(I)
@@ -226,8 +275,8 @@ class Softmax(Reading):
             N.Group([N.Rel(p_ij, "ge" if causal.on else "gt", ZERO)]
                     + self._row_sums(ctx, causal, exp_score)),
             part=part))
-        src = under(scores, "scale", "mask")
-        q_i = src.inputs[0].row(I) if src.reading == "match" else None
+        matched = self.matched()
+        q_i = matched.row(I) if matched is not None else None
         steps.append(ctx.step("softmax_read", {"p_i": p_i, "n": n, "q_i": q_i, "i": I,
                                                "variant": "match" if q_i is not None
                                                else "plain"},
@@ -256,6 +305,99 @@ class Softmax(Reading):
     def as_expr(self, args):
         return E.Softmax(args[0])
 
+    def rule_params(self, rules) -> dict:
+        return {**super().rule_params(rules), "P": rules.show(self), "Pbar": rules.grad(self)}
+
+    def rule_notes(self, rules, ctx: Ctx, part: str) -> list[Step]:
+        """When P = softmax(...) weighs a combine O = PV, rowsum(P̄ ∘ P) = rowsum(Ō ∘ O):
+        the row sums FlashAttention computes from the output alone."""
+        out = []
+        for c in rules.consumers(self):
+            if not (c.weighs(self) and c.named and self.named):
+                continue
+            P, O, V = self.seq, c.seq, c.inputs[1].whole()
+            Pbar, Obar = rules.grad(self), rules.grad(c)
+            out.append(ctx.step("backward_flash", {
+                "P": P, "O": O, "Pbar": Pbar, "Obar": Obar, "PV": N.OMul([P, V]),
+                "ObarVT": N.OMul([Obar, N.Transpose(V)]), "PbarP": N.Hadamard([Pbar, P])},
+                N.Chain([N.Call("rowsum", [N.Hadamard([Pbar, P])]),
+                         N.Call("rowsum", [N.Hadamard([Obar, O])])]), part=part))
+        return out
+
     def backward(self, g, bw):
         """P = softmax(X) by rows: X̄ = P ∘ (P̄ − rowsum(P̄ ∘ P))."""
         return [(0, E.Call("softmax_vjp", (bw.ref(self), g)))]
+
+
+@register
+class SoftmaxVJP(Reading):
+    """``softmax'(P, P̄)``: the gradient of the softmax's argument, row by row."""
+
+    reading = "softmax_vjp"
+    kind = ROWWISE
+    always_named = True
+    backward_only = True
+    notation = Function("softmax_vjp", "softmax_vjp", r"\operatorname{softmax}'", "softmax′")
+    example = Softmax.example
+    __slots__ = ()
+
+    @classmethod
+    def preferred_names(cls, node, plan):
+        return ["G"]
+
+    @classmethod
+    def evaluate(cls, args):
+        P, G = args
+        rows, cols = P.shape
+        dots = [sympy.Add(*[G[i, k] * P[i, k] for k in range(cols)]) for i in range(rows)]
+        return sympy.Matrix(rows, cols, lambda i, j: P[i, j] * (G[i, j] - dots[i]))
+
+    def compose(self, part):
+        P, G = self.inputs
+        inner = N.OSum([part(G), N.Neg(N.Call("rowsum", [N.Hadamard([part(G), part(P)])]))])
+        return N.Hadamard([part(P), N.Paren(inner)])
+
+    def entry(self, i, j):
+        if self.seq is not None:
+            return super().entry(i, j)
+        return self._entry(i, j, lambda n, r, c: n.entry(r, c))
+
+    def entry_symbol(self, i, j):
+        if self.seq is not None:
+            return self.seq.symbol(i, j)
+        return self._entry(i, j, lambda n, r, c: n.entry_symbol(r, c))
+
+    def _entry(self, i, j, at):
+        P, G = self.inputs
+        k = JP
+        dot = N.SumOver(N.OMul([at(G, i, k), at(P, i, k)]), k, 1, self.cols)
+        return N.OMul([at(P, i, j), N.Paren(N.OSum([at(G, i, j), N.Neg(dot)]))])
+
+    def definition(self, parts):
+        P, G = parts
+        return N.Hadamard([P, N.Paren(N.OSum([G, N.Neg(N.Call("rowsum", [
+            N.Hadamard([G, P])]))]))])
+
+    def row_formula(self):
+        P, G = self.inputs
+        return N.Hadamard([P.row(I), N.Paren(N.OSum([G.row(I), N.Neg(
+            N.Dot(G.row(I), P.row(I)))]))])
+
+    def steps(self, ctx: Ctx, part: str) -> list[Step]:
+        P, G = self.inputs
+        p_i, g_i = P.row(I), G.row(I)
+        jac = N.OSum([N.Call("diag", [p_i]), N.Neg(N.OMul([N.Transpose(p_i), p_i]))])
+        row = N.Chain([self.row(I) if self.named else N.Sub(N.Paren(self.whole()), I),
+                       N.OMul([g_i, N.Paren(jac)]), self.row_formula()])
+        entry = N.Chain([self.entry_symbol(I, J) if self.named else
+                         N.Sub(N.Paren(self.whole()), N.Label("ij", "ij")),
+                         self._entry(I, J, lambda n, r, c: n.entry_symbol(r, c))])
+        whole = N.Chain(([self.seq] if self.named else []) + [
+            self.definition([P.whole(), G.whole()])])
+        return [ctx.step("softmax_vjp", {"Y": self.whole(), "P": P.whole(), "G": G.whole(),
+                                         "p_i": p_i, "g_i": g_i, "i": I, "jac": jac},
+                         N.Group([row, entry]), part=part),
+                ctx.step("softmax_vjp_matrix", {"Y": self.whole(), "P": P.whole(),
+                                                "G": G.whole(),
+                                                "GP": N.Hadamard([G.whole(), P.whole()])},
+                         whole, part=part)]

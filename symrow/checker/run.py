@@ -619,6 +619,7 @@ class _Run:
             return [StepReport(0, line, column, self.src.original[pos:end], "", "unreadable",
                                message, error=self.error(message, pos, end))]
         target = self.section_of(chain.pos)
+        chain = self.corrected(chain, target)
         out = []
         defining = self.definition_chain(chain, target)
         own = None if defining else self.page_definition(chain, target)
@@ -712,6 +713,25 @@ class _Run:
         if same:
             message += f" (it is {same})"
         return Outcome("defines", message)
+
+    def corrected(self, chain, target: Target):
+        """``C = WX \\to XW``: an arrow after an equation, between two expressions (not
+        from a point, as in a_i \\to c_i), is the writer's correction of the side before
+        it; the chain is read with the corrected side."""
+        rels = chain.relations
+        if len(rels) < 2 or rels[-1].kind != "map" or rels[-2].kind != "eq" or \
+                rels[-1].token.text not in ("\\to", "\\rightarrow", "\\longrightarrow"):
+            return chain
+        ctx = self.contexts_for(target)[0]
+        before = self.unit(ctx, chain.members[-2])
+        if isinstance(before, tuple) or any(a.kind == "row" for a in before.atoms.values()):
+            return chain
+        line = self.src.line_col(rels[-1].pos)[0]
+        self.notes.append(f"line {line}: {self.text_of(chain.members[-2])} "
+                          f"{rels[-1].token.text} {self.text_of(chain.members[-1])} is read "
+                          f"as the page's correction of the side before the arrow")
+        members = chain.members[:-2] + [chain.members[-1]]
+        return dataclasses.replace(chain, members=members, relations=rels[:-1])
 
     def page_convention(self, chain, target: Target):
         """``S = QK^T/\\sqrt{d}`` against a derivation whose S is unscaled: the page's own

@@ -115,8 +115,9 @@ def test_unreadable_input_is_one_unreadable_step(tex, line, column, near):
 
 
 def test_input_size_limit():
+    from symrow.checker import MAX_INPUT
     with pytest.raises(symrow.LimitError):
-        symrow.check("C = AB\n" * 40_000, against("comb22"))
+        symrow.check("C = AB\n" * (MAX_INPUT // 7 + 1), against("comb22"))
 
 
 # -- the time limit -------------------------------------------------------------------------------
@@ -452,3 +453,14 @@ def test_undecidable_and_overlong_steps_are_reported_not_guessed():
                             timeout=120)
     assert long_sum.steps[0].status == "unreadable"
     assert "split it into several steps" in long_sum.steps[0].message
+
+
+def test_a_course_of_lecture_notes_fits_the_limits():
+    # ten handouts' worth of LaTeX is read, and its default time limit grows with it
+    # (checking it is a benchmark's job: tests/bench_check.py times the handout)
+    from symrow.checker import CHARACTERS_PER_TIMEOUT, MAX_INPUT, _timeout
+    one = 46_000   # symrow handout --lang ja -f latex | wc -c (45,881 characters)
+    assert 10 * one <= MAX_INPUT
+    limit = symrow.get_limits().check_timeout
+    assert _timeout(None, 10 * one) >= limit * 10 * one / CHARACTERS_PER_TIMEOUT
+    assert _timeout(None, 100) == limit

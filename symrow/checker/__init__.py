@@ -59,13 +59,17 @@ from .report import Report, StepReport
 
 __all__ = ["check", "Report", "StepReport", "MAX_INPUT"]
 
-#: the longest input the checker reads, in characters
-MAX_INPUT = 200_000
+#: the longest input the checker reads, in characters: a whole course's lecture notes
+#: (symrow's own handout is about 46,000)
+MAX_INPUT = 1_000_000
+#: the characters one default time limit (``check_timeout``) covers; a longer input gets
+#: as many limits as it has such stretches, so a course's notes are checked in one call
+CHARACTERS_PER_TIMEOUT = 50_000
 
 
-def _timeout(timeout) -> float | None:
+def _timeout(timeout, length: int = 0) -> float | None:
     if timeout is None:
-        timeout = get_limits().check_timeout
+        timeout = get_limits().check_timeout * max(1.0, length / CHARACTERS_PER_TIMEOUT)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or \
             math.isnan(timeout) or timeout <= 0:
         raise OptionError(f"timeout must be a positive number of seconds; got {timeout!r}")
@@ -87,9 +91,11 @@ def check(tex: str, against, *, timeout: float | None = None,
     Returns a :class:`Report`; text that cannot be read as a whole (unbalanced
     braces or environments, no claim at all) gives an ``unreadable`` report
     whose one step says where reading stopped.  Raises
-    :class:`symrow.CheckTimeout` after ``timeout`` seconds (default
-    ``symrow.get_limits().check_timeout``), and :class:`symrow.OptionError` for
-    a bad argument.
+    :class:`symrow.CheckTimeout` after ``timeout`` seconds of CPU time (default
+    ``symrow.get_limits().check_timeout`` for every 50,000 characters, so that a
+    course's notes fit), :class:`symrow.LimitError` for more than
+    :data:`MAX_INPUT` characters, and :class:`symrow.OptionError` for a bad
+    argument.
 
     ``parser`` picks the LaTeX parser: "latex2sympy2", "builtin", or
     "auto" (the default): the ``SYMROW_PARSER`` environment variable if set,
@@ -99,7 +105,7 @@ def check(tex: str, against, *, timeout: float | None = None,
     if not isinstance(tex, str):
         raise OptionError(f"the hand derivation must be a string of LaTeX; got "
                           f"{type(tex).__name__}")
-    seconds = _timeout(timeout)
+    seconds = _timeout(timeout, len(tex))
     if len(tex) > MAX_INPUT:
         raise LimitError(f"the input has {len(tex)} characters, more than the checker reads "
                          f"({MAX_INPUT})")

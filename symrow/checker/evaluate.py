@@ -159,8 +159,13 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
             for item in atom.items:
                 _free_names(item, bound, ref, out)
         elif atom.kind == "kronecker":
-            for item in atom.items:
+            # \delta_{bj}: b runs over the range of j, and j over that of b
+            a, b = atom.items
+            for item, other in ((a, b), (b, a)):
                 _free_names(item, bound, ref, out)
+                if isinstance(item, str) and isinstance(other, str) and \
+                        item not in bound and item not in ref.sizes:
+                    out.setdefault(item, set()).add((None, "=" + other))
         elif atom.kind == "index" and atom.name not in bound and atom.name not in ref.sizes:
             out.setdefault(atom.name, set()).add((None, ""))
         elif atom.kind == "cases":
@@ -261,8 +266,12 @@ def step_ranges(left: Unit, right: Unit, ref) -> dict:
 
 
 def index_range(name: str, uses: dict) -> int:
-    """The one size an index runs up to, from where it is used; raise if unclear."""
+    """The one size an index runs up to, from where it is used (or from the index a
+    Kronecker delta ties it to); raise if unclear."""
     sizes = {size for size, _ in uses.get(name, ()) if size is not None}
+    if not sizes:
+        partners = [q[1:] for size, q in uses.get(name, ()) if q.startswith("=")]
+        sizes = {size for p in partners for size, _ in uses.get(p, ()) if size is not None}
     if not sizes:
         raise MathError(f"cannot tell what range the index {name} runs over; give a sum "
                         f"its bounds, as in \\sum_{{{name}=1}}^{{3}}")

@@ -211,7 +211,9 @@ class NameReader:
         whole = names.get(parts.canonical)
         if whole is not None:
             return Atom("whole", whole), sup
-        if parts.sub is not None:      # entries written Q_{12}, Q^{(1)}_{12}, rows Q_1
+        if parts.sub is not None and parts.sub.isascii():
+            # entries written Q_{12}, Q^{(1)}_{12}, rows Q_1 (a word in the page's language,
+            # Y_{\text{出力}}, is a label of a name, not an index)
             owner = names.get(dataclasses.replace(parts, sub=None).canonical)
             if owner is not None:
                 q = ref.matrices[owner]

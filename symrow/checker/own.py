@@ -77,8 +77,8 @@ def defined_name(nodes: list, src, ref):
     name = dataclasses.replace(parts, font=None).canonical
     if name in known or (parts.lowercase and parts.sub is None and parts.head in ref.sizes):
         return None
-    if parts.sub is not None and dataclasses.replace(parts, sub=None, font=None).canonical \
-            in known:
+    if parts.sub is not None and parts.sub.isascii() and \
+            dataclasses.replace(parts, sub=None, font=None).canonical in known:
         return None                # P_{12}, Q_1: an entry or row of a known matrix
     if parts.lowercase and parts.sub is not None and (
             dataclasses.replace(parts, sub=None, sup=None, font=None).canonical,

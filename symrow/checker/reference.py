@@ -39,7 +39,7 @@ import dataclasses
 
 import sympy
 
-from ..errors import OptionError
+from ..errors import OptionError, UnsafeNameError
 from ..limits import get_limits
 from ..seq import VecSeq, size_symbol
 from . import numeric
@@ -407,7 +407,13 @@ class Reference:
             self.__dict__.pop(cached, None)
         value = _matrix(value)
         if seq is None:
-            seq = VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
+            try:
+                seq = VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
+            except UnsafeNameError:
+                # a name in the page's own words (Y_{\text{出力}}): its entries get symbols
+                # of a plain stand-in; the quantity keeps the page's name
+                stand_in = "P_{%d}" % (len(self.quantities) + 1)
+                seq = VecSeq(stand_in, value.rows, value.cols, max_dim=self.max_dim)
         symbols = sympy.ImmutableMatrix(value.rows, value.cols,
                                         lambda i, j: seq.symbol(i + 1, j + 1))
         old = self.quantities.get(name)

@@ -231,6 +231,8 @@ class _Run:
         self.scoped: list = []
         #: whether the page (or values=) gives an operand numbers
         self.numbers = any(t.values for t in targets)
+        #: the members of the chain being checked (indices mean one thing along a chain)
+        self.chain_members: list = []
         #: a page of prose with no math markup at all (a copy that lost its delimiters,
         #: rendered glyph runs): what is read from it is never called wrong
         self.prose_page = self.page.markdown and _prose_without_math(self.page.original)
@@ -619,6 +621,8 @@ class _Run:
             return [StepReport(0, line, column, self.src.original[pos:end], "", "unreadable",
                                message, error=self.error(message, pos, end))]
         target = self.section_of(chain.pos)
+        chain = self.corrected(chain, target)
+        self.chain_members = chain.members
         out = []
         defining = self.definition_chain(chain, target)
         own = None if defining else self.page_definition(chain, target)
@@ -712,6 +716,25 @@ class _Run:
         if same:
             message += f" (it is {same})"
         return Outcome("defines", message)
+
+    def corrected(self, chain, target: Target):
+        """``C = WX \\to XW``: an arrow after an equation, between two expressions (not
+        from a point, as in a_i \\to c_i), is the writer's correction of the side before
+        it; the chain is read with the corrected side."""
+        rels = chain.relations
+        if len(rels) < 2 or rels[-1].kind != "map" or rels[-2].kind != "eq" or \
+                rels[-1].token.text not in ("\\to", "\\rightarrow", "\\longrightarrow"):
+            return chain
+        ctx = self.contexts_for(target)[0]
+        before = self.unit(ctx, chain.members[-2])
+        if isinstance(before, tuple) or any(a.kind == "row" for a in before.atoms.values()):
+            return chain
+        line = self.src.line_col(rels[-1].pos)[0]
+        self.notes.append(f"line {line}: {self.text_of(chain.members[-2])} "
+                          f"{rels[-1].token.text} {self.text_of(chain.members[-1])} is read "
+                          f"as the page's correction of the side before the arrow")
+        members = chain.members[:-2] + [chain.members[-1]]
+        return dataclasses.replace(chain, members=members, relations=rels[:-1])
 
     def page_convention(self, chain, target: Target):
         """``S = QK^T/\\sqrt{d}`` against a derivation whose S is unscaled: the page's own
@@ -857,7 +880,9 @@ class _Run:
         try:
             bounds = step_ranges(lu, ru if ru is not None else lu, ref)
         except MathError as err:
-            return Outcome("unreadable", str(err), error=(str(err), rel.pos, rel.end))
+            bounds = self.chain_ranges(ctx, lu, ru if ru is not None else lu)
+            if bounds is None:
+                return Outcome("unreadable", str(err), error=(str(err), rel.pos, rel.end))
         names = sorted(bounds)
         ranges = [range(1, bounds[n] + 1) for n in names]
         total = math.prod(len(r) for r in ranges)
@@ -927,6 +952,25 @@ class _Run:
             return Outcome("unchecked", "not checked: no index values (or sizes) satisfy "
                                         "the note that restricts this claim", vacuous=True)
         return Outcome("holds")
+
+    def chain_ranges(self, ctx, lu, ru):
+        """The ranges of a step's free indices read from its whole chain, where the step
+        alone does not tell (``= X_{ai} \\delta_{bj}``: j runs over W's columns, as in
+        ``\\partial W_{ij}`` the chain starts with); None when the chain does not tell
+        either."""
+        from .evaluate import MathError, free_indices, index_range
+        units = [u for u in (self.unit(ctx, m) for m in self.chain_members)
+                 if not isinstance(u, tuple)]
+        mine = free_indices([lu, ru], ctx.ref)
+        every = free_indices(units, ctx.ref)
+        out = {}
+        for name in mine:
+            uses = {**every, name: mine[name] | every.get(name, set())}
+            try:
+                out[name] = index_range(name, uses)
+            except MathError:
+                return None
+        return out
 
     def sum_hints(self, ctx, lu, ru, env: dict) -> list[str]:
         """Sums that add nothing, or copies of one term: said in plain words."""
@@ -1087,7 +1131,7 @@ class _Run:
 
 _MARKUP = re.compile(r"\$|\\\[|\\\(|```\s*math|\\begin\s*\{(?:equation|align|gather|multline|"
                      r"eqnarray|displaymath|math)\*?\}")
-_PROSE_LINE = re.compile(r"(?:\b[A-Za-z][a-z]{2,}\b[ ,]+){5}|[\u3040-\u30ff\u4e00-\u9fff]{6}")
+_PROSE_LINE = re.compile(r"(?:\b[A-Za-z][a-z]+\b[ ,]+){5}|[\u3040-\u30ff\u4e00-\u9fff]{6}")
 
 
 def _prose_without_math(text: str) -> bool:

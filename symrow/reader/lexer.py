@@ -33,7 +33,8 @@ _ARG_ENVS = frozenset({"array", "alignat", "alignat*", "alignedat", "tabular"})
 
 #: a few Unicode characters that students paste, and their LaTeX
 _UNICODE = {"\u2212": "-", "\u00b7": r"\cdot", "\u22c5": r"\cdot", "\u00d7": r"\times",
-            "\u2032": "'", "\u00a0": " ", "\u2009": " ", "\u202f": " "}
+            "\u2032": "'", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
+            "\u2026": r"\cdots", "\u22ef": r"\cdots", "\u2192": r"\to"}
 
 _SINGLE = set("{}()[]^_&=+-*/,;|'<>.!:?@\"#")
 
@@ -188,6 +189,10 @@ def _tokens(text: str) -> Iterator[Token]:
             if i < n and text[i] == "$":
                 tok = "$$"
                 i += 1
+        elif ch == "." and text.startswith("...", i):
+            # "..." typed for an ellipsis: \cdots
+            kind, tok = "cmd", "\\cdots"
+            i += 3
         elif ch in _SINGLE:
             kind, tok = "sym", ch
             i += 1

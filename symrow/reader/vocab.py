@@ -43,7 +43,8 @@ FONT = {"\\mathrm", "\\mathit", "\\mathsf", "\\text", "\\textrm", "\\operatornam
 TRANSPOSE_WORDS = {"T", "\\top", "\\intercal", "\\prime", "\\mathsfT", "\\mathrmT",
                     "\\textT", "\\mathitT", "\\textsfT", "\\mathbfT", "\\textrmT",
                     "\\mathttT", "\\rmT", "\\sfT", "\\operatornameT"}
-MUL = {"\\cdot", "\\times", "*", "\\ast", "\\bullet"}
+#: products written with a sign (``@`` as numpy writes the matrix product)
+MUL = {"\\cdot", "\\times", "*", "\\ast", "\\bullet", "@"}
 DIV = {"/", "\\div"}
 OPEN = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\lgroup": "\\rgroup"}
 #: a relation met inside brackets or an argument

@@ -123,3 +123,16 @@ def test_without_its_registration_the_function_is_unknown():
     assert "rmsnorm" not in READINGS
     d = symrow.explain(r"\mathrm{RMSNorm}(X)", {"X": (2, 3)})
     assert [n.reading for n in d.plan.nodes] == ["operand", "apply"]   # an undefined φ
+
+
+def test_it_is_checkable_with_no_change_to_the_checker(rmsnorm):
+    """The checker evaluates a function by the reading that explain reads it with
+    (symrow/formula/evaluate.py): registering RMSNorm makes a page with it checkable."""
+    d = symrow.explain(r"Y = \mathrm{RMSNorm}(X) W", {"X": (2, 3), "W": (3, 2)})
+    good = symrow.check(r"$$Y = \mathrm{RMSNorm}(X) W$$", against=d)
+    assert good.verdict == "holds", good.to_text()
+    # row by row, as a student writes it: the row's root mean square
+    row = symrow.check(r"$$\mathrm{RMSNorm}(X)_{1} = \frac{\boldsymbol{x}_1}{\sqrt{"
+                       r"\frac{1}{3}(x_{11}^2 + x_{12}^2 + x_{13}^2)}}$$", against=d)
+    assert row.verdict == "holds", row.to_text()
+    assert symrow.check(r"$$Y = \mathrm{LayerNorm}(X) W$$", against=d).verdict == "wrong"

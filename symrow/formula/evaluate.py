@@ -163,4 +163,14 @@ def apply(key: str, args: list, *, params: tuple = ()) -> sympy.ImmutableMatrix:
     env = {_arg_name(k): _matrix(a) for k, a in enumerate(args)}
     if key.lower() == "attention":      # the builtin the formula reader defines
         return evaluate(r"\mathrm{Attention}(%s)" % ", ".join(env), env)
-    return evaluate(_node(key, len(args), tuple(params)), env)
+    node = _node(key, len(args), tuple(params))
+    if isinstance(node, (E.Apply, E.Softmax)):
+        # a function of the entries or of the rows: the reading's own pure evaluation,
+        # with no plan to build (the checker applies these to many small arguments)
+        from ..derive.readings import READINGS
+        if isinstance(node, E.Apply):
+            return sympy.ImmutableMatrix(READINGS["apply"].evaluate(
+                [sympy.Matrix(env[_arg_name(0)])], func=node.func))
+        return sympy.ImmutableMatrix(READINGS["softmax"].evaluate(
+            [sympy.Matrix(env[_arg_name(0)])]))
+    return evaluate(node, env)

@@ -957,6 +957,9 @@ def _run_check(args) -> int:
     import symrow
     report = symrow.check(tex, against=derivation, timeout=args.timeout,
                           values=values or None, parser=args.parser or "auto")
+    failure = getattr(report, "failure", None)
+    if failure is not None and args.format not in ("json",):
+        raise failure      # text that cannot be read at all: its one line, exit 2
     if note:
         report.notes = report.notes + (note,)
     out = {"json": report.to_json, "markdown": report.to_markdown,
@@ -1032,7 +1035,8 @@ _EXERCISE_FLAGS = {"m": "m", "n": "n", "d": "d", "d_v": "d_v", "n_in": "n_in",
 def _run_exercise(args) -> int:
     from . import exercises
     from .exercises.spec import PRESETS
-    langs = _list_of(args.lang, ("en", "ja"), "--lang")
+    from .narrate.languages import LANGUAGES
+    langs = _list_of(args.lang, tuple(LANGUAGES), "--lang")
     formats = _list_of(args.formats, ("md", "pdf"), "--formats")
     out = Path(args.output)
     if out.exists() and not out.is_dir():

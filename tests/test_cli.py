@@ -132,7 +132,10 @@ def test_format_md_is_markdown_wherever_markdown_is_a_format():
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     takes_markdown = []
     for name, command in sub.choices.items():
-        (fmt,) = [a for a in command._actions if "--format" in a.option_strings]
+        formats = [a for a in command._actions if "--format" in a.option_strings]
+        if not formats:
+            continue               # symrow exercise writes every format it makes
+        (fmt,) = formats
         if "markdown" in fmt.choices:
             takes_markdown.append(name)
             argv = [name, "--format", "md"] + {"check": ["-", "--against", "combine"],

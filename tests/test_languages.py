@@ -107,9 +107,10 @@ def test_the_command_line_choices_are_the_registry(xx):
     found = 0
     for name, command in sub.choices.items():
         for action in command._actions:
-            if "--lang" in action.option_strings:
+            if "--lang" in action.option_strings and action.choices is not None:
                 assert tuple(action.choices) == tuple(LANGUAGES) == ("en", "ja", "xx"), name
                 found += 1
+            # (symrow exercise takes a list, en,ja: checked against the registry when read)
     assert found >= 5  # every derivation, explain and the handout
 
 

@@ -785,11 +785,6 @@ TODAY = {
         "value": r"refused at |x|: NotSupportedError 'an absolute value or norm is not "
                  r"supported yet'",
     },
-    "swin-bias": {
-        "narration": r"the value is right, but the softmax step prints a Python None: 'the "
-                     r"keys that match None best get the largest shares' (ja: 'None によく合う"
-                     r"キーほど'), in the text and the LaTeX",
-    },
     "linformer": {
         "value": r"refused at the left side \bar{\text{head}_{i}}: " + _LHS + r"; with a "
                  r"plain left side it reads right",

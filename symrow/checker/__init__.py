@@ -135,7 +135,11 @@ def _unreadable(err, targets):
     against = targets[0].describe() if len(targets) == 1 else "the handout"
     step = StepReport(1, line, column, err.near or "", "", "unreadable", err.reason,
                       error=error)
-    return Report(against, [step])
+    report = Report(against, [step])
+    #: the error that stopped the reading of the whole text (the command line prints it
+    #: as its one line; a class summary gives it as the file's note)
+    report.failure = err
+    return report
 
 
 def _values(values) -> dict | None:

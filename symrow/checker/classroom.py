@@ -240,6 +240,9 @@ def check_file(path, against, *, values=None, timeout=None, parser="auto",
     except Exception as err:  # noqa: BLE001 - one submission must not stop the class
         return FileResult(shown, "unreadable", {},
                           note=f"internal error: {type(err).__name__}: {_one_line(err)}")
+    failure = getattr(report, "failure", None)
+    if failure is not None:
+        return FileResult(shown, "unreadable", {}, note=_one_line(failure))
     if note:
         report.notes = report.notes + (note,)
     step, line = _first_wrong(report)

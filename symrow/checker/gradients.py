@@ -23,7 +23,7 @@ points at what the student wrote.
 >>> show(r"\frac{\partial L}{\partial W} = X^T \frac{\partial L}{\partial Y}", ("X", "W", "Y"))
 '\\bar{W}=X^T\\bar{Y}'
 >>> show(r"G_X = \partial L / \partial \boldsymbol{x}_i")
-'\\bar{X}=\\bar{\\boldsymbol{x}}_i'
+'\\bar{X}=\\bar{\\boldsymbol{x}}_{i}'
 """
 
 from __future__ import annotations

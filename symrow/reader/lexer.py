@@ -336,7 +336,12 @@ def _restyle(nodes: list) -> list:
             first = node.children[0] if node.children else None
             if isinstance(first, Token) and first.text in OLD_FONTS and len(node.children) > 1:
                 font = Token("cmd", OLD_FONTS[first.text], node.open.pos, node.open.pos)
-                out += [font, Group(node.open, _restyle(node.children[1:]), node.close)]
+                inner = [font, Group(node.open, _restyle(node.children[1:]), node.close)]
+                if out and isinstance(out[-1], Token) and out[-1].text in ("^", "_"):
+                    # ^{\rm T}: a script keeps its one argument, \mathrm{T} inside it
+                    out.append(Group(node.open, inner, node.close))
+                else:
+                    out += inner
             else:
                 out.append(Group(node.open, _restyle(node.children), node.close))
         elif isinstance(node, Env):

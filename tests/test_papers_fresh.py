@@ -709,10 +709,6 @@ TODAY = {
         "value": r"refused at the chain x_rot = U^Tx = [u_1^Tx \\ u_2^Tx]: " + _CHAIN +
                  r"; x_{\rm rot} itself is refused as a name (UnsafeNameError: contains ' ')",
     },
-    "ufldl-recover": {
-        "value": r"refused at x_{\rm rot}, taken for a size: ParseError 'a size's subscript "
-                 r"must be letters or digits, as in d_k'",
-    },
     "gat-score-labml": {
         "value": r"refused at \Vert: NotSupportedError 'a norm is not supported yet', where "
                  r"[g_i \Vert g_j] is a concatenation",

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import math
 
+import sympy
+
 from .layout import Draft, PanelDraft
 from .numbers import check_axes, fmt, number_label, project
 from .scene import OKABE_ITO, SERIES, Arrow, Cell, Label, Mark, Path, Text
@@ -125,21 +127,28 @@ _SHAPES = ("circle", "square", "triangle", "diamond", "down", "pentagon", "cross
 
 
 def _grid(q, title, row_names, col_names, *, signed=None, first=1, last=None, still=True,
-          masked=None, sums=False, digits=2) -> PanelDraft:
+          masked=None, sums=False, digits=2, masked_as=None) -> PanelDraft:
+    """A heat map of ``q``; a masked cell is grey and hatched, and shows ``masked_as``
+    (−∞ for a score the mask removes) or its own value (the weight 0)."""
     values = q.rows
-    finite = [abs(v) for row in values for v in row if math.isfinite(v)]
+    finite = [abs(v) for r, row in enumerate(values) for c, v in enumerate(row)
+              if math.isfinite(v) and not (masked is not None and masked[r][c])]
     top = max(finite, default=1.0)
-    signed = any(v < 0 for row in values for v in row if math.isfinite(v)) \
+    signed = any(v < 0 for r, row in enumerate(values) for c, v in enumerate(row)
+                 if math.isfinite(v) and not (masked is not None and masked[r][c])) \
         if signed is None else signed
     items = []
     for i, row in enumerate(values, start=1):
         for j, v in enumerate(row, start=1):
             off = masked is not None and masked[i - 1][j - 1]
+            label = number_label(v, digits)
             if off:
                 fill, ink = "#e4e4e4", "#6b6b6b"
+                if masked_as is not None:
+                    v, label = masked_as, number_label(masked_as)
             else:
                 fill, ink = heat(v, top, signed)
-            items.append(Cell(row=i, col=j, value=v, label=number_label(v, digits), fill=fill,
+            items.append(Cell(row=i, col=j, value=v, label=label, fill=fill,
                               ink=ink, masked=off, first=first, last=last, still=still))
         if sums:
             total = sum(v for v in row if math.isfinite(v))
@@ -297,12 +306,13 @@ def combine(words, w, b, c, *, axes=None, transposed=False, slides=False, **_):
                             row_label(c, i))
         panel = _plot(items, title, ax, dims, words, limits=limits)
         panel.show_words = i == 1
+        panel.words_room = True
         panels.append(panel)
     columns = [[0, 2], [1, 3]] if shown == 4 else None
     return Draft("combine", panels, m + 1, columns=columns, align="top")
 
 
-def match(words, a, b, c, *, axes=None, focus=1, **_):
+def match(words, a, b, c, *, axes=None, focus=1, slides=False, **_):
     """``C = ABᵀ``: the points a_i and b_j in one plane, the line of each b_j, and a_i
     projected on it (the number at the foot is a_i·b_j); beside it, the heat map of C."""
     if len(a.rows[0]) != len(b.rows[0]):
@@ -333,9 +343,12 @@ def match(words, a, b, c, *, axes=None, focus=1, **_):
             (fx, fy), = project([foot], ax)
             ax_, ay_ = project([full], ax)[0]
             tex, text = fmt(dot)
-            label = Label(f"{row_label(a, i).tex}\\cdot{row_label(b, j).tex} = {tex}",
-                          f"{row_label(a, i).text}·{row_label(b, j).text} = {text}",
-                          size=0.9)
+            if slides:   # a slide has less room: the number at the foot, as the caption says
+                label = Label(tex, text, size=0.9)
+            else:
+                label = Label(f"{row_label(a, i).tex}\\cdot{row_label(b, j).tex} = {tex}",
+                              f"{row_label(a, i).text}·{row_label(b, j).text} = {text}",
+                              size=0.9)
             items.append(Path(points=((ax_, ay_), (fx, fy)), color="#555555", width=0.8,
                               dash="dotted", role="proj", label=label, first=i + 1,
                               last=i + 1, still=(i == focus)))
@@ -371,11 +384,21 @@ def _product_title(c, a, b, reading) -> Label:
     return Label(f"{C.tex} = {A.tex} {B.tex}", f"{C.text} = {A.text} {B.text}")
 
 
-def _mask_of(scores) -> list:
-    return [[not math.isfinite(v) for v in row] for row in scores.rows]
+def _mask_of(scores, case_rows=None) -> list:
+    """Which scores are masked: −∞ among them, or, for a causal mask (whose value the
+    softmax reads as a pattern, leaving the scores as they are), −∞ in the mask M."""
+    masked = [[not math.isfinite(v) for v in row] for row in scores.rows]
+    node = scores.node
+    if node is not None and node.reading == "mask" and node.inputs[1].seq is not None:
+        m = node.inputs[1].seq.values
+        if m is not None:
+            masked = [[masked[i][j] or m[i, j] == -sympy.oo for j in range(len(row))]
+                      for i, row in enumerate(masked)]
+    return masked
 
 
-def _hull_panel(words, p, v, o, ax, dims, *, first_step=1, focus=1, masked=None):
+def _hull_panel(words, p, v, o, ax, dims, *, first_step=1, focus=1, masked=None,
+                weights=True):
     """The values v_j, their hull, and each o_i inside it with a line to every v_j it
     weighs (wider for a larger weight); o_i shows at step ``first_step + i - 1``."""
     vpts = project(v.rows, ax)
@@ -392,10 +415,12 @@ def _hull_panel(words, p, v, o, ax, dims, *, first_step=1, focus=1, masked=None)
         for j in seen:
             w = row[j - 1]
             x, y = vpts[j - 1]
+            if math.hypot(x - ox, y - oy) < 1e-9:
+                continue     # o_i is v_j itself (all its weight on one value)
             items.append(Path(points=((ox, oy), (x, y)), color=OKABE_ITO[color],
                               width=0.35 + 2.6 * w, role="link", first=step, last=step,
-                              label=Label(fmt(w)[0], fmt(w)[1], size=0.85),
-                              opacity=0.85, still=True))
+                              label=Label(fmt(w)[0], fmt(w)[1], size=0.85) if weights
+                              else None, opacity=0.85, still=True))
             items[-1].label_still = (i == focus)
         if masked and any(masked[i - 1]):
             sub = [vpts[j - 1] for j in seen]
@@ -450,12 +475,14 @@ def attention(words, scores, p, v, o, *, axes=None, focus=1, slides=False, **_):
               for i in range(1, m + 1)]
     s_cols = [_node_row(keys, j) for j in range(1, n + 1)] if keys is not None else cols
     v_cols = [row_label(v, j) for j in range(1, n + 1)]
-    s_grid = _grid(scores, name_label(scores), s_rows, s_cols, first=1, masked=masked)
+    s_grid = _grid(scores, name_label(scores), s_rows, s_cols, first=1, masked=masked,
+                   masked_as=-math.inf)
     p_grid = _grid(p, name_label(p), _query_labels(p, m), v_cols, first=2, masked=masked,
                    sums=True, signed=False)
     p_grid.first = 2
+    # on a slide the heat map of P beside it gives the weights, row by row
     panel = _hull_panel(words, p, v, o, ax, dims, first_step=3, focus=focus,
-                        masked=masked if any_mask else None)
+                        masked=masked if any_mask else None, weights=not slides)
     for i in range(1, m + 1):
         p_grid.items.append(Path(points=_row_box(i, n, m), closed=True, color="#000000",
                                  width=1.6, role="highlight", first=i + 2, last=i + 2,
@@ -483,7 +510,7 @@ def distribution(words, scores, p, **_):
     cols = [Label(str(j), str(j)) for j in range(1, n + 1)]
     s_grid = _grid(scores, name_label(scores), [row_label(scores, i) if scores.seq is not None
                                                  else row_label(p, i) for i in range(1, m + 1)],
-                   cols, first=1, masked=masked)
+                   cols, first=1, masked=masked, masked_as=-math.inf)
     p_grid = _grid(p, name_label(p), [row_label(p, i) for i in range(1, m + 1)], cols, first=2,
                    masked=masked, sums=True, signed=False)
     p_grid.first = 2

@@ -26,7 +26,8 @@ from .scene import (Arrow, Box, Cell, Label, Mark, Panel, Path, Scene, Text, coe
                     text_box)
 
 __all__ = ["Target", "TARGETS", "PanelDraft", "Draft", "layout", "marker_outline",
-           "arrow_outline", "mark_radius", "mark_box", "label_obstacles", "note_box", "label_vis"]
+           "arrow_outline", "mark_radius", "mark_box", "label_obstacles", "note_box", "label_vis",
+           "title_box"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,9 +46,9 @@ class Target:
 #: under a title and above a two-line caption; web: an SVG beside a Markdown page, 590 px
 #: at most (a 720 px column), readable at a phone's 390 px
 TARGETS = {
-    "page": Target("page", 10.0, 150.0, 440.0, 240.0),
-    "slide": Target("slide", 10.95, 112.0, 390.0, 140.0),
-    "web": Target("web", 12.0, 170.0, 444.0, 300.0),
+    "page": Target("page", 10.0, 150.0, 440.0, 300.0),
+    "slide": Target("slide", 10.95, 122.0, 390.0, 158.0),
+    "web": Target("web", 12.0, 170.0, 444.0, 380.0),
 }
 
 
@@ -77,6 +78,7 @@ class PanelDraft:
     sum_label: Optional[Label] = None
     legend: list = dataclasses.field(default_factory=list)
     show_words: bool = True    # whether the axes get their titles ("coordinate 1")
+    words_room: bool = False   # keep the room of the x-axis title without one (a row of plots)
     note: Optional[Label] = None
     ymax: Optional[float] = None
     first: int = 1             # the step from which its title, ticks and labels show
@@ -185,8 +187,10 @@ def _ticks(lo: float, hi: float, room: float = 1e9, least: float = 1.0) -> list:
 
 
 def _number(v: float) -> Label:
-    from .numbers import number_label
-    return number_label(v)
+    """A tick's number: as short as it is (0.5, not 0.50)."""
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    text = "0" if text in ("-0", "") else text
+    return Label(text, text.replace("-", "−"))
 
 
 def _plot_points(d: PanelDraft) -> list:
@@ -308,7 +312,8 @@ def _plot_panel(d: PanelDraft, t: Target, height: float, extra: float, words) ->
     yt = _ticks(y0, y1, height, 1.7 * f)
     tick_w = max((_number(v).width(f * 0.82) for v in yt), default=f)
     left = tick_w + 0.3 * f + (1.25 * f if words else 0.0)
-    bottom = 1.15 * f + (1.25 * f if words else 0.0) + (1.2 * f if d.note else 0.0)
+    bottom = 1.15 * f + (1.25 * f if words or d.words_room else 0.0) + \
+        (1.2 * f if d.note else 0.0)
     top = (1.6 * f if d.title else 0.4 * f)
     right = 0.5 * f
     panel = Panel("plot", (0.0, 0.0, left + width + right, bottom + height + top),
@@ -460,32 +465,45 @@ def layout(draft: Draft, target: str | Target = "page", words=None) -> Scene:
         if room > height * 1.05:
             height = room
             panels, (width, total_h) = build()
-    for _ in range(3):
-        if width <= t.max_width + 0.5 and total_h <= t.max_height + 0.5:
-            break
-        if not any(d.kind in flexible_kinds for d in draft.panels):
-            break
-        fixed = sum(p.rect[2] - (p.inner[2] if p.kind in flexible_kinds else 0)
-                    for k, p in enumerate(panels) if any(k == c[0] for c in columns))
-        flexible = sum(p.inner[2] for k, p in enumerate(panels)
-                       if p.kind in flexible_kinds and any(k == c[0] for c in columns))
-        gaps = 1.4 * t.font * (len(columns) - 1)
-        shrink = min(1.0, (t.max_width - fixed - gaps) / max(flexible, 1.0))
-        shrink = min(shrink, (t.max_height - (total_h - height)) / height)
-        if shrink >= 0.999:
-            break
-        height = max(height * shrink, 3.5 * t.font)
+    # a column without a plot or bars keeps its size: the figure may not be shorter
+    fixed_h = max([sum(panels[k].rect[3] for k in col) + 1.4 * t.font * (len(col) - 1)
+                   for col in columns
+                   if not any(draft.panels[k].kind in flexible_kinds for k in col)] + [0.0])
+    max_h = max(t.max_height, fixed_h)
+
+    def fits() -> bool:
+        return width <= t.max_width + 0.5 and total_h <= max_h + 0.5
+
+    if not fits() and any(d.kind in flexible_kinds for d in draft.panels):
+        # the tallest plots that fit: bisection on their height (the font stays)
+        lo, hi = 3.5 * t.font, height
+        for _ in range(9):
+            height = (lo + hi) / 2
+            panels, (width, total_h) = build()
+            if fits():
+                lo = height
+            else:
+                hi = height
+        height = lo
         panels, (width, total_h) = build()
-    for _ in range(4):
+    best = None
+    for attempt in range(6):
+        relaxed = attempt == 5
+        if relaxed:   # the last resort: the margins that did best, a line may be crossed
+            extra = best[1]
+            panels, (width, total_h) = build()
         scene = Scene(draft.kind, width, total_h, t.font, panels, steps=draft.steps,
                       slides=t.name == "slide")
-        missing = place_labels(scene)
+        missing = place_labels(scene, relaxed=relaxed)
         if not missing:
             return scene
-        extra += 0.12
-        panels, (width, total_h) = build()
-    scene.dropped = missing
-    return scene
+        scene.dropped = missing
+        if best is None or len(missing) < len(best[0].dropped):
+            best = (scene, extra)
+        if attempt < 4:
+            extra += 0.15
+            panels, (width, total_h) = build()
+    return best[0]
 
 
 def _build(draft: Draft, t: Target, height: float, extra: float, words) -> list:
@@ -516,21 +534,29 @@ def _sgn(v: float) -> float:
 
 
 def _point_candidates(x: float, y: float, w: float, h: float, r: float) -> list:
+    """Centres for a label of size w x h beside a point whose marker fits a square of
+    half-side ``r``: touching the square at each compass point (up right first), then
+    further out, and between the compass points."""
     out = []
-    for step in (1.5, 4.0, 8.0, 13.0, 19.0):
+    for gap in (1.3, 4.0, 8.0, 13.0, 19.0):
         for angle in _DIRECTIONS:
             ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-            d = r + step
-            out.append((x + ux * d + _sgn(ux) * w / 2, y + uy * d + _sgn(uy) * h / 2))
+            sx, sy = _sgn(ux), _sgn(uy)
+            if angle % 45 == 0:
+                out.append((x + sx * (r + gap + w / 2), y + sy * (r + gap + h / 2)))
+            else:
+                d = r * 1.45 + gap
+                out.append((x + ux * d + sx * w / 2, y + uy * d + sy * h / 2))
     return out
 
 
-def _arrow_candidates(x0, y0, x1, y1, w, h, along=(0.5, 0.38, 0.62, 0.27, 0.73)) -> list:
+def _arrow_candidates(x0, y0, x1, y1, w, h,
+                      along=(0.5, 0.38, 0.62, 0.27, 0.73, 0.15, 0.85)) -> list:
     dx, dy = x1 - x0, y1 - y0
     length = math.hypot(dx, dy) or 1.0
     nx, ny = -dy / length, dx / length
     out = []
-    for gap in (2.0, 5.0, 9.0, 14.0):
+    for gap in (2.0, 5.0, 9.0, 14.0, 20.0):
         for t in along:
             mx, my = x0 + dx * t, y0 + dy * t
             for side in (1, -1):
@@ -567,7 +593,17 @@ def label_obstacles(scene: Scene, panel: Panel):
             continue
     for note in panel.notes:
         out.append((note, "box", note_box(scene, note)))
+    if panel.title is not None:
+        out.append((Text(), "box", title_box(scene, panel)))
     return out
+
+
+def title_box(scene: Scene, panel: Panel) -> Box:
+    """The box of a panel's title, centred over its data."""
+    f = scene.font
+    cx = panel.inner[0] + panel.inner[2] / 2
+    cy = panel.rect[1] + panel.rect[3] - 0.75 * f
+    return text_box(panel.title, cx, cy, f)
 
 
 def note_box(scene: Scene, note: Text) -> Box:
@@ -598,16 +634,17 @@ def label_vis(item) -> _Vis:
 
 
 def _free(box: Box, item, vis, obstacles, placed, bounds: Box, soft_ok: bool,
-          slides: bool) -> bool:
+          slides: bool, lines_ok: bool = False) -> bool:
     if not box.inside(bounds):
         return False
     for other, kind, geo in obstacles:
-        if other is item or not coexist(vis, other, slides):
+        # (a label keeps off its own marker and its own arrow too)
+        if not coexist(vis, other, slides):
             continue
         if kind == "box":
             if box.overlaps(geo, 0.8):
                 return False
-        elif kind == "seg" or (kind == "soft" and not soft_ok):
+        elif (kind == "seg" and not lines_ok) or (kind == "soft" and not soft_ok):
             grown = Box(box.x - 0.8, box.y - 0.8, box.w + 1.6, box.h + 1.6)
             if grown.hits_segment(*geo):
                 return False
@@ -617,7 +654,7 @@ def _free(box: Box, item, vis, obstacles, placed, bounds: Box, soft_ok: bool,
     return True
 
 
-def place_labels(scene: Scene) -> list:
+def place_labels(scene: Scene, relaxed: bool = False) -> list:
     """Place the labels of every marker, arrow and path; return those left without room.
 
     A label is tried around its anchor (see :func:`_point_candidates`, and beside the
@@ -642,7 +679,7 @@ def place_labels(scene: Scene) -> list:
             w, h = lab.width(f), lab.height(f)
             if isinstance(item, Mark):
                 x, y = panel.at(item.x, item.y)
-                spots = _point_candidates(x, y, w, h, r * 1.35)
+                spots = _point_candidates(x, y, w, h, r * 1.35 + 0.8)
             elif isinstance(item, Arrow):
                 geo = arrow_outline(panel, item)
                 if geo is None:
@@ -658,11 +695,14 @@ def place_labels(scene: Scene) -> list:
             vis = label_vis(item)
             if not scene.slides and not vis.still:
                 continue      # a still picture does not show it
-            for soft_ok in (False, True):
+            # soft obstacles (a hull's edge) are given up first; a line only as a last
+            # resort, never a point or another label
+            passes = ((False, False), (True, False)) + (((True, True),) if relaxed else ())
+            for soft_ok, lines_ok in passes:
                 for cx, cy in spots:
                     box = text_box(lab, cx, cy, f)
                     if _free(box, item, vis, obstacles, placed, bounds, soft_ok,
-                             scene.slides):
+                             scene.slides, lines_ok):
                         chosen = box
                         break
                 if chosen is not None:

@@ -118,12 +118,19 @@ class Figure:
         return BUILDERS[self.kind](Words(lang), *self.quantities, **self.options,
                                    slides=target == "slide")
 
-    def scene(self, target: str = "page", lang: str = "en") -> Scene:
-        """The figure laid out for ``target`` ("page", "slide" or "web"), in ``lang``."""
-        key = (target, lang)
+    def scene(self, target: str = "page", lang: str = "en", *,
+              max_height: float | None = None) -> Scene:
+        """The figure laid out for ``target`` ("page", "slide" or "web"), in ``lang``;
+        ``max_height`` (pt) makes it fit a smaller room (a slide under a long caption)."""
+        key = (target, lang, max_height)
         if key not in self._scenes:
             words = Words(lang)
-            self._scenes[key] = layout(self.draft(lang, target), target,
+            from .layout import TARGETS
+            room = TARGETS[target]
+            if max_height is not None:
+                room = dataclasses.replace(room, max_height=min(room.max_height, max_height),
+                                           plot_height=min(room.plot_height, max_height))
+            self._scenes[key] = layout(self.draft(lang, target), room,
                                        lambda d: words.axes(d.axes) if d.kind == "plot"
                                        else None)
         return self._scenes[key]
@@ -133,11 +140,14 @@ class Figure:
         from .svg import to_svg
         return to_svg(self.scene("web", lang), title=self.alt(lang))
 
-    def to_tikz(self, lang: str = "en", *, slides: bool = False) -> str:
+    def to_tikz(self, lang: str = "en", *, slides: bool = False,
+                max_height: float | None = None) -> str:
         """The picture as a ``tikzpicture`` (needs ``\\usepackage{tikz}``); ``slides``
-        draws each step on its own overlays, at the size of a slide."""
+        draws each step on its own overlays, at the size of a slide (at most
+        ``max_height`` pt tall)."""
         from .tikz import to_tikz
-        return to_tikz(self.scene("slide" if slides else "page", lang), slides=slides)
+        return to_tikz(self.scene("slide" if slides else "page", lang, max_height=max_height),
+                       slides=slides)
 
     def to_text(self, lang: str = "en") -> str:
         """The picture in characters, for a terminal (coarse: see :mod:`.text`)."""
@@ -410,8 +420,8 @@ def figure(obj, of: str | None = None, *, axes=None, values=None, focus: int = 1
     """A picture of a derivation (or of a vector sequence), drawn from its numbers.
 
     ``of`` picks the quantity whose reading is drawn, by name (``"S"``, ``"O"``,
-    ``"\\\\bar{X}"``), or ``"attention"`` for attention as a whole, or an operand's name
-    for its points; by default attention as a whole when the formula is attention,
+    ``"\\\\bar{X}"``) or by reading (``"scale"``, ``"softmax"``), or ``"attention"`` for
+    attention as a whole, or an operand's name for its points; by default attention as a whole when the formula is attention,
     else the result's reading (or the last reading with a picture).  ``values`` gives
     numbers (name -> rows) to operands that have none; without them, example numbers
     are used (see :mod:`.numbers`).  ``axes`` chooses the two coordinates drawn of
@@ -449,32 +459,39 @@ def figure(obj, of: str | None = None, *, axes=None, values=None, focus: int = 1
                 if q.node.reading == "operand" and q.name}
     if of is None:
         if "attention" in names and getattr(obj, "kind", "") != "backward":
-            return names["attention"]
+            return _checked(names["attention"])
         result = case.plan.result
         for node, fig in found:
             if node is result:
-                return fig
+                return _checked(fig)
         if found:
-            return [fig for node, fig in found if node is not None][-1]
+            return _checked([fig for node, fig in found if node is not None][-1])
         raise FigureError("this derivation has no reading a picture is made for (a "
                           "combine, a match, a softmax, ...)")
     from ..formula.shapes import canonical_key
     key = canonical_key(of) if of != "attention" else of
     for name, fig in names.items():
         if name == key or canonical_key(name) == key:
-            return fig
-    for node, fig in found:
-        if node is not None and fig.name == of:
-            return fig
+            return _checked(fig)
+    for node, fig in found:   # a reading's name: "scale", "softmax", "match", ...
+        if node is not None and (fig.name == of or node.reading == of):
+            return _checked(fig)
     if key in operands:
         q = operands[key]
-        return Figure("points", (q,), {"axes": axes}, None,
+        return _checked(Figure("points", (q,), {"axes": axes}, None,
                       dict(style="points", A=q.seq, a_i=q.seq.vector(I)), case.example,
-                      q.name)
+                      q.name))
     listed = list(names)
     raise FigureError(f"this derivation has no picture of {of}; it has pictures of "
                       f"{', '.join(_shown_name(n) for n in listed)}, and the points of "
                       f"{', '.join(sorted(operands))}")
+
+
+def _checked(fig: Figure) -> Figure:
+    """The figure, once its draft is made: a choice it needs (``axes``) is asked for now,
+    not when it is first drawn."""
+    fig.draft("en")
+    return fig
 
 
 def _shown_name(name: str) -> str:

@@ -130,11 +130,14 @@ def _good(rows: list) -> bool:
     return True
 
 
-def _generated(rows: int, cols: int, seed: int) -> list:
+def _generated(rows: int, cols: int, seed: int, avoid=frozenset()) -> list:
+    """Small integers, -1 to 2, from a fixed stream: :func:`_good` rows, none of them a
+    row in ``avoid`` (another operand's point, so that no two points coincide)."""
     for attempt in range(200):
         gen = _lcg(seed * 7919 + attempt)
         out = [[(next(gen) % 4) - 1 for _ in range(cols)] for _ in range(rows)]
-        if rows <= 4 ** cols and _good(out):
+        if rows <= 4 ** cols and _good(out) and \
+                not any(tuple(float(v) for v in r) in avoid for r in out):
             return out
     return [[(i + j) % 3 + 1 for j in range(cols)] for i in range(rows)]
 
@@ -143,7 +146,7 @@ def _is_adjacency(seq) -> bool:
     return seq.rows == seq.cols and seq.letter == "a" and seq.accent in ("hat", "tilde")
 
 
-def example_values(seq, order: int) -> list:
+def example_values(seq, order: int, avoid=frozenset()) -> list:
     """Example numbers for an operand without values: a list of rows of ints or
     SymPy numbers.
 
@@ -170,7 +173,7 @@ def example_values(seq, order: int) -> list:
     found = _handout_examples().get((seq.name, (n, m)))
     if found is not None:
         return [list(r) for r in found]
-    return _generated(n, m, order + 31 * n + 7 * m)
+    return _generated(n, m, order + 31 * n + 7 * m, avoid)
 
 
 def _diagonal_example(size: int) -> list:
@@ -218,7 +221,10 @@ def evaluate(plan, values: Mapping | None = None, sizes: Mapping | None = None) 
             elif seq.name in chosen:
                 matrix = sympy.Matrix(chosen[seq.name])
             else:
-                matrix = sympy.Matrix(example_values(seq, order))
+                avoid = {tuple(float(v) for v in row) for q in cache.values()
+                         for row in q.tolist()
+                         if all(getattr(v, "is_number", False) for v in row)}
+                matrix = sympy.Matrix(example_values(seq, order, avoid))
                 order += 1
             example = True
             given[seq.name] = matrix

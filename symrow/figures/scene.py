@@ -42,10 +42,10 @@ MARKERS = ("circle", "square", "triangle", "diamond", "down", "pentagon", "cross
 
 #: the width of characters, in ems, leaning wide: a serif face's letters and digits at
 #: text size (the estimate of a label's box, which labels are placed by)
-_NARROW = set(".,:;!|'`·ı")
+_NARROW = set(".,:;!|'`ı")
 _WIDE = set("mwMWQGOCDHNU")
 _SCRIPTS = set("₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₊₋₌₍₎⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ")
-_OPERATORS = set("=+−<>≈×∑√")
+_OPERATORS = set("=+−<>≈×∑√·")
 
 
 def _char_width(ch: str) -> float:

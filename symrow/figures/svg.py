@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 
-from .layout import arrow_outline, mark_radius, marker_outline, note_box
+from .layout import arrow_outline, mark_radius, marker_outline, note_box, title_box
 from .scene import OKABE_ITO, Arrow, Cell, Mark, Path, Scene, Text
 
 __all__ = ["to_svg", "PX_PER_PT", "runs"]
@@ -292,8 +292,8 @@ def to_svg(scene: Scene, *, title: str = "", desc: str = "") -> str:
             w.text(item.label, box.cx, box.cy, color=color,
                    attrs=f' data-label-of="{_what(item)}"')
         if panel.title is not None:
-            w.text(panel.title, panel.inner[0] + panel.inner[2] / 2,
-                   panel.rect[1] + panel.rect[3] - 0.75 * scene.font, attrs=' data-role="title"')
+            box = title_box(scene, panel)
+            w.text(panel.title, box.cx, box.cy, attrs=' data-role="title"')
         for note in panel.notes:
             box = note_box(scene, note)
             anchor = {"east": "end", "west": "start"}.get(note.anchor, "middle")

@@ -14,7 +14,7 @@ the points first, then each row's construction.  The bounding box is fixed
 
 from __future__ import annotations
 
-from .layout import arrow_outline, mark_radius, marker_outline, note_box
+from .layout import arrow_outline, mark_radius, marker_outline, note_box, title_box
 from .scene import OKABE_ITO, Arrow, Cell, Mark, Path, Scene, Text
 
 __all__ = ["to_tikz"]
@@ -200,17 +200,22 @@ def to_tikz(scene: Scene, *, slides: bool = False) -> str:
                                                   item.role == "highlight"):
                 late.append(item)
             elif isinstance(item, Arrow):
+                w.out.append("%% arrow %s" % " ".join(str(t).replace("\\", "")
+                                                       for t in item.term))
                 w.emit(item, _arrow(w, panel, item))
             elif isinstance(item, Path):
                 code = _path(w, panel, item)
                 if code:
                     w.emit(item, code)
             elif isinstance(item, Cell):
+                w.out.append("%% cell %d %d %r" % (item.row, item.col, item.value))
                 w.emit(item, _cell(w, panel, item))
         if panel.kind == "plot":
             w.out.append("\\end{scope}")
         for item in late:
             if isinstance(item, Mark):
+                # which row it is, for a reader of the source (and the tests)
+                w.out.append("%% point %s %d" % (item.seq.replace("\\", ""), item.index))
                 w.emit(item, _mark(w, panel, item))
             elif isinstance(item, Path):
                 w.emit(item, _path(w, panel, item))
@@ -229,8 +234,8 @@ def to_tikz(scene: Scene, *, slides: bool = False) -> str:
                 w.emit(item, w.text(item.label, box.cx, box.cy), label=True)
         first = getattr(getattr(panel, "draft", None), "first", 1)
         if panel.title is not None:
-            w.emit(Text(first=first), w.text(panel.title, panel.inner[0] + panel.inner[2] / 2,
-                                             panel.rect[1] + panel.rect[3] - 0.75 * f))
+            box = title_box(scene, panel)
+            w.emit(Text(first=first), w.text(panel.title, box.cx, box.cy))
         for note in panel.notes:
             box = note_box(scene, note)
             anchor = {"east": "east", "west": "west"}.get(note.anchor, "center")

@@ -209,6 +209,7 @@ class FigureFrame(Frame):
 
     body: str = ""
     steps: int = 1
+    dropped: int = 0      # labels the picture found no room for (the tests want none)
 
     @property
     def height(self) -> float:
@@ -223,12 +224,27 @@ class FigureFrame(Frame):
         return self.steps
 
 
+#: pt a centred picture takes beyond its own height on a frame (the skips around it)
+_PICTURE_SKIPS = 26.0
+
+
 def _figure_frame(step, lang: str, title: str, subtitle: str) -> FigureFrame:
+    """A picture and its caption on a frame: the picture as tall as the frame leaves it
+    under the title (and subtitle) and over its caption, as estimated before TeX runs
+    (the tests measure the frame as TeX sets it)."""
     fig = step.params["figure"]
-    picture = fig.to_tikz(lang, slides=True)
+    caption = figure_caption(step, lang, tex_escape)
+    # the caption is \\small: 10 pt type on 12 pt lines, about 1.35 times the letters a
+    # line of the frame's own type is counted to hold (see _FULLER)
+    lines = _sentence_height(step, lang, get_language(lang).slide_chars * 1.35) * 12.0 / BASELINE
+    room = (FRAME_HEIGHT - (SUBTITLE_HEIGHT if subtitle else 0.0)
+            - lines * (1.6 if step.params.get("note") else 1.0) - _PICTURE_SKIPS)
+    picture = fig.to_tikz(lang, slides=True, max_height=room)
     body = ("\\begin{center}\n%s\\end{center}\n\\vspace*{-0.6\\baselineskip}\n"
-            "{\\small %s\\par}" % (picture, figure_caption(step, lang, tex_escape)))
-    return FigureFrame(title, subtitle, [], body=body, steps=fig.scene("slide", lang).steps)
+            "{\\small %s\\par}" % (picture, caption))
+    scene = fig.scene("slide", lang, max_height=room)
+    return FigureFrame(title, subtitle, [], body=body, steps=scene.steps,
+                       dropped=len(scene.dropped))
 
 
 def _sentence(step, lang: str) -> str:

@@ -633,23 +633,30 @@ def label_vis(item) -> _Vis:
     return _Vis(item.first, item.last, item.still and getattr(item, "label_still", True))
 
 
-def _free(box: Box, item, vis, obstacles, placed, bounds: Box, soft_ok: bool,
-          slides: bool, lines_ok: bool = False) -> bool:
+def _seg_box(geo) -> Box:
+    x0, y0, x1, y1 = geo
+    return Box(min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0))
+
+
+def _free(box: Box, boxes, segs, softs, placed, bounds: Box, soft_ok: bool,
+          lines_ok: bool = False) -> bool:
+    """Whether ``box`` is inside ``bounds`` and clear of the obstacles seen with it:
+    ``boxes`` (markers, fixed texts), ``segs`` and ``softs`` (lines, as (bbox, segment)),
+    and the labels ``placed`` so far."""
     if not box.inside(bounds):
         return False
-    for other, kind, geo in obstacles:
-        # (a label keeps off its own marker and its own arrow too)
-        if not coexist(vis, other, slides):
+    for geo in boxes:
+        if box.overlaps(geo, 0.8):
+            return False
+    grown = Box(box.x - 0.8, box.y - 0.8, box.w + 1.6, box.h + 1.6)
+    for group, given_up in ((segs, lines_ok), (softs, soft_ok)):
+        if given_up:
             continue
-        if kind == "box":
-            if box.overlaps(geo, 0.8):
+        for bbox, geo in group:
+            if grown.overlaps(bbox) and grown.hits_segment(*geo):
                 return False
-        elif (kind == "seg" and not lines_ok) or (kind == "soft" and not soft_ok):
-            grown = Box(box.x - 0.8, box.y - 0.8, box.w + 1.6, box.h + 1.6)
-            if grown.hits_segment(*geo):
-                return False
-    for other, obox in placed:
-        if coexist(vis, other, slides) and box.overlaps(obox, 1.2):
+    for obox in placed:
+        if box.overlaps(obox, 1.2):
             return False
     return True
 
@@ -695,14 +702,21 @@ def place_labels(scene: Scene, relaxed: bool = False) -> list:
             vis = label_vis(item)
             if not scene.slides and not vis.still:
                 continue      # a still picture does not show it
+            # what is seen with this label (a label keeps off its own marker and its
+            # own arrow too)
+            seen = [(kind, geo) for other, kind, geo in obstacles
+                    if coexist(vis, other, scene.slides)]
+            boxes = [geo for kind, geo in seen if kind == "box"]
+            segs = [(_seg_box(geo), geo) for kind, geo in seen if kind == "seg"]
+            softs = [(_seg_box(geo), geo) for kind, geo in seen if kind == "soft"]
+            near = [obox for other, obox in placed if coexist(vis, other, scene.slides)]
             # soft obstacles (a hull's edge) are given up first; a line only as a last
             # resort, never a point or another label
             passes = ((False, False), (True, False)) + (((True, True),) if relaxed else ())
             for soft_ok, lines_ok in passes:
                 for cx, cy in spots:
-                    box = text_box(lab, cx, cy, f)
-                    if _free(box, item, vis, obstacles, placed, bounds, soft_ok,
-                             scene.slides, lines_ok):
+                    box = Box(cx - w / 2, cy - h / 2, w, h)
+                    if _free(box, boxes, segs, softs, near, bounds, soft_ok, lines_ok):
                         chosen = box
                         break
                 if chosen is not None:

@@ -83,6 +83,11 @@ def _mix(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{srgb(lin(x) + (lin(y) - lin(x)) * t):02x}" for x, y in zip(ra, rb))
 
 
+def _darker(color: str) -> str:
+    """A colour darkened for text on white (a label in the colour of its line)."""
+    return _mix(color, "#000000", 0.25)
+
+
 def _luminance(color: str) -> float:
     r, g, b = [int(color[k:k + 2], 16) / 255 for k in (1, 3, 5)]
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
@@ -101,9 +106,11 @@ def heat(value: float, top: float, signed: bool) -> tuple:
 # -- helpers ------------------------------------------------------------------------------
 
 def _axes(q, axes, words) -> tuple:
+    """The coordinates drawn of the points of ``q``: points in the plane as they are
+    (``axes`` chooses among more than two)."""
     dims = len(q.rows[0]) if q.rows else 0
     what = words.points_of(q)
-    return check_axes(dims, axes, what), dims
+    return check_axes(dims, axes if dims > 2 else None, what), dims
 
 
 def _plot(items, title, axes, dims, words, limits=None) -> PanelDraft:
@@ -419,7 +426,8 @@ def _hull_panel(words, p, v, o, ax, dims, *, first_step=1, focus=1, masked=None,
                 continue     # o_i is v_j itself (all its weight on one value)
             items.append(Path(points=((ox, oy), (x, y)), color=OKABE_ITO[color],
                               width=0.35 + 2.6 * w, role="link", first=step, last=step,
-                              label=Label(fmt(w)[0], fmt(w)[1], size=0.85) if weights
+                              label=Label(fmt(w)[0], fmt(w)[1], size=0.85,
+                                          color=_darker(OKABE_ITO[color])) if weights
                               else None, opacity=0.85, still=True))
             items[-1].label_still = (i == focus)
         if masked and any(masked[i - 1]):

@@ -47,7 +47,7 @@ class Target:
 #: at most (a 720 px column), readable at a phone's 390 px
 TARGETS = {
     "page": Target("page", 10.0, 150.0, 440.0, 300.0),
-    "slide": Target("slide", 10.95, 122.0, 390.0, 158.0),
+    "slide": Target("slide", 10.95, 150.0, 390.0, 165.0),
     "web": Target("web", 12.0, 170.0, 444.0, 380.0),
 }
 

@@ -95,6 +95,7 @@ class Label:
     text: str
     math: bool = True
     size: float = 1.0
+    color: str = "#000000"   # the ink: a weight is written in the colour of its line
 
     def width(self, font: float) -> float:
         """The estimated width in pt at ``font`` pt (leaning wide)."""

@@ -288,8 +288,7 @@ def to_svg(scene: Scene, *, title: str = "", desc: str = "") -> str:
             box = panel.placed.get(id(item))
             if box is None or not (item.still and getattr(item, "label_still", True)):
                 continue
-            color = "#000000"
-            w.text(item.label, box.cx, box.cy, color=color,
+            w.text(item.label, box.cx, box.cy, color=item.label.color,
                    attrs=f' data-label-of="{_what(item)}"')
         if panel.title is not None:
             box = title_box(scene, panel)

@@ -231,7 +231,8 @@ def to_tikz(scene: Scene, *, slides: bool = False) -> str:
         for item in panel.items:
             box = panel.placed.get(id(item))
             if box is not None:
-                w.emit(item, w.text(item.label, box.cx, box.cy), label=True)
+                w.emit(item, w.text(item.label, box.cx, box.cy, color=item.label.color),
+                       label=True)
         first = getattr(getattr(panel, "draft", None), "first", 1)
         if panel.title is not None:
             box = title_box(scene, panel)

@@ -79,6 +79,9 @@ examples:
                                                  ... a worked example with numbers
   symrow check handout.tex --against handout     symrow's own handout, section by section
   symrow check grad.tex --against "Y = XW" --backward          a student's gradients
+  symrow figure attention -o att.svg             a picture: the distribution, o_i in the hull of V
+  symrow attention --m 3 --n 3 --d 2 --figures --slides -o att.pdf
+                                                 slides with a picture after each reading
 
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
 markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
@@ -851,6 +854,8 @@ def _emit_with_figures(obj, fmt: str, args, options: dict) -> None:
     stem = Path(args.output).stem if args.output else "figure"
     shown = with_figures(obj, axes=options.pop("axes", None), images=options.pop("figures"),
                          stem=stem)
+    for line in getattr(shown, "skipped", ()):
+        print(f"symrow: note: {line}", file=sys.stderr)
     if any(s.params["figure"].example for s in shown.steps if s.kind == "figure"):
         print("symrow: note: the pictures are drawn with example numbers; give --values "
               "NAME=ROWS for yours", file=sys.stderr)

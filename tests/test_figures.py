@@ -536,3 +536,39 @@ def test_jupyter_shows_a_figure_and_a_derivation_with_its_figures():
     assert fig._repr_svg_().startswith("<svg")
     shown = d.with_figures()._repr_markdown_()
     assert shown.count("](data:image/svg+xml;base64,") == 4
+
+
+# -- a published worked example, as its page gives it ---------------------------------------
+
+#: "Self-Attention From Scratch — A Complete Numerical Walkthrough" (the sentence "please
+#: study man"), https://omkarchebale.vercel.app/blogs/self-attention-from-scratch-a-complete-
+#: numerical-walkthrough: the embeddings please [1, 0], study [0, 2], man [1, 1], and
+#: Wq = [[1, 0], [0, 1]], Wk = [[1, 1], [0, 1]], Wv = [[1, 0], [0, 1]], transcribed as printed
+PUBLISHED = {"X": [[1, 0], [0, 2], [1, 1]], "W_Q": [[1, 0], [0, 1]], "W_K": [[1, 1], [0, 1]],
+             "W_V": [[1, 0], [0, 1]]}
+
+
+def test_a_published_walkthrough_is_drawn_from_its_own_numbers():
+    d = symrow.explain(r"Q = X W_Q; K = X W_K; V = X W_V; "
+                       r"O = \operatorname{softmax}(QK^T / \sqrt{d}) V", values=PUBLISHED)
+    X, Wq, Wk, Wv = (_m(PUBLISHED[n]) for n in ("X", "W_Q", "W_K", "W_V"))
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    assert K.tolist() == [[1, 1], [0, 2], [1, 2]]     # the page's key vectors
+    S = Q @ K.T / math.sqrt(2)
+    P = softmax_rows(S)
+    O = P @ V
+    fig = symrow.figure(d)
+    assert fig.kind == "attention" and not fig.example
+    s_grid, p_grid, plot = fig.scene("web").panels
+    assert {k: c.value for k, c in cells(s_grid).items()} == pytest.approx(
+        {(i + 1, j + 1): S[i, j] for i in range(3) for j in range(3)})
+    assert {k: c.value for k, c in cells(p_grid).items()} == pytest.approx(
+        {(i + 1, j + 1): P[i, j] for i in range(3) for j in range(3)})
+    hull = next(p for p in plot.items if isinstance(p, Path) and p.role == "hull")
+    for i, xy in marks(fig.scene("web"), "O", plot).items():
+        assert np.allclose(xy, O[i - 1]) and inside_convex(xy, hull.points)
+    # the projections are combines too: each k_i is x_i's weights on the rows of W_K
+    kfig = symrow.figure(d, "K")
+    assert kfig.kind == "combine"
+    drawn = marks(kfig.scene("page"), "K")
+    assert all(np.allclose(drawn[i + 1], K[i]) for i in range(3))

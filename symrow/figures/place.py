@@ -39,6 +39,8 @@ class Figured(Printable):
     """A derivation's steps with figure steps among them; renders like the derivation."""
 
     def __init__(self, source, steps):
+        #: the pictures left out, with the reason (said on the command line)
+        self.skipped: list = []
         self.derivation = getattr(source, "derivation", source)
         self.kind = source.kind
         self.steps = tuple(steps)
@@ -83,6 +85,10 @@ def _step(fig, part: str, number: int, stem: str, images: str, note: bool = Fals
               "images": images, "note": note}
     return Step("figure", params, part=part)
 
+
+#: readings whose picture is left out (and said so) when its points need a choice of
+#: coordinates that was not made: around the readings, not the readings themselves
+_OPTIONAL = frozenset({"rowscale", "colscale", "bias", "layernorm", "apply"})
 
 #: the part of the attention preset that each reading's picture closes
 _ATTENTION_PARTS = {"match": "match", "scale": "scale", "softmax": "distribution",
@@ -148,10 +154,20 @@ def with_figures(obj, *, axes=None, values=None, images: str = "svg", stem: str 
     steps = list(obj.steps)
     parts = list(dict.fromkeys(s.part for s in steps if s.part))
     inserts: list = []    # (index, figure)
+    skipped: list = []
     for node, fig in found:
         part = _part_for(derivation, node, parts)
         if part is None:
             continue
+        try:
+            fig.draft("en")
+        except FigureError as err:
+            if node.reading in _OPTIONAL:
+                # a scaling of a matrix whose rows are not points of the plane (the
+                # adjacency of a graph): said, not drawn
+                skipped.append(f"no picture of {fig.name} ({node.reading}): {err}")
+                continue
+            raise
         inserts.append((_end_of(steps, part), part, fig))
     inserts += _operand_figures(derivation, case, steps, parts, axes)
     out: list = []
@@ -168,7 +184,9 @@ def with_figures(obj, *, axes=None, values=None, images: str = "svg", stem: str 
             out.append(_step(fig, part, number, stem, images, note))
         if k < len(steps):
             out.append(steps[k])
-    return Figured(obj, out)
+    shown = Figured(obj, out)
+    shown.skipped = skipped
+    return shown
 
 
 def _operand_figures(derivation, case, steps, parts, axes) -> list:

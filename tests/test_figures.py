@@ -373,6 +373,9 @@ def _all_figures():
               symrow.backward("XW", {"X": (3, 2), "W": (2, 2)}),
               *(make() for _k, make, _o, _e in KINDS)):
         out += [(d.kind, f) for f in figures(d)]
+    from symrow.figures.place import _handout_pictures
+    out += [("handout " + section, f) for section, figs in _handout_pictures().items()
+            for f in figs]
     return out
 
 

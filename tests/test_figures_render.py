@@ -81,11 +81,19 @@ def test_a_png_is_made_from_the_pdf(tmp_path):
 
 @pytest.mark.renderer
 def test_the_japanese_deck_steps_through_the_figures_frame_by_frame():
+    from types import SimpleNamespace
     from symrow.figures.place import with_figures
-    from symrow.render.beamer import FRAME_HEIGHT, FigureFrame, plan
+    from symrow.render.beamer import FRAME_HEIGHT, FigureFrame, plan, to_beamer
     d = symrow.attention(3, 3, 2)
-    deck = d.to_beamer("ja", figures=True)
-    frames = plan(with_figures(d), "ja")
+    shown = with_figures(d)
+    # the deck's figure frames under their headings (the other frames are the decks
+    # test_slides compiles): what `symrow attention --m 3 --n 3 --d 2 --figures
+    # --slides --lang ja` adds
+    steps = [s for s in shown.steps if s.kind in ("heading", "figure")]
+    deck = to_beamer(SimpleNamespace(steps=steps, kind=d.kind, title=d.title), "ja")
+    assert deck.count("\\begin{tikzpicture}") == 4
+    assert d.to_beamer("ja", figures=True).count("\\begin{tikzpicture}") == 4
+    frames = plan(SimpleNamespace(steps=steps), "ja")
     figure_frames = [f for f in frames if isinstance(f, FigureFrame)]
     assert [f.overlays for f in figure_frames] == [4, 2, 2, 4]
     # each figure frame's body measured as TeX sets it, in a probe frame of its own

@@ -314,8 +314,14 @@ def combine(words, w, b, c, *, axes=None, transposed=False, slides=False, **_):
         panel = _plot(items, title, ax, dims, words, limits=limits)
         panel.show_words = i == 1
         panel.words_room = True
+        if i > 1 and panel.note is not None:
+            panel.note = None       # said once, under the first
         panels.append(panel)
-    columns = [[0, 2], [1, 3]] if shown == 4 else None
+    # four panels as two rows of two; three of a wide cloud too (side by side they would
+    # be flat strips)
+    x0, x1, y0, y1 = limits
+    wide = (x1 - x0) > 1.25 * (y1 - y0)
+    columns = [[0, 2], [1, 3]] if shown == 4 else [[0, 2], [1]] if shown == 3 and wide else None
     return Draft("combine", panels, m + 1, columns=columns, align="top")
 
 

@@ -316,6 +316,10 @@ def _plot_panel(d: PanelDraft, t: Target, height: float, extra: float, words) ->
         (1.2 * f if d.note else 0.0)
     top = (1.6 * f if d.title else 0.4 * f)
     right = 0.5 * f
+    if d.note is not None:   # the note under the plot (centred on it) stays in the panel
+        half = d.note.width(f) / 2 + 0.2 * f
+        right = max(right, half - width / 2)
+        left = max(left, half - width / 2)
     panel = Panel("plot", (0.0, 0.0, left + width + right, bottom + height + top),
                   (x0, x1, y0, y1), (left, bottom, width, height),
                   _clipped(list(d.items), (x0, x1, y0, y1)), d.title, axes=d.axes)
@@ -669,18 +673,38 @@ def place_labels(scene: Scene, relaxed: bool = False) -> list:
     same time (:func:`~symrow.figures.scene.coexist`) is taken.  Soft obstacles (a
     hull's edge, a line through the origin) are avoided when possible.
     """
-    r = mark_radius(scene.font)
-    f = scene.font
     missing = []
     for panel in scene.panels:
-        obstacles = label_obstacles(scene, panel)
-        bounds = Box(*panel.rect)
-        placed: list = []
-        panel.placed = {}
         # the points' names first: they matter most, and they are near their markers
         order = ([i for i in panel.items if isinstance(i, Mark) and i.label] +
                  [i for i in panel.items if isinstance(i, Path) and i.label and not i.figure] +
                  [i for i in panel.items if isinstance(i, Arrow) and i.label])
+        lost = _place_panel(scene, panel, order, relaxed)
+        if lost:
+            # those without room go first, and the others find their places around them
+            first_try = dict(panel.placed)
+            again = _place_panel(scene, panel, lost + [i for i in order
+                                                       if all(i is not x for x in lost)],
+                                 relaxed)
+            if len(again) >= len(lost):
+                panel.placed = first_try
+                _place_panel(scene, panel, order, relaxed)
+            else:
+                lost = again
+        missing += lost
+    return missing
+
+
+def _place_panel(scene: Scene, panel: Panel, order: list, relaxed: bool) -> list:
+    """Place the labels of ``order`` in turn in one panel; return those left without room."""
+    r = mark_radius(scene.font)
+    f = scene.font
+    missing = []
+    obstacles = label_obstacles(scene, panel)
+    bounds = Box(*panel.rect)
+    placed: list = []
+    panel.placed = {}
+    if True:
         for item in order:
             lab = item.label
             w, h = lab.width(f), lab.height(f)

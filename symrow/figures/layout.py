@@ -490,8 +490,8 @@ def layout(draft: Draft, target: str | Target = "page", words=None) -> Scene:
                 hi = height
         height = lo
         panels, (width, total_h) = build()
-    best = None
-    for attempt in range(6):
+    best, stale, attempt = None, 0, 0
+    while True:
         relaxed = attempt == 5
         if relaxed:   # the last resort: the margins that did best, a line may be crossed
             extra = best[1]
@@ -503,11 +503,16 @@ def layout(draft: Draft, target: str | Target = "page", words=None) -> Scene:
             return scene
         scene.dropped = missing
         if best is None or len(missing) < len(best[0].dropped):
-            best = (scene, extra)
-        if attempt < 4:
+            best, stale = (scene, extra), 0
+        else:
+            stale += 1
+        if relaxed:
+            return best[0]
+        # more margin, up to four times; after two that did not help, the last resort
+        attempt = 5 if (stale >= 2 or attempt >= 4) else attempt + 1
+        if attempt < 5:
             extra += 0.15
             panels, (width, total_h) = build()
-    return best[0]
 
 
 def _build(draft: Draft, t: Target, height: float, extra: float, words) -> list:
@@ -680,7 +685,7 @@ def place_labels(scene: Scene, relaxed: bool = False) -> list:
                  [i for i in panel.items if isinstance(i, Path) and i.label and not i.figure] +
                  [i for i in panel.items if isinstance(i, Arrow) and i.label])
         lost = _place_panel(scene, panel, order, relaxed)
-        if lost:
+        if 0 < len(lost) <= 3:
             # those without room go first, and the others find their places around them
             first_try = dict(panel.placed)
             again = _place_panel(scene, panel, lost + [i for i in order

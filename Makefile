@@ -54,6 +54,7 @@ bench: $(VENV)/.installed-test
 	$(PY) tests/bench_explain.py
 	$(PY) tests/bench_backward.py
 	$(PY) tests/bench_check.py
+	$(PY) tests/bench_figures.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis tests/node_modules

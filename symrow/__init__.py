@@ -16,8 +16,8 @@ True
 # What needs no SymPy is imported now; the rest when it is first asked for (PEP 562),
 # so that ``import symrow`` costs little more than SymPy itself, and the ``symrow``
 # command's --help imports no SymPy at all (symrow.cli imports this package).
-from .errors import (CheckTimeout, LimitError, NotSupportedError, OptionError, OutputError,
-                     ParseError, RenderError, ShapeError, SizeError, SymrowError,
+from .errors import (CheckTimeout, FigureError, LimitError, NotSupportedError, OptionError,
+                     OutputError, ParseError, RenderError, ShapeError, SizeError, SymrowError,
                      UnsafeNameError)
 from .limits import Limits, get_limits, limits
 from .derive import catalog as _catalog  # noqa: F401  (registers the built-in presets)
@@ -32,6 +32,7 @@ _LAZY = {
     "attention": (".derive.attention", "attention"),
     "backward": (".derive.backward", "backward"),
     "apply": (".formula.read", "apply"), "softmax": (".formula.read", "softmax"),
+    "figure": (".figures", "figure"), "figures": (".figures", None),
     "nodes": (".nodes", None), "render": (".render", None),
 }
 
@@ -74,9 +75,9 @@ def check(tex: str, against, *, timeout: float | None = None, values: dict | Non
 __all__ = [
     "SymrowError", "SizeError", "UnsafeNameError", "ShapeError", "LimitError",
     "OptionError", "ParseError", "NotSupportedError", "CheckTimeout", "RenderError",
-    "OutputError",
+    "OutputError", "FigureError",
     "Limits", "limits", "get_limits",
     "VecSeq", "vecseq", "Step", "Derivation",
     "combine", "match", "attention", "explain", "backward", "softmax", "apply", "presets",
-    "check",
+    "check", "figure",
 ]

@@ -79,6 +79,9 @@ examples:
                                                  ... a worked example with numbers
   symrow check handout.tex --against handout     symrow's own handout, section by section
   symrow check grad.tex --against "Y = XW" --backward          a student's gradients
+  symrow figure attention -o att.svg             a picture: the distribution, o_i in the hull of V
+  symrow attention --m 3 --n 3 --d 2 --figures --slides -o att.pdf
+                                                 slides with a picture after each reading
 
 formats: text (Unicode, for a terminal; the default), latex (a fragment),
 markdown or md ($$ blocks, for KaTeX sites and Jupyter), tex (a complete
@@ -101,6 +104,25 @@ examples:
 
 The loss L is any number computed from the result C; the upstream gradient dL/dC is
 given by its entries. Every gradient has the shape of its variable.
+"""
+
+#: the formats of ``symrow figure`` (see symrow.figures.output)
+FIGURE_FORMATS = ("svg", "tex", "tikz", "pdf", "png")
+
+FIGURE_EPILOG = """\
+examples:
+  symrow figure attention --values "Q=1,0;0,1;1,1" --values "K=1,0;0,1;-1,-1" \\
+      --values "V=3,1;1,3;-1,-1" -o att.svg      the distribution, and o_i in the hull of V
+  symrow figure attention -o att.tex             the same as a LaTeX document (TikZ)
+  symrow figure attention --causal -o causal.pdf the masked keys greyed out
+  symrow figure combine --values "A=1,2;3,1" --values "B=1,1;2,-1" -o c.svg
+  symrow figure "XW + b" --values "X=1,2;3,1" --values "W=1,0;0,1" --values "b=1,-1"
+  symrow figure match --of C -o m.png            a PNG, for a site that takes uploads
+  symrow figure "XW" --backward --of "\\bar{X}" --values "X=1,2;3,1" --values "W=1,0;1,1"
+
+Points with more than two coordinates are drawn in two that you choose (--axes 1,3);
+the picture says which.  Operands without --values get example numbers, printed on
+stderr in --values form so that you can change them.
 """
 
 EXPLAIN_EPILOG = """\
@@ -286,6 +308,27 @@ def _add_layout(p: argparse.ArgumentParser) -> None:
                         "column; text: 100 characters)")
 
 
+def _axes(text: str) -> tuple:
+    """``1,3`` -> (1, 3): the two coordinates a picture draws."""
+    m = re.fullmatch(r"\s*(\d+)\s*[,x]\s*(\d+)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"--axes takes two coordinates such as 1,2; got "
+                                         f"{_typed(text)}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _add_figures(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("pictures (each reading drawn as what it does to the points)")
+    g.add_argument("--figures", nargs="?", const="svg", default=None, choices=("svg", "png"),
+                   help="put a picture after each reading, drawn from the numbers (--values, "
+                        "or example numbers): TikZ in LaTeX, PDF and slides (one overlay per "
+                        "step), an image beside a Markdown page (-o PAGE.md; svg, the "
+                        "default, or png, made from the PDF by pdftoppm)")
+    g.add_argument("--axes", type=_axes, default=None, metavar="I,J",
+                   help="the two coordinates drawn of points with more than two (e.g. 1,3); "
+                        "without it such a picture is refused")
+
+
 def _add_shapes(p, *, extra: str = "") -> None:
     p.add_argument("--shape", action="append", type=_named_shape, default=[], metavar="NAME=RxC",
                    help="the shape of a matrix of the formula, e.g. X=4x3 or X=nxd; repeat "
@@ -390,6 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_output(p)
         _add_layout(p)
         _add_parts(p)
+        _add_figures(p)
         _add_limits(p, "max_dim", "max_terms")
         p.set_defaults(run=_run_derivation, kind=preset.name)
 
@@ -415,6 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(p)
     _add_layout(p)
     _add_parts(p)
+    _add_figures(p)
     _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_derivation, kind="explain")
 
@@ -442,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(p)
     _add_layout(p)
     _add_parts(p)
+    _add_figures(p)
     _add_limits(p, "max_dim", "max_terms")
     p.set_defaults(run=_run_derivation, kind="backward")
 
@@ -485,7 +531,48 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _subparser(sub, "handout", "the full handout on the mathematics of attention")
     _add_output(p)
+    g = p.add_argument_group("pictures")
+    g.add_argument("--figures", nargs="?", const="svg", default=None, choices=("svg", "png"),
+                   help="a picture in every section, drawn from the worked examples (with "
+                        "-o PAGE.md the pictures are written beside the page)")
     p.set_defaults(run=_run_handout, kind="handout")
+
+    p = _subparser(sub, "figure", "a picture of a formula's readings, drawn from numbers: "
+                                  "the points, combine, match, attention", FIGURE_EPILOG)
+    p.add_argument("what", metavar="PRESET|FORMULA",
+                   help="a preset (" + ", ".join(_presets()) + ") or a formula in LaTeX, as "
+                        "for explain")
+    _add_shapes(p)
+    p.add_argument("--values", action="append", type=_named_values, default=[],
+                   metavar="NAME=1,2;3,4", help="numbers for an operand, rows separated by "
+                                                "';' (operands without them get example "
+                                                "numbers, shown on stderr)")
+    p.add_argument("--of", default=None, metavar="NAME",
+                   help="the quantity whose reading is drawn (e.g. S, P, O, H), 'attention' "
+                        "for attention as a whole, or an operand for its points (default: "
+                        "attention as a whole, or the result)")
+    p.add_argument("--axes", type=_axes, default=None, metavar="I,J",
+                   help="the two coordinates drawn of points with more than two")
+    p.add_argument("--focus", type=_positive, default=1, metavar="I",
+                   help="the row whose construction is spelled out (projections, weights; "
+                        "default: 1)")
+    p.add_argument("--causal", action="store_true",
+                   help="the causal mask (attention: query i sees keys j <= i)")
+    p.add_argument("--diagonal", action="append", default=[], metavar="NAME",
+                   help="an operand that is a diagonal matrix; may be repeated")
+    p.add_argument("--backward", action="store_true",
+                   help="draw a gradient of the backward pass (--of \\bar{X}, ...)")
+    p.add_argument("--format", "-f", choices=FIGURE_FORMATS, default=None,
+                   help="svg (the default), tex (a LaTeX document of the picture), tikz "
+                        "(the tikzpicture alone, to \\input), pdf or png (compiled by TeX; "
+                        "png by pdftoppm); by default from the suffix of -o")
+    from .narrate.languages import LANGUAGES
+    p.add_argument("--lang", choices=tuple(LANGUAGES), default="en",
+                   help="the language of the words in the picture (default: en)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE (atomically): .svg .tex .tikz .pdf .png")
+    _add_limits(p, "max_dim", "max_terms")
+    p.set_defaults(run=_run_figure, kind="figure")
 
     p = _subparser(sub, "check", "check a hand derivation (LaTeX) against symrow, step by step")
     p.add_argument("files", metavar="FILE_OR_DIR", nargs="+",
@@ -776,9 +863,15 @@ def _run_derivation(args) -> int:
         emit(list_parts(derivation, args.lang), None)
         return 0
     _check_destination(fmt, args.output)
+    _check_figures(args, fmt)
     parts = [p.strip() for p in args.parts.split(",")] if args.parts else None
     if parts:
         derivation.select(parts)  # an unknown part is refused before any rendering
+    if args.figures:
+        shown = derivation.select(parts) if parts else derivation
+        _emit_with_figures(shown, fmt, args, dict(layout, figures=args.figures,
+                                                  axes=args.axes))
+        return 0
     emit(render(derivation, fmt, args.lang, slides=args.slides, parts=parts, **layout),
          args.output)
     return 0
@@ -788,8 +881,123 @@ def _run_handout(args) -> int:
     from .handout import handout
     fmt = resolve_format(args)
     _check_destination(fmt, args.output)
-    emit(render(handout(), fmt, args.lang, slides=args.slides), args.output)
+    _check_figures(args, fmt)
+    options = {"figures": args.figures} if args.figures else {}
+    _emit_with_figures(handout(), fmt, args, options)
     return 0
+
+
+def _check_figures(args, fmt: str) -> None:
+    """--figures with Markdown writes its pictures beside the page, so it needs -o."""
+    if getattr(args, "axes", None) is not None and not args.figures:
+        raise OptionError("--axes chooses the coordinates of the pictures; it goes with "
+                          "--figures")
+    if args.figures and fmt == "markdown" and not args.output:
+        raise OptionError("--figures with Markdown writes each picture as a file beside the "
+                          "page: give -o PAGE.md")
+    if args.figures == "png" and fmt not in ("markdown", "text"):
+        raise OptionError("--figures png is for Markdown pages (pictures as PNG files); "
+                          "LaTeX, PDF and slides draw them as TikZ: use --figures")
+
+
+def _emit_with_figures(obj, fmt: str, args, options: dict) -> None:
+    """Render ``obj`` (with its pictures when --figures is given) and write it; with
+    Markdown, each picture is written beside the page first."""
+    if not options.get("figures"):
+        emit(render(obj, fmt, args.lang, slides=args.slides, **options), args.output)
+        return
+    from .figures.place import markdown_files, with_figures
+    stem = Path(args.output).stem if args.output else "figure"
+    shown = with_figures(obj, axes=options.pop("axes", None), images=options.pop("figures"),
+                         stem=stem)
+    for line in getattr(shown, "skipped", ()):
+        print(f"symrow: note: {line}", file=sys.stderr)
+    if any(s.params["figure"].example for s in shown.steps if s.kind == "figure"):
+        print("symrow: note: the pictures are drawn with example numbers; give --values "
+              "NAME=ROWS for yours", file=sys.stderr)
+    out = render(shown, fmt, args.lang, slides=args.slides, **options)
+    if fmt == "markdown":
+        from .outfile import write_atomic
+        folder = Path(args.output).parent
+        for name, data in markdown_files(shown, args.lang).items():
+            write_atomic(folder / name, data)
+    emit(out, args.output)
+
+
+def _run_figure(args) -> int:
+    from .figures.output import render_figure
+    fmt = args.format or _figure_suffix(args.output)
+    if fmt in ("pdf", "png"):
+        _check_destination("pdf", args.output)
+    else:
+        _check_destination(fmt, args.output)
+    fig = _figure_of(args)
+    if fig.example:
+        given = getattr(fig, "given", {})
+        shown = " ".join(f'--values "{name}={_rows_text(rows)}"' for name, rows in given.items())
+        print(f"symrow: note: drawn with example numbers: {shown}" if shown else
+              "symrow: note: drawn with example numbers", file=sys.stderr)
+    emit(render_figure(fig, fmt, args.lang), args.output)
+    return 0
+
+
+def _rows_text(matrix) -> str:
+    import sympy
+    rows = sympy.Matrix(matrix).tolist()
+    return ";".join(",".join(str(v) for v in row) for row in rows)
+
+
+def _figure_suffix(output: str | None) -> str:
+    if not output:
+        return "svg"
+    from .figures.output import FIGURE_SUFFIXES
+    suffix = Path(output).suffix.lower()
+    fmt = FIGURE_SUFFIXES.get(suffix)
+    if fmt is None:
+        raise OptionError(f"-o {output}: a picture is written as {_or(list(FIGURE_SUFFIXES))}, "
+                          f"or give --format: {_or(list(FIGURE_FORMATS))}")
+    return fmt
+
+
+#: the shapes ``symrow figure PRESET`` draws without --shape or --values: points in the plane
+FIGURE_SHAPES = {
+    "attention": {"Q": (3, 2), "K": (3, 2), "V": (3, 2)},
+    "combine": {"A": (3, 2), "B": (2, 2)}, "match": {"A": (3, 2), "B": (2, 2)},
+    "linear": {"X": (3, 2), "W": (2, 2)},
+    "gcn": {r"\hat{A}": (4, 4), "X": (4, 2), "W": (2, 2)},
+}
+
+
+def _figure_of(args):
+    """The derivation ``symrow figure`` draws from, and its picture."""
+    from .derive.explain import explain
+    from .figures import figure
+    presets = _presets()
+    values = _values_of(args)
+    shapes = _shapes_of(args)
+    causal = bool(args.causal)
+    if args.what in presets:
+        preset = presets[args.what]
+        formula = preset.examples[0] if (causal and preset.examples) else preset.formula
+        if not shapes:
+            defaults = FIGURE_SHAPES.get(preset.name, dict(preset.example))
+            shapes = {k: v for k, v in defaults.items() if k not in values}
+            if values:   # the given numbers decide the sizes; the others follow from them
+                shapes = {}
+    else:
+        formula = args.what
+    if causal and "M" not in formula:
+        raise OptionError("--causal needs a mask M inside the softmax: use the preset "
+                          "attention, or write softmax(QK^T/\\sqrt{d} + M)V")
+    derivation = explain(formula, shapes or None, values=values or None, causal=causal,
+                         diagonal=args.diagonal or ())
+    if args.backward:
+        from .derive.backward import backward
+        derivation = backward(derivation)
+    fig = figure(derivation, args.of, axes=args.axes, focus=args.focus)
+    from .figures.make import case_of
+    fig.given = case_of(derivation).given
+    return fig
 
 
 def _layout_of(args) -> dict:

@@ -27,6 +27,7 @@ __all__ = [
     "CheckTimeout",
     "RenderError",
     "OutputError",
+    "FigureError",
 ]
 
 
@@ -107,3 +108,8 @@ class RenderError(SymrowError, RuntimeError):
 
 class OutputError(SymrowError, OSError):
     """An output file cannot be written."""
+
+
+class FigureError(SymrowError, ValueError):
+    """A picture cannot be drawn as asked: points with more than two coordinates and
+    no choice of which two (``axes=``), general sizes, a value that is not a number."""

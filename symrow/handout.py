@@ -95,12 +95,14 @@ class Handout(Printable):
     def to_document(self, lang: str = "en", **options) -> str:
         """A complete LaTeX document, compiled by the language's engine (pdflatex for
         English, lualatex + luatexja for Japanese)."""
-        from .render.document import preamble, tex_escape
+        from .render.document import extra_preamble, preamble, tex_escape
         head = ("\\begin{center}\n{\\LARGE\\bfseries %s\\par}\\vspace{0.6em}\n"
                 "{\\large %s\\par}\\vspace{0.3em}\n{\\small %s\\par}\n\\end{center}\n\n"
                 % tuple(tex_escape(phrase(key, lang)) for key in
                         ("handout.title", "handout.subtitle", "handout.made_with")))
-        return (preamble(lang) + "\\begin{document}\n" + head + self.to_latex(lang, **options)
+        shown = self._figured(options)   # figures=True: a picture in every section
+        return (preamble(lang) + extra_preamble(shown) + "\\begin{document}\n" + head
+                + shown.to_latex(lang, **options)
                 + "\\end{document}\n")
 
     def to_beamer(self, lang: str = "en", **options) -> str:

@@ -26,29 +26,60 @@ __all__ = ["Printable"]
 class Printable:
     """Mixin: ``to_latex``, ``to_markdown``, ``to_text``, ``to_document``, ``to_beamer``,
     ``to_pdf``,
-    ``__str__`` and the Jupyter ``_repr_*_`` methods, all imported lazily."""
+    ``__str__`` and the Jupyter ``_repr_*_`` methods, all imported lazily.
+
+    Every ``to_*`` method takes ``figures=True`` (a picture at each reading's step, see
+    :mod:`symrow.figures.place`; for Markdown ``figures="svg"``, ``"png"`` or
+    ``"inline"`` says how the pictures are linked) and ``axes=(i, j)``, the two
+    coordinates drawn of points with more than two."""
 
     __slots__ = ()
+
+    def _figured(self, options: dict):
+        figures = options.pop("figures", None)
+        axes = options.pop("axes", None)
+        if not figures:
+            if axes is not None:
+                from .errors import OptionError
+                raise OptionError("axes= chooses the coordinates of the pictures; it goes "
+                                  "with figures=True")
+            return self
+        from .figures.place import with_figures
+        return with_figures(self, axes=axes,
+                            images=figures if isinstance(figures, str) else "svg")
+
+    def figure(self, of=None, **options):
+        """A picture of a reading of this derivation (see :func:`symrow.figure`)."""
+        from .figures import figure
+        return figure(self, of, **options)
+
+    def with_figures(self, **options):
+        """The same steps with a picture after each reading (see
+        :func:`symrow.figures.place.with_figures`); in Jupyter it shows the pictures
+        inline, in the same cell."""
+        from .figures.place import with_figures
+        options.setdefault("images", "inline")
+        return with_figures(self, **options)
 
     def to_latex(self, lang: str = "en", **options) -> str:
         """A LaTeX fragment (amsmath, ``align*``)."""
         from .render import bridge
-        return bridge.to_latex(self, lang, **options)
+        return bridge.to_latex(self._figured(options), lang, **options)
 
     def to_markdown(self, lang: str = "en", **options) -> str:
         """Markdown with ``$`` and ``$$`` math, for KaTeX sites and Jupyter."""
         from .render import bridge
-        return bridge.to_markdown(self, lang, **options)
+        return bridge.to_markdown(self._figured(options), lang, **options)
 
     def to_text(self, lang: str = "en", **options) -> str:
         """Unicode text for a terminal."""
         from .render import bridge
-        return bridge.to_text(self, lang, **options)
+        return bridge.to_text(self._figured(options), lang, **options)
 
     def to_document(self, lang: str = "en", **options) -> str:
         """A complete LaTeX document: pdflatex for ``en``, lualatex + luatexja for ``ja``."""
         from .render import bridge
-        return bridge.to_document(self, lang, **options)
+        return bridge.to_document(self._figured(options), lang, **options)
 
     def to_beamer(self, lang: str = "en", **options) -> str:
         """Slides: a complete Beamer document, one frame per step or small group of
@@ -58,7 +89,7 @@ class Printable:
         on over "(cont.)" frames.  ``parts=`` selects parts, as for documents.
         """
         from .render import bridge
-        return bridge.to_beamer(self, lang, **options)
+        return bridge.to_beamer(self._figured(options), lang, **options)
 
     def to_pdf(self, lang: str = "en", *, slides: bool = False, **options) -> bytes:
         """The document (or, with ``slides=True``, the Beamer deck) compiled to PDF:
@@ -68,7 +99,9 @@ class Printable:
         package, or quoting TeX's first error.
         """
         from .render.pdf import compile_pdf
-        source = self.to_beamer(lang, **options) if slides else self.to_document(lang, **options)
+        target = self._figured(options)
+        source = target.to_beamer(lang, **options) if slides else \
+            target.to_document(lang, **options)
         return compile_pdf(source, lang)
 
     def _repr_latex_(self) -> str:

@@ -189,6 +189,9 @@ def test_a_readme_command_runs_as_written(entry, tmp_path, tex_spy):
         assert [line.rstrip() for line in proc.stdout.splitlines()] == shown.splitlines()
     written = [w for prev, w in zip([""] + words, words)
                if prev in (">", "-o", "--summary", "--plot")]
+    if "--figures" in words:   # a Markdown page's pictures are written beside it
+        written += sorted(p.name for name in written if name.endswith(".md")
+                          for p in tmp_path.glob(name[:-3] + "-*.svg"))
     for name in written:
         assert (tmp_path / name).stat().st_size > 0, name
     assert {p.name for p in tmp_path.iterdir()} - before == set(written)

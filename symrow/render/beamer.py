@@ -45,7 +45,8 @@ import dataclasses
 import math
 
 from ..narrate import check_lang, get_language, goes_on, segments
-from .document import heading_number, sentence as _narrated, tex_escape
+from .document import (extra_preamble, figure_caption, heading_number, sentence as _narrated,
+                       tex_escape)
 from .latex import printer
 from .layout import Row, display_rows
 from .measure import TEX
@@ -199,6 +200,53 @@ class Frame:
         return sum(max(1, len(b.equations)) for b in self.blocks)
 
 
+@dataclasses.dataclass
+class FigureFrame(Frame):
+    """A frame of its own for a picture (a step of kind ``figure``: see
+    :mod:`symrow.figures.place`): its TikZ at the size of a slide, revealed one
+    overlay per step of the picture, and its caption below.  It counts as a full
+    frame, so that no other frame joins it."""
+
+    body: str = ""
+    steps: int = 1
+    dropped: int = 0      # labels the picture found no room for (the tests want none)
+
+    @property
+    def height(self) -> float:
+        return FRAME_HEIGHT
+
+    @property
+    def likely_height(self) -> float:
+        return FRAME_HEIGHT
+
+    @property
+    def overlays(self) -> int:
+        return self.steps
+
+
+#: pt a centred picture takes beyond its own height on a frame (the skips around it)
+_PICTURE_SKIPS = 26.0
+
+
+def _figure_frame(step, lang: str, title: str, subtitle: str) -> FigureFrame:
+    """A picture and its caption on a frame: the picture as tall as the frame leaves it
+    under the title (and subtitle) and over its caption, as estimated before TeX runs
+    (the tests measure the frame as TeX sets it)."""
+    fig = step.params["figure"]
+    caption = figure_caption(step, lang, tex_escape)
+    # the caption is \\small: 10 pt type on 12 pt lines, about 1.35 times the letters a
+    # line of the frame's own type is counted to hold (see _FULLER)
+    lines = _sentence_height(step, lang, get_language(lang).slide_chars * 1.35) * 12.0 / BASELINE
+    room = (FRAME_HEIGHT - (SUBTITLE_HEIGHT if subtitle else 0.0)
+            - lines * (1.6 if step.params.get("note") else 1.0) - _PICTURE_SKIPS)
+    picture = fig.to_tikz(lang, slides=True, max_height=room)
+    body = ("\\begin{center}\n%s\\end{center}\n\\vspace*{-0.6\\baselineskip}\n"
+            "{\\small %s\\par}" % (picture, caption))
+    scene = fig.scene("slide", lang, max_height=room)
+    return FigureFrame(title, subtitle, [], body=body, steps=scene.steps,
+                       dropped=len(scene.dropped))
+
+
 def _sentence(step, lang: str) -> str:
     """The step's sentence as LaTeX, as the documents write it."""
     return _narrated(step, lang, tex_escape)
@@ -321,6 +369,10 @@ def plan(derivation, lang: str = "en", title: str = "") -> list:
         return titles[levels[0]], " \\textperiodcentered{} ".join(titles[k] for k in levels[1:])
 
     for step in derivation.steps:
+        if step.kind == "figure":
+            frames.append(_figure_frame(step, lang, *title_and_subtitle()))
+            fresh = True      # the next step opens a frame of its own
+            continue
         if step.kind == "heading":
             level = step.params.get("level", 2)
             for deeper in [k for k in titles if k >= level]:
@@ -449,6 +501,8 @@ def _frame(frame: Frame) -> str:
     head = "\\begin{frame}[t]{%s}\n" % frame.title
     if frame.subtitle:
         head += "\\framesubtitle{%s}\n" % frame.subtitle
+    if isinstance(frame, FigureFrame):
+        return head + frame.body + "\n\\end{frame}\n"
     parts = []
     reveal = frame.overlays > 1
     slide = 1
@@ -504,7 +558,7 @@ def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
         title = (getattr(derivation, "title", None) or {}).get(lang)
     title = title or ""
     frames = plan(derivation, lang, title)
-    out = preamble(lang)
+    out = preamble(lang) + extra_preamble(derivation)
     if title:
         out += _title_frame(title, subtitle)
     else:

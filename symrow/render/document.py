@@ -93,9 +93,11 @@ def shown_steps(derivation, expand=None, width=None) -> list:
 
 
 def _walk(derivation, lang: str, *, heading, paragraph, display,
-          before_display: str = "\n\n", expand=None, width=None) -> str:
+          before_display: str = "\n\n", expand=None, width=None, figure=None) -> str:
     """Headings, sentences and displays, separated by blank lines; a display
-    follows its sentence after ``before_display``; ``display(node, ems)``."""
+    follows its sentence after ``before_display``; ``display(node, ems)``; a
+    picture (a step of kind ``figure``, see :mod:`symrow.figures.place`) is
+    ``figure(step)``, or its caption alone."""
     check_lang(lang)
     from .layout import math_width
     ems = math_width(width)
@@ -103,6 +105,9 @@ def _walk(derivation, lang: str, *, heading, paragraph, display,
     for step in shown_steps(derivation, expand, width):
         if step.kind == "heading":
             parts.append(heading(step))
+            continue
+        if step.kind == "figure" and figure is not None:
+            parts.append(figure(step))
             continue
         part = paragraph(step)
         if step.display is not None:
@@ -149,7 +154,33 @@ def to_latex(derivation, lang: str = "en", *, expand=None, width=None) -> str:
         heading=lambda s: _tex_heading(s, lang),
         paragraph=lambda s: sentence(s, lang, tex_escape),
         display=lambda node, ems: display(node, "align*", ems), before_display="\n",
-        expand=expand, width=width)
+        expand=expand, width=width, figure=lambda s: _tex_figure(s, lang))
+
+
+def _tex_figure(step, lang: str) -> str:
+    """A picture at its step: its TikZ, centred, and its caption below it, small (not a
+    float: it stays at its step).  Needs ``\\usepackage{tikz}`` (see
+    :func:`extra_preamble`)."""
+    picture = step.params["figure"].to_tikz(lang)
+    return ("\\begin{center}\n%s\\end{center}\n{\\small %s\\par}"
+            % (picture, figure_caption(step, lang, tex_escape)))
+
+
+def figure_caption(step, lang: str, escape, mode: str = "latex") -> str:
+    """A picture's caption: its sentence, and, on the first picture drawn with example
+    numbers, the sentence that says so."""
+    words = sentence(step, lang, escape, mode)
+    if step.params.get("note"):
+        from ..steps import Step
+        words += " " + sentence(Step("figure_example", {}), lang, escape, mode)
+    return words
+
+
+def extra_preamble(obj) -> str:
+    """What a document of ``obj`` needs beyond :func:`preamble`: TikZ, for pictures."""
+    if any(s.kind == "figure" for s in getattr(obj, "steps", ())):
+        return "\\usepackage{tikz}\n"
+    return ""
 
 
 def _md_escape(words: str) -> str:
@@ -157,14 +188,27 @@ def _md_escape(words: str) -> str:
 
 
 def to_markdown(derivation, lang: str = "en", *, expand=None, width=None) -> str:
-    """Markdown: narration as text, inline math in ``$``, displays in ``$$`` blocks."""
+    """Markdown: narration as text, inline math in ``$``, displays in ``$$`` blocks; a
+    picture as an image beside the page (its file named by the step), or inline."""
     return _walk(
         derivation, lang,
         heading=lambda s: "#" * (s.params.get("level", 2) + 1) + " " + heading_number(s)
         + sentence(s, lang, _md_escape, "markdown"),
         paragraph=lambda s: sentence(s, lang, _md_escape, "markdown"),
         display=lambda node, ems: "$$\n" + display(node, "aligned", ems) + "\n$$",
-        expand=expand, width=width)
+        expand=expand, width=width, figure=lambda s: _md_figure(s, lang))
+
+
+def _md_figure(step, lang: str) -> str:
+    """A picture in Markdown: ``![alt](file)`` (or an inline data URI, for Jupyter),
+    then its caption, whose math KaTeX and MathJax set."""
+    fig = step.params["figure"]
+    alt = fig.alt(lang).replace("[", "(").replace("]", ")")
+    if step.params.get("images") == "inline":
+        src = fig.data_uri(lang)
+    else:
+        src = step.params["file"]
+    return f"![{alt}]({src})\n\n" + figure_caption(step, lang, _md_escape, "markdown")
 
 
 def to_jupyter_latex(derivation, lang: str = "en", *, expand=None, width=None) -> str:
@@ -200,7 +244,8 @@ def to_document(derivation, lang: str = "en", title: str | None = None, *, expan
     """
     check_lang(lang)
     title = title or getattr(derivation, "title", {}).get(lang) or tex_escape(derivation.kind)
-    return (preamble(lang) + "\\begin{document}\n\\section*{%s}\n\n" % title
+    return (preamble(lang) + extra_preamble(derivation)
+            + "\\begin{document}\n\\section*{%s}\n\n" % title
             + to_latex(derivation, lang, expand=expand, width=width) + "\\end{document}\n")
 
 

@@ -517,6 +517,14 @@ def to_text(derivation, lang: str = "en", *, expand=None, width=None) -> str:
             bar = rule * display_width(words)
             out.append(f"{words}\n{bar}")
             continue
+        if step.kind == "figure" and step.params.get("note"):
+            from ..steps import Step
+            words += " " + "".join(
+                (v if kind == "text" else _inline(v)) + _TEXT_GLUE.get(join, "")
+                for kind, v, join in glued(segments(Step("figure_example", {}), lang), lang))
+        if step.kind == "figure":   # a picture (symrow.figures): in characters, then its caption
+            out.append("\n".join("    " + line for line in
+                                  step.params["figure"].to_text(lang).rstrip().splitlines()))
         out.append(_wrap(words, lang, wrap))
         if step.display is not None:
             out.append("\n".join("    " + line.rstrip()

@@ -535,7 +535,7 @@ def scale(words, raw, scaled, p, *, root, focus=1, **_):
     """Row ``focus`` of P as bars, with the scale (the derivation's own P) and without it
     (the softmax of the raw scores, by the same row-wise softmax)."""
     import sympy
-    from ..values import row_softmax
+    from ..derive.readings.rowwise import row_softmax
     i = min(max(1, focus), len(p.rows))
     counts = None
     finite = [j for j, v in enumerate(scaled.rows[i - 1]) if math.isfinite(v)]

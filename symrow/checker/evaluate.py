@@ -366,6 +366,8 @@ class Evaluator:
                             f"rule written formally, not a product of matrices; not checked")
         if kind == "outside":
             raise MathError(atom.name)
+        if kind == "constant":
+            return self.ref.constants()[atom.name]
         if kind == "kronecker":
             a, b = (self._index(item, env) for item in atom.items)
             return sympy.S.One if a == b else sympy.S.Zero
@@ -491,6 +493,16 @@ class Evaluator:
             return self._pow(node, unit, env)
         if isinstance(node, sympy.exp):
             arg = self._ev(node.args[0], unit, env)
+            inner = unit.atoms.get(node.args[0].name) if isinstance(node.args[0],
+                                                                     sympy.Symbol) else None
+            if inner is not None and inner.kind == "whole" and is_matrix(arg) and \
+                    arg.rows == arg.cols > 1 and _diagonal(self.ref.ground(arg)):
+                # \exp(D) of a diagonal matrix, as explain reads it (the expdiag reading):
+                # the exponential of each diagonal entry, 0 off the diagonal
+                from ..derive.readings import READINGS
+                return sympy.ImmutableMatrix(READINGS["expdiag"].evaluate(
+                    [sympy.Matrix(arg.rows, arg.cols,
+                                  lambda i, j: arg[i, i] if i == j else 0)]))
             if is_matrix(arg):  # entry by entry, as symrow's formulas read \exp(XW)
                 return sympy.ImmutableMatrix(arg.applyfunc(exp_of))
             return exp_of(arg)
@@ -557,6 +569,11 @@ class Evaluator:
         if is_matrix(b):
             if e == 1:
                 return b
+            if b.rows == b.cols and e.is_Rational and not (e.is_Integer and e > 1) and \
+                    _diagonal(self.ref.ground(b)) and not _diagonal(b):
+                # a degree matrix (D of A's row sums) is diagonal by what it is made of:
+                # its power is taken entry by entry on the diagonal
+                b = sympy.ImmutableMatrix(b.rows, b.cols, lambda i, j: b[i, i] if i == j else 0)
             return _matrix_power(b, e)
         if b is sympy.S.Exp1:
             return exp_of(e)
@@ -617,6 +634,11 @@ class Evaluator:
             if all(i == 1 for i in idx):
                 return value
             raise MathError("an index on a number")
+        if name == "row" and value.rows == 1 and value.cols > 1:
+            # one index on a row vector, f(x_i)_j: its entry j
+            if not 1 <= idx[0] <= value.cols:
+                raise MathError(f"a {shape_text(value)} has no entry {idx[0]}")
+            return value[0, idx[0] - 1]
         if name == "row":
             if not 1 <= idx[0] <= value.rows:
                 raise MathError(f"a {shape_text(value)} has no row {idx[0]}")
@@ -772,6 +794,11 @@ def _broadcast(values: list) -> list:
         else:
             out.append(v)
     return out
+
+
+def _diagonal(b) -> bool:
+    return is_matrix(b) and all(b[i, j] == 0 for i in range(b.rows) for j in range(b.cols)
+                                if i != j)
 
 
 def _matrix_power(b, e):

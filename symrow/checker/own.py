@@ -17,9 +17,9 @@ when it equals a quantity of the derivation's forward pass (``\bar{Z}`` is
 >>> from symrow.checker.lexer import Source, build_tree, tokenize
 >>> ref = Reference(symrow.explain("XW", {"X": (2, 2), "W": (2, 2)}))
 >>> src = Source(r"\alpha_{ij}")
->>> parts, indices = defined_name(build_tree(tokenize(src.text), src), src, ref)
->>> parts.canonical, indices
-('\\alpha_{ij}', ('i', 'j'))
+>>> parts, indices, power = defined_name(build_tree(tokenize(src.text), src), src, ref)
+>>> parts.canonical, indices, power
+('\\alpha_{ij}', ('i', 'j'), 1)
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ import sympy
 from ..reader.notation import GREEK_CAPITALS, NameError_, NameParts, is_name_start, \
     parse_name, read_name
 from . import vocab as V
-from .lexer import Cursor, Token
+from .lexer import Cursor, Group, Token
+from .units import is_token
 from .engine import equal_quantity, gradient_of, node_value, plans, unnamed_node
 from .values import MathError, is_matrix
 
@@ -47,9 +48,10 @@ def _canon(name: str) -> str:
 
 
 def defined_name(nodes: list, src, ref):
-    """The name a page defines on the left of ``=`` (its :class:`NameParts`, and the
-    index letters of an entry or row definition such as ``\\alpha_{ij}``), or None when
-    the left side is not one name, or is one the derivation already knows."""
+    """The name a page defines on the left of ``=``: its :class:`NameParts`, the index
+    letters of an entry or row definition such as ``\\alpha_{ij}``, and the power it is
+    defined by (2 for ``\\sigma_i^2 = ...``, else 1); or None when the left side is not
+    one name, or is one the derivation already knows."""
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in V.SPACING)]
     if not nodes or not is_name_start(nodes[0]):
         return None
@@ -58,8 +60,13 @@ def defined_name(nodes: list, src, ref):
         parts, _, _ = read_name(cur, src)
     except NameError_:
         return None
-    if not cur.at_end() or parts.grad is not None:
+    power = _power_after(cur)
+    if power is None or not cur.at_end() or parts.grad is not None:
         return None
+    if power != 1:
+        # \sigma_i^2 = ...: the page defines sigma_i by its square
+        got = defined_name(nodes[:cur.i - 2], src, ref)
+        return None if got is None else (got[0], got[1], power)
     if parts.accent == "bar" and getattr(ref.derivation, "kind", None) == "backward":
         return None                # a gradient, written \bar{Z}: a claim, never a name
     known = {_canon(n) for n in ref.quantities} - free_names(ref)
@@ -73,7 +80,7 @@ def defined_name(nodes: list, src, ref):
         if len(letter) == 1 and dataclasses.replace(bare, head=letter.upper()).canonical \
                 in known:
             return None
-        return parts, tuple(sub)
+        return parts, tuple(sub), 1
     name = dataclasses.replace(parts, font=None).canonical
     if name in known or (parts.lowercase and parts.sub is None and parts.head in ref.sizes):
         return None
@@ -88,7 +95,24 @@ def defined_name(nodes: list, src, ref):
         return None                # the identity
     if parts.head == "e" and parts.sub is None and parts.sup is None:
         return None                # Euler's number
-    return parts, ()
+    return parts, (), 1
+
+
+def _power_after(cur) -> int | None:
+    """A whole power written after a defined name (``^2``, ``^{2}``): its exponent; 1
+    when nothing follows; None when something else does."""
+    if cur.at_end():
+        return 1
+    if not is_token(cur.peek(), "^"):
+        return None
+    cur.take()
+    node = cur.take()
+    if isinstance(node, Group) and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Token) and node.kind == "num" and node.text.isdigit() and \
+            int(node.text) >= 2 and cur.at_end():
+        return int(node.text)
+    return None
 
 
 def free_names(ref) -> set:

@@ -403,7 +403,7 @@ class Reference:
         ground truth like any other.  ``letter`` and ``tag`` name its entries when it is
         defined by them (``\\alpha`` of ``\\alpha_{ij}``)."""
         self._own()
-        for cached in ("_canonical_names", "_free_names"):
+        for cached in ("_canonical_names", "_free_names", "_constants"):
             self.__dict__.pop(cached, None)
         value = _matrix(value)
         if seq is None:
@@ -525,6 +525,23 @@ class Reference:
     def unalias(self, expr):
         """Renamed entries (``c_{11}`` of C = [O^(1) O^(2)]) as the entries they rename."""
         return expr.xreplace(self.aliases) if self.aliases else expr
+
+    def constants(self) -> dict:
+        """The named constants of the derivation's readings (LayerNorm's epsilon), by
+        their symbol's name: the free symbols of its values that are no entry of a
+        quantity and no size."""
+        got = self.__dict__.get("_constants")
+        if got is None:
+            entries = {s for q in self.quantities.values() for s in q.symbols}
+            sizes = {str(s) for s in self.sizes} | {str(v) for v in self.sizes.values()}
+            got = {}
+            for q in self.quantities.values():
+                for sym in getattr(q.ground, "free_symbols", ()):
+                    if sym not in entries and str(sym) not in sizes and \
+                            str(sym).isalpha() and len(str(sym)) > 1:
+                        got[str(sym)] = sym
+            self.__dict__["_constants"] = got
+        return got
 
     def ground(self, expr):
         return expr.xreplace(self.ground_map) if self.ground_map else expr

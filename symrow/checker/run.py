@@ -224,6 +224,8 @@ class _Run:
         self.contexts: dict = {}
         self.section_of = _section_map(self.page.text, targets)
         self.steps: list[StepReport] = []
+        #: how many names the page has defined so far (see read_again)
+        self.bound = 0
         self.notes: list[str] = []
         #: unchecked steps (by id) and their verdict if the page gives no numbers
         self.pending: dict = {}
@@ -315,13 +317,37 @@ class _Run:
             claims.append(chain)
         self.choose_convention(claims)
         k = 0
+        done = []                   # (group, first step, last step, definitions bound before)
         while k < len(claims):
             group = [claims[k]]
             while k + len(group) < len(claims) and claims[k + len(group)].joinable:
                 group.append(claims[k + len(group)])
+            start = len(self.steps)
             self.check_group(group, notes)
+            done.append((group, start, len(self.steps), self.bound))
             k += len(group)
+        self.read_again(done, notes)
         return self.steps
+
+    def read_again(self, done: list, notes: dict) -> None:
+        """A line that uses a name the page defines only after it (``LayerNorm(x_i) =
+        (x_i - \\mu_i)/..., \\mu_i = ...``) is read again once every definition is known;
+        its new reports replace the old where they read more of it."""
+        for group, start, end, bound in reversed(done):
+            if bound == self.bound or not any(r.status == "unreadable"
+                                              for r in self.steps[start:end]):
+                continue
+            self.cache.clear()      # a unit read before the names were known
+            steps, self.steps = self.steps, []
+            try:
+                self.check_group(group, notes)
+                again = self.steps
+            finally:
+                self.steps = steps
+            def unread(reports):
+                return sum(r.status == "unreadable" for r in reports)
+            if unread(again) < unread(steps[start:end]):
+                self.steps[start:end] = again
 
     def gradients(self, tree):
         """Against a backward derivation, gradients as students write them (∂L/∂X, ∇_X L,
@@ -679,7 +705,7 @@ class _Run:
         named = defined_name(chain.members[0].nodes, self.src, contexts[0].ref)
         if named is None:
             return None
-        parts, indices = named
+        parts, indices, power = named
         values = []
         for ctx in contexts:
             unit = self.unit(ctx, chain.members[1])
@@ -687,6 +713,8 @@ class _Run:
                 defined_value(ctx.evaluator, unit, ctx.ref, indices)
             if value is None:
                 return None
+            if power != 1:     # \sigma_i^2 = v: sigma_i is the root of v
+                value = value.applyfunc(lambda v: sympy.root(v, power))
             values.append(value)
         name = dataclasses.replace(parts, sub=None if indices else parts.sub,
                                    font=None).canonical
@@ -711,6 +739,7 @@ class _Run:
         # what was read before the name was known is read again
         for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
             del self.cache[key]
+        self.bound += 1
         shown = " ".join(self.text_of(chain.members[0]).split())
         message = f"the page's own name {shown}, followed in what comes after"
         if same:

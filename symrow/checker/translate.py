@@ -252,6 +252,11 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             self._elementwise(cur, em, key + "'" if self._prime(cur) else key, tok.pos,
                               tok.end)
             return
+        if tok.kind == "cmd" and text in ("\\epsilon", "\\varepsilon") and \
+                "epsilon" in self.ref.constants() and not self._greek_name(text):
+            cur.take()             # LayerNorm's epsilon, the reading's own constant
+            em.atom(Atom("constant", "epsilon"), tok.pos, tok.end)
+            return
         if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell" \
                 or self._greek_name(text):
             if tok.kind == "letter" and (self._softmax_letters(cur, em) or

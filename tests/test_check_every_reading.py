@@ -15,7 +15,7 @@ import re
 import pytest
 
 import symrow
-from symrow.derive.readings import READINGS
+from symrow.derive.readings import ENTRY_FUNCTIONS, READINGS
 
 CASES = sorted(name for name, cls in READINGS.items()
                if cls.example is not None and not cls.backward_only)
@@ -81,3 +81,45 @@ def test_one_changed_entry_is_wrong(name):
     # the changed line is inside the step that starts last at or before it
     at = max(s.line for s in r.steps if s.line <= k + 1)
     assert wrong and {s.line for s in wrong} == {at}, r.to_text()
+
+
+# -- every formula of the paper table (tests/test_papers.py) ---------------------------------
+
+def _paper_cases():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    import test_papers
+    return {c.id: c for c in test_papers.CASES}
+
+
+PAPERS = _paper_cases()
+
+
+@pytest.mark.parametrize("case", sorted(PAPERS))
+def test_the_derivation_of_every_paper_formula_holds(case):
+    """symrow's own derivation of each formula papers print (Vaswani's multi-head
+    attention with its definition of Attention on Q, K and V of its own, the FFN with
+    its bias rows b_1 and b_2, GEGLU with GELU's definition by erf, ...) checks."""
+    c = PAPERS[case]
+    d = symrow.explain(c.tex, c.shapes, **c.options)
+    r = symrow.check(d.to_latex("en"), d, timeout=120)
+    bad = [line for s in r.steps if s.status in ("wrong", "unreadable")
+           for line in s.text_lines()]
+    assert not bad, "\n".join(bad)
+    assert r.verdict == "holds", r.to_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("key", sorted(ENTRY_FUNCTIONS))
+def test_the_derivation_of_every_entry_function_holds(key, lang):
+    """Each function applied entry by entry (ReLU, σ, tanh, exp, GELU with its definition
+    by erf), as the contract test writes it."""
+    tex = r"\operatorname{%s}(X) W" % key if key not in ("exp", "tanh", "sigma") else \
+        r"\%s(X) W" % key
+    d = symrow.explain(tex, {"X": (2, 3), "W": (3, 2)})
+    r = symrow.check(d.to_latex(lang), d, timeout=120)
+    bad = [line for s in r.steps if s.status in ("wrong", "unreadable")
+           for line in s.text_lines()]
+    assert not bad, "\n".join(bad)
+    assert r.verdict == "holds", r.to_text()

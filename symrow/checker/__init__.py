@@ -77,7 +77,8 @@ def _timeout(timeout, length: int = 0) -> float | None:
 
 
 def check(tex: str, against, *, timeout: float | None = None,
-          values: dict | None = None, parser: str = "auto") -> Report:
+          values: dict | None = None, parser: str = "auto",
+          lang: str | None = None) -> Report:
     """Check the hand derivation ``tex`` against the derivation ``against``.
 
     ``against`` is a derivation with concrete sizes, one with general sizes
@@ -97,6 +98,10 @@ def check(tex: str, against, *, timeout: float | None = None,
     :data:`MAX_INPUT` characters, and :class:`symrow.OptionError` for a bad
     argument.
 
+    ``lang`` is the language of the report's words, ``en`` or ``ja``; by default the
+    page's own (Japanese when its words are).  The JSON report (``to_dict``) is the
+    same in both.
+
     ``parser`` picks the LaTeX parser: "latex2sympy2", "builtin", or
     "auto" (the default): the ``SYMROW_PARSER`` environment variable if set,
     else latex2sympy2 where it is installed (Python < 3.13) and the built-in
@@ -109,6 +114,14 @@ def check(tex: str, against, *, timeout: float | None = None,
     if len(tex) > MAX_INPUT:
         raise LimitError(f"the input has {len(tex)} characters, more than the checker reads "
                          f"({MAX_INPUT})")
+    from .words import check_lang, page_language
+    lang = page_language(tex) if lang is None else check_lang(lang)
+    report = _check(tex, against, seconds, values, parser)
+    report.lang = lang
+    return report
+
+
+def _check(tex: str, against, seconds, values, parser) -> Report:
     from .run import check_text, targets_for
     targets = targets_for(against, _values(values))
     from . import parse

@@ -82,6 +82,14 @@ class ConstructReader:
             self._engine_call(fn.key, self._arguments(inner, text, a, b), em, tok.pos, b)
             self._postfix(cur, em, simple=False)
             return
+        if text == "erf" and is_token(cur.peek(2), "(", "\\left", "["):
+            # the error function of GELU's definition, entry by entry
+            cur.take()
+            cur.take()
+            inner, a, b = self._bracket_arg(cur, text, tok.pos, arg.end)
+            self._engine_call("erf", self._arguments(inner, text, a, b), em, tok.pos, b)
+            self._postfix(cur, em, simple=False)
+            return
         if text.lower() in ("diag", "rowsum"):
             # diag(p_i): a row on the diagonal; rowsum(X): each row added up (a column)
             cur.take()

@@ -368,6 +368,12 @@ class Evaluator:
             raise MathError(atom.name)
         if kind == "constant":
             return self.ref.constants()[atom.name]
+        if kind == "variable":
+            if not atom.items:
+                return sympy.Symbol(atom.name, real=True)
+            rows, cols = atom.items      # a matrix variable of a definition: its own entries
+            return sympy.ImmutableMatrix(rows, cols, lambda i, j: sympy.Symbol(
+                f"{atom.name.lower()}'_{{{i + 1}{j + 1}}}", real=True))
         if kind == "kronecker":
             a, b = (self._index(item, env) for item in atom.items)
             return sympy.S.One if a == b else sympy.S.Zero
@@ -440,6 +446,10 @@ class Evaluator:
         from ..errors import SymrowError
         from ..formula.evaluate import apply
         args = [self.value(cell, env) for (cell,) in atom.cells]
+        if atom.name == "erf" and len(args) == 1:
+            # the error function, in GELU's definition: entry by entry
+            x = args[0]
+            return x.applyfunc(sympy.erf) if is_matrix(x) else sympy.erf(x)
         if any(isinstance(a, (Unsized, _Entrywise)) for a in args):
             raise MathError(f"cannot tell the size of the argument of {atom.name} here")
         try:
@@ -484,11 +494,7 @@ class Evaluator:
         if isinstance(node, sympy.Add):
             return self._add([self._ev(a, unit, env) for a in node.args])
         if isinstance(node, sympy.Mul):
-            acc = None
-            for arg in node.args:
-                value = self._ev(arg, unit, env)
-                acc = value if acc is None else self._mul(acc, value)
-            return acc
+            return self._product(node.args, unit, env)
         if isinstance(node, sympy.Pow):
             return self._pow(node, unit, env)
         if isinstance(node, sympy.exp):
@@ -534,6 +540,17 @@ class Evaluator:
         for m in mats[1:]:
             total = total + m
         return sympy.ImmutableMatrix(total)
+
+    def _product(self, args, unit: Unit, env: dict):
+        acc = None
+        for k, arg in enumerate(args):
+            value = self._ev(arg, unit, env)
+            acc = value if acc is None else self._mul(acc, value)
+            if isinstance(acc, _Entrywise) and k + 1 < len(args):
+                # A \odot X V: the product after the \odot is one factor, (X V), as the
+                # formula reader reads it
+                return self._mul(acc, self._product(args[k + 1:], unit, env))
+        return acc
 
     @staticmethod
     def _mul(x, y):

@@ -9,7 +9,8 @@ and says so when one of them accounts for the whole difference:
 * a **softmax over the wrong axis**: each row of P is a distribution over
   j, and this one sums down a column;
 * a **missing** (or an extra) **1/√d** inside the softmax, or a score
-  scaled where the derivation's S = QK^T is not.
+  scaled where the derivation's S = QK^T is not;
+* a gradient through ReLU with its **mask dropped** (ReLU′ taken as 1).
 
 A hint is only given when undoing the mistake makes the step hold.
 
@@ -164,13 +165,28 @@ def _factor_hint(left, right, ref) -> str | None:
     return None
 
 
+def _mask_hint(left, right, ref) -> str | None:
+    """A gradient through ReLU with its mask dropped: the step holds once the step
+    function ReLU' (1 where the pre-activation is positive, else 0) is taken as 1."""
+    for side, other in ((left, right), (right, left)):
+        ground = ref.ground(side)
+        steps = ground.atoms(sympy.Heaviside)
+        if not steps or ref.ground(other).atoms(sympy.Heaviside):
+            continue
+        if _holds(ground.xreplace({h: sympy.S.One for h in steps}), ref.ground(other), ref):
+            return ("the ReLU mask is missing: the gradient passes back through ReLU only "
+                    "where its input is positive, so multiply entry by entry by "
+                    "ReLU' of that input (1 where it is positive, else 0)")
+    return None
+
+
 def hints(left, right, ref) -> list[str]:
     """Hints for a wrong entry whose two sides are ``left`` and ``right`` (scalars)."""
     out = []
     if getattr(left, "free_symbols", None) is None or \
             getattr(right, "free_symbols", None) is None:
         return out
-    for make in (_swap_hint, _scale_hint, _factor_hint):
+    for make in (_mask_hint, _swap_hint, _scale_hint, _factor_hint):
         try:
             hint = make(left, right, ref)
         except (MathError, TypeError, ValueError, ZeroDivisionError):

@@ -157,6 +157,10 @@ class NameReader:
         carries (``\\boldsymbol{w}^{Q}_i``, ``w^{(l)}_{ij}``).
         """
         ref = self.ref
+        if parts.head in self.dummies and sub is None and parts.sub is None and \
+                parts.sup is None and parts.accent is None and parts.grad is None:
+            shape = self.dummies[parts.head]
+            return Atom("variable", parts.head, shape or ()), sup
         bold = parts.font in _BOLD_FONTS
         letter = "ell" if parts.head == "\\ell" else parts.head
         plain_name = not bold and parts.accent is None and parts.grad is None
@@ -176,15 +180,17 @@ class NameReader:
             raise TranslateError("\\ell is not a size of this derivation", pos, end)
         if parts.lowercase:
             names = self._canonical_names()
+            key = dataclasses.replace(parts, font=None, sub=None, sup=None).canonical
+            tagged = parts.sup is None and sup is not None and \
+                (key, plain(sup).strip("{}")) in ref.by_letter
+            if tagged:
+                # w^{1}_{ij} of W_1, b^{1}_{j} of b_1: a number in the superscript is
+                # the tag of W_1 (not a power of b_1)
+                parts, sup = dataclasses.replace(parts, sup=plain(sup).strip("{}")), None
             whole = names.get(dataclasses.replace(parts, font=None).canonical)
-            if whole is not None:
+            if whole is not None and not tagged:
                 # a vector or bias named as the derivation names it: b, \mathbf{b}, b_1
                 return Atom("whole", whole), sup
-            key = dataclasses.replace(parts, font=None, sub=None, sup=None).canonical
-            if parts.sup is None and sup is not None and \
-                    (key, plain(sup).strip("{}")) in ref.by_letter:
-                # w^{1}_{ij} of W_1: a number in the superscript is the tag of W_1
-                parts, sup = dataclasses.replace(parts, sup=plain(sup).strip("{}")), None
             q = ref.by_letter.get((key, parts.sup or ""))
             if q is None:
                 raise TranslateError(self._unknown(shown), pos, end)
@@ -193,6 +199,9 @@ class NameReader:
                     names.get(key.upper()) == q.name and not is_token(cur_next(self), "("):
                 # x for the matrix X: the page names the input in lowercase (Q = xW^Q)
                 self.lowercase_wholes.add((key, q.name))
+                return Atom("whole", q.name), sup
+            if sub is None and bold and q.rows == 1:
+                # \boldsymbol{b}^{1} of a bias row b_1: its one row, the whole of it
                 return Atom("whole", q.name), sup
             if sub is None:
                 raise TranslateError(

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from .words import message, say
+
 __all__ = ["to_markdown", "to_latex", "to_jupyter_latex", "MISSING", "EXTRA"]
 
 #: the colors of missing (expected) and extra (written) terms
@@ -136,52 +138,52 @@ def _md_code(text: str) -> str:
     return "`` " + text.replace("`", "'") + " ``"
 
 
-def _md_step(step) -> list[str]:
-    head = f"**Step {step.index}**, line {step.line}: {_MARK.get(step.status, step.status)}"
+def _md_step(step, lang: str = "en") -> list[str]:
+    head = say("md.step", lang, index=step.index, line=step.line,
+               mark=say("mark." + step.status, lang))
     if step.section:
-        head += f" (section {step.section})"
+        head += say("md.section", lang, section=step.section)
     if step.status == "unreadable":
         err = step.error or {}
         out = [head, "", _md_code(_claim(step)), "",
                f"> line {err.get('line', step.line)}, column {err.get('column', step.column)}"
                + (f", at {_md_code(err['near'])}" if err.get("near") else "")
-               + f": {_md_text(err.get('message', step.message))}"]
+               + f": {_md_text(message(err.get('message', step.message), lang))}"]
         return out
     out = [head, "", "$$", "\\begin{aligned}", _claim(step), "\\end{aligned}", "$$"]
     if step.status == "wrong":
-        where = _where(step)
-        message = (f"for {where}: " if where else "") + step.message
-        out += ["", f"> {_md_text(message)}"]
+        shown = step.where(lang) + message(step.message, lang)
+        out += ["", f"> {_md_text(shown)}"]
         block = _difference_display(step)
         if block is not None:
             out += ["", "$$", block, "$$"]
         for hint in (step.detail or {}).get("hints", ()):
-            out += ["", f"> hint: {_md_text(hint)}"]
-        counter = _counter_text(step.detail or {})
-        if counter:
-            out += ["", f"> {counter}"]
+            out += ["", f"> {_md_text(say('hint', lang, text=message(hint, lang)))}"]
         if step.others:
             shown = ", ".join(f"({i}, {j})" for i, j in step.others[:8])
-            more = f" and {len(step.others) - 8} more" if len(step.others) > 8 else ""
-            out += ["", f"> entries {shown}{more} differ too"]
+            more = say("others.more", lang, count=len(step.others) - 8) \
+                if len(step.others) > 8 else ""
+            out += ["", f"> {say('md.others', lang, shown=shown, more=more)}"]
     elif step.status in ("unchecked", "defines") and step.message:
-        out += ["", f"> {_md_text(step.message)}"]
+        out += ["", f"> {_md_text(message(step.message, lang))}"]
     return out
 
 
-def to_markdown(report) -> str:
+def to_markdown(report, lang: str | None = None) -> str:
     """The report as Markdown: ``$$`` displays, one per step."""
-    lines = [f"**symrow check: {report.verdict}** against {report.against}: "
-             f"{report.summary().split('(', 1)[1].rstrip(')')}", ""]
+    lang = lang or getattr(report, "lang", "en")
+    lines = [say("md.title", lang, verdict=say("verdict." + report.verdict, lang),
+                 against=report.against, inner=report.summary_inner(lang)), ""]
     if report.convention:
-        lines += [f"> convention: {_md_text(report.convention)}", ""]
+        lines += [f"> {_md_text(say('convention', lang, text=message(report.convention, lang)))}",
+                  ""]
     for note in report.notes:
-        lines += [f"> {note}", ""]
+        lines += [f"> {message(note, lang)}", ""]
     for unread in report.unread:
-        lines += [f"> not read: line {unread['line']}, column {unread['column']}: "
-                  f"{_md_text(unread['reason'])}", ""]
+        lines += [f"> {_md_text(say('not_read', lang, line=unread['line'], column=unread['column'], reason=message(unread['reason'], lang)))}",
+                  ""]
     for step in report.steps:
-        lines += _md_step(step) + [""]
+        lines += _md_step(step, lang) + [""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -215,9 +217,6 @@ def _tex_step(step) -> list[str]:
                     .replace("\n\\end{aligned}", ""), "\\end{align*}"]
         for hint in (step.detail or {}).get("hints", ()):
             out.append(_tex_text("hint: " + hint))
-        counter = _counter_text(step.detail or {})
-        if counter:
-            out.append(counter)
     elif step.status in ("unchecked", "defines") and step.message:
         out.append(_tex_text(step.message))
     return out
@@ -227,7 +226,7 @@ def to_latex(report) -> str:
     """The report as a LaTeX fragment (amsmath; ``xcolor`` for the highlights)."""
     lines = [f"\\noindent\\textbf{{symrow check: {report.verdict}}} against "
              f"{_tex_text(report.against)}: "
-             f"{_tex_text(report.summary().split('(', 1)[1].rstrip(')'))}", ""]
+             f"{_tex_text(report.summary_inner('en'))}", ""]
     extra = ([f"convention: {report.convention}"] if report.convention else []) + [
         f"not read: line {u['line']}, column {u['column']}: {u['reason']}"
         for u in report.unread]
@@ -240,7 +239,7 @@ def to_latex(report) -> str:
 def to_jupyter_latex(report) -> str:
     """The ``text/latex`` form Jupyter shows (MathJax reads ``$$``): one display
     per step, the verdict beside it."""
-    lines = [f"symrow check: {report.verdict}, {report.summary().split('(', 1)[1].rstrip(')')}"]
+    lines = [f"symrow check: {report.verdict}, {report.summary_inner('en')}"]
     for step in report.steps:
         mark = _MARK.get(step.status, step.status)
         if step.status == "unreadable":

@@ -34,6 +34,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from .words import message, say
+
 __all__ = ["StepReport", "Report"]
 
 STATUSES = ("holds", "wrong", "unreadable", "unchecked", "defines")
@@ -111,38 +113,49 @@ class StepReport:
             out["error"] = dict(self.error)
         return out
 
-    def where(self) -> str:
+    def where(self, lang: str = "en") -> str:
         """``for m = 2, ℓ = 3, n = 5 and i = 1, k = 2: `` (empty when nothing is fixed)."""
         parts = []
         if self.sizes:
             parts.append(", ".join(f"{_size_name(k)} = {v}" for k, v in self.sizes.items()))
         if self.indices:
             parts.append(", ".join(f"{k} = {v}" for k, v in self.indices.items()))
-        return ("for " + " and ".join(parts) + ": ") if parts else ""
+        return say("where.for", lang, parts=say("where.and", lang).join(parts)) \
+            if parts else ""
 
-    def text_lines(self, widths: tuple[int, int] = (1, 1)) -> list[str]:
-        head = (f"step {self.index:<{widths[0]}}  line {self.line:<{widths[1]}}  "
-                f"{self.status:<10}  ")
-        pad = " " * (len(head) - 12)
+    def text_lines(self, widths: tuple[int, int] = (1, 1), lang: str = "en") -> list[str]:
+        status = _ljust(say("status." + self.status, lang), 10)
+        head = say("step", lang, index=f"{self.index:<{widths[0]}}",
+                   line=f"{self.line:<{widths[1]}}", status=status)
+        pad = " " * len(f"step {self.index:<{widths[0]}}  line {self.line:<{widths[1]}}  ")
         if self.status == "unreadable":
             err = self.error or {}
-            where = f"line {err.get('line')}, column {err.get('column')}"
+            where = say("where.at", lang, line=err.get("line"), column=err.get("column"))
             if err.get("near"):
-                where += f", at '{err['near']}'"
-            return [head + f"{where}: {err.get('message', self.message)}"]
+                where += say("where.near", lang, near=err["near"])
+            return [head + f"{where}: {message(err.get('message', self.message), lang)}"]
         lines = [head + _short(self.claim)]
         if self.status == "wrong":
-            lines.append(pad + self.where() + self.message)
+            lines.append(pad + self.where(lang) + message(self.message, lang))
             detail = self.detail or {}
-            for line in _detail_lines(detail):
+            for line in _detail_lines(detail, lang=lang):
                 lines.append(pad + "  " + line)
             if self.others:
                 shown = ", ".join(f"({i}, {j})" for i, j in self.others[:8])
-                more = f" and {len(self.others) - 8} more" if len(self.others) > 8 else ""
-                lines.append(pad + f"entries {shown}{more} differ too")
+                more = say("others.more", lang, count=len(self.others) - 8) \
+                    if len(self.others) > 8 else ""
+                lines.append(pad + say("others", lang, shown=shown, more=more))
         elif self.status in ("unchecked", "defines") and self.message:
-            lines.append(pad + self.message)
+            lines.append(pad + message(self.message, lang))
         return lines
+
+
+def _ljust(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns as a terminal shows it (a kana or kanji takes
+    two)."""
+    import unicodedata
+    shown = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - shown)
 
 
 def _size_name(name: str) -> str:
@@ -153,39 +166,31 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _detail_lines(detail: dict, prefix: str = "") -> list[str]:
+def _detail_lines(detail: dict, prefix: str = "", lang: str = "en") -> list[str]:
     lines = []
     for part in detail.get("parts", ()):
-        lines += _detail_lines(part, prefix=prefix + part["part"] + ": ")
+        lines += _detail_lines(part, prefix=prefix + part["part"] + ": ", lang=lang)
     if not detail.get("parts"):
-        if detail.get("missing"):
-            lines.append(prefix + "missing term" + ("s" if len(detail["missing"]) > 1 else "")
-                         + ": " + ", ".join(detail["missing"]))
-        if detail.get("extra"):
-            lines.append(prefix + "extra term" + ("s" if len(detail["extra"]) > 1 else "")
-                         + ": " + ", ".join(detail["extra"]))
+        for kind in ("missing", "extra"):
+            terms = detail.get(kind)
+            if terms:
+                lines.append(prefix + say(f"{kind}.{'many' if len(terms) > 1 else 'one'}",
+                                          lang, terms=", ".join(terms)))
         for c in detail.get("coefficients", ()):
             if c["term"] == "1" and not detail.get("missing") and not detail.get("extra") \
                     and len(detail.get("coefficients", ())) == 1:
-                lines.append(prefix + f"the value is {c['got']}, expected {c['expected']}")
+                lines.append(prefix + say("value", lang, got=c["got"], expected=c["expected"]))
             elif c["term"] == "1":
-                lines.append(prefix + f"the number added on its own is {c['got']}, expected "
-                                      f"{c['expected']}")
+                lines.append(prefix + say("constant", lang, got=c["got"],
+                                          expected=c["expected"]))
             else:
-                lines.append(prefix + f"coefficient of {c['term']}: {c['got']}, expected "
-                                      f"{c['expected']}")
+                lines.append(prefix + say("coefficient", lang, term=c["term"], got=c["got"],
+                                          expected=c["expected"]))
     for hint in detail.get("hints", ()):
-        lines.append(prefix + "hint: " + hint)
-    counter = detail.get("counterexample")
-    if counter:
-        values = list(counter["values"].items())
-        shown = ", ".join(f"{k} = {v}" for k, v in values[:12])
-        if len(values) > 12:
-            shown += f", ... ({len(values)} values in the JSON report)"
-        at = f"at {shown}: " if shown else ""
-        lines.append(f"for example {at}left = {counter['left']}, right = {counter['right']}")
+        lines.append(prefix + say("hint", lang, text=message(hint, lang)))
+    # the counterexample's values are in the JSON report (to_dict), not in the text
     if detail.get("note"):
-        lines.append(prefix + detail["note"])
+        lines.append(prefix + message(detail["note"], lang))
     return lines
 
 
@@ -197,8 +202,10 @@ class Report:
     """
 
     def __init__(self, against: str, steps, *, notes: tuple = (), unread: tuple = (),
-                 convention: str | None = None):
+                 convention: str | None = None, lang: str = "en"):
         self.against = against
+        #: the language of the report's words (``en`` or ``ja``; see :mod:`.words`)
+        self.lang = lang
         self.steps = tuple(steps)
         self.notes = tuple(notes)
         #: math on the page that was not read: dicts with line, column, near, reason
@@ -246,50 +253,69 @@ class Report:
             out["unread"] = [dict(u) for u in self.unread]
         if self.convention:
             out["convention"] = self.convention
+        out["lang"] = self.lang
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
-    def summary(self) -> str:
+    def summary(self, lang: str | None = None) -> str:
         """``holds (12 claims checked: 12 hold; 2 not checked)``."""
+        lang = lang or self.lang
         c = self.counts
-        checked = f"{_plural(c['checked'], 'claim')} checked"
+        checked = say("claims.one" if c["checked"] == 1 else "claims.many", lang,
+                      count=c["checked"])
         if c["checked"]:
             parts = []
             if c["holds"]:
-                parts.append(f"{c['holds']} hold" + ("s" if c["holds"] == 1 else ""))
+                parts.append(say("holds.one" if c["holds"] == 1 else "holds.many", lang,
+                                 count=c["holds"]))
             if c["wrong"]:
-                parts.append(f"{c['wrong']} wrong")
-            checked += ": " + ", ".join(parts)
+                parts.append(say("wrong.count", lang, count=c["wrong"]))
+            checked += say("checked_then", lang) + say("list", lang).join(parts)
         more = []
         if c["unreadable"]:
-            more.append(f"{c['unreadable']} could not be read")
+            more.append(say("could_not_read", lang, count=c["unreadable"]))
         if c["unchecked"]:
-            more.append(f"{c['unchecked']} not checked")
+            more.append(say("not_checked", lang, count=c["unchecked"]))
         if c["defines"]:
-            more.append(_plural(c["defines"], "definition"))
+            more.append(say("definitions.one" if c["defines"] == 1 else "definitions.many",
+                            lang, count=c["defines"]))
         if self.unread:
-            more.append(f"{len(self.unread)} piece{'s' if len(self.unread) > 1 else ''} "
-                        f"of math not read")
-        return f"{self.verdict} ({checked}" + ("; " + ", ".join(more) if more else "") + ")"
+            more.append(say("unread.one" if len(self.unread) == 1 else "unread.many", lang,
+                            count=len(self.unread)))
+        return say("summary", lang, verdict=say("verdict." + self.verdict, lang),
+                   checked=checked,
+                   more=(say("more_then", lang) + say("list", lang).join(more)) if more else "")
 
-    def to_text(self) -> str:
-        lines = [f"symrow check against {self.against}"]
+    def summary_inner(self, lang: str | None = None) -> str:
+        """The summary without its verdict: ``12 claims checked: 12 hold``."""
+        lang = lang or self.lang
+        whole = self.summary(lang)
+        head = say("summary", lang, verdict=say("verdict." + self.verdict, lang),
+                   checked="\0", more="")
+        start, end = head.split("\0")
+        return whole[len(start):len(whole) - len(end)]
+
+    def to_text(self, lang: str | None = None) -> str:
+        """The report as plain text, in ``lang`` (default: the report's own, which
+        :func:`symrow.check` takes from the page)."""
+        lang = lang or self.lang
+        lines = [say("against", lang, against=self.against)]
         if self.convention:
-            lines.append(f"convention: {self.convention}")
-        lines += [f"note: {note}" for note in self.notes]
-        lines += [f"not read: line {u['line']}, column {u['column']}: {u['reason']}"
-                  for u in self.unread]
+            lines.append(say("convention", lang, text=message(self.convention, lang)))
+        lines += [say("note", lang, text=message(note, lang)) for note in self.notes]
+        lines += [say("not_read", lang, line=u["line"], column=u["column"],
+                      reason=message(u["reason"], lang)) for u in self.unread]
         widths = (max((len(str(s.index)) for s in self.steps), default=1),
                   max((len(str(s.line)) for s in self.steps), default=1))
         section = None
         for step in self.steps:
             if step.section is not None and step.section != section:
                 section = step.section
-                lines.append(f"-- section {section}")
-            lines += step.text_lines(widths)
-        lines.append(f"verdict: {self.summary()}")
+                lines.append(say("section", lang, section=section))
+            lines += step.text_lines(widths, lang)
+        lines.append(say("verdict", lang, text=self.summary(lang)))
         return "\n".join(lines)
 
     def to_markdown(self) -> str:

@@ -648,6 +648,58 @@ class _Run:
                                message, error=self.error(message, pos, end))]
         target = self.section_of(chain.pos)
         chain = self.corrected(chain, target)
+        dummies = self.function_definition(chain, target)
+        if dummies:
+            contexts = self.contexts_for(target)
+            for ctx in contexts:
+                ctx.translator.dummies = dummies
+                for m in chain.members:          # read before as the matrix X
+                    self.cache.pop((id(ctx), id(m)), None)
+            try:
+                return self._check_chain(chain, target, conditions)
+            finally:
+                for ctx in contexts:
+                    ctx.translator.dummies = {}
+        return self._check_chain(chain, target, conditions)
+
+    _FUNCTION_OF = re.compile(r"^(?:\\operatorname\{(\w+)\}|\\mathrm\{(\w+)\}|\\(\w+))\s*"
+                              r"(?:\\left\s*)?\(\s*([A-Za-z](?:\s*,\s*[A-Za-z])*)\s*"
+                              r"(?:\\right\s*)?\)$")
+
+    def function_definition(self, chain, target: Target) -> dict:
+        """A function defined on variables of its own: ``\\operatorname{ReLU}(x) =
+        \\max(0, x)`` or ``\\sigma(x) = 1/(1 + e^{-x})`` (applied entry by entry, on a
+        number x, not the matrix X), ``\\mathrm{Attention}(Q, K, V) = ...`` where the
+        derivation applies attention to other matrices (each head of multi-head attention
+        to its projections: Q, K and V stand for any queries, keys and values, of d_k
+        columns).  Its variables and their shapes
+        (None for a number); empty when the line is no such definition."""
+        if chain.problem is not None or len(chain.members) < 2 or \
+                chain.relations[0].kind != "eq":
+            return {}
+        from ..reader.notation import lookup_function
+        found = self._FUNCTION_OF.match(" ".join(self.text_of(chain.members[0]).split()))
+        if not found:
+            return {}
+        word = found.group(1) or found.group(2) or found.group(3)
+        args = [a.strip() for a in found.group(4).split(",")]
+        fn = lookup_function(word)
+        if fn is not None and fn.reading == "apply" and len(args) == 1 and args[0].islower():
+            return {args[0]: None}
+        ref = self.contexts_for(target)[0].ref
+        operands = {q.name for q in ref.quantities.values() if q.level == 0}
+        heads = any(name.startswith("\\mathrm{head}") for name in ref.quantities)
+        if word == "Attention" and len(args) == 3 and len(set(args)) == 3 and \
+                all(a.isupper() for a in args) and ref.result not in (
+                    "\\mathrm{Attention}", "Attention") and \
+                (heads or not set(args) <= operands):
+            sizes = ref.sizes
+            dk = sizes.get("d_k", sizes.get("d", 2))
+            dk = dk if isinstance(dk, int) else 2
+            return {args[0]: (2, dk), args[1]: (3, dk), args[2]: (3, 2)}
+        return {}
+
+    def _check_chain(self, chain, target, conditions: list) -> list[StepReport]:
         self.chain_members = chain.members
         out = []
         defining = self.definition_chain(chain, target)

@@ -79,6 +79,10 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         self._depth = 0
         #: lowercase letters read as a whole matrix (x for X), for the report's notes
         self.lowercase_wholes: set = set()
+        #: the variables of a function's definition, ReLU(x) = max(0, x), and their shapes
+        #: (None for a number): values of their own, not the derivation's matrices (see
+        #: :meth:`~.run._Run.function_definition`)
+        self.dummies: dict = {}
 
     # -- entry points -------------------------------------------------------
     def unit(self, nodes: list, pos: int, end: int) -> Unit:

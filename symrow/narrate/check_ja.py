@@ -1,0 +1,159 @@
+"""検査の報告（:mod:`symrow.checker.report`）の日本語の言葉。
+
+キーは :mod:`.check_en` と同じである（テストが一致を確かめる）。検査器のメッセージは
+生じた場所で英語で作られるので、よく出るものは :data:`MESSAGES` の型で日本語に
+置き換える。型に合わないメッセージは英語のまま示す。
+"""
+
+TEMPLATES: dict[str, str] = {
+    "against": "symrow check：照らし合わせる導出は {against}",
+    "convention": "規約：{text}",
+    "note": "注：{text}",
+    "not_read": "読まなかった箇所：{line} 行 {column} 文字目：{reason}",
+    "section": "-- 節 {section}",
+    "verdict": "判定：{text}",
+    "step": "ステップ {index}  行 {line}  {status}  ",
+    "status.holds": "成り立つ",
+    "status.wrong": "誤り",
+    "status.unreadable": "読めない",
+    "status.unchecked": "未検査",
+    "status.defines": "定義",
+    "where.at": "{line} 行 {column} 文字目",
+    "where.near": "、'{near}' のところ",
+    "where.for": "{parts} のとき：",
+    "where.and": "、",
+    "others": "成分 {shown}{more} も違う",
+    "others.more": " ほか {count} 個",
+    "missing.one": "足りない項：{terms}",
+    "missing.many": "足りない項：{terms}",
+    "extra.one": "余分な項：{terms}",
+    "extra.many": "余分な項：{terms}",
+    "value": "値は {got}、正しくは {expected}",
+    "constant": "単独で足されている数は {got}、正しくは {expected}",
+    "coefficient": "{term} の係数は {got}、正しくは {expected}",
+    "hint": "ヒント：{text}",
+    "example": "例えば {at}左辺 = {left}、右辺 = {right}",
+    "example.at": "{shown} のとき ",
+    "example.more": "、…（全 {count} 個の値は JSON の報告にある）",
+    "summary": "{verdict}（{checked}{more}）",
+    "verdict.holds": "成り立つ",
+    "verdict.wrong": "誤りあり",
+    "verdict.unreadable": "読めない箇所あり",
+    "verdict.unchecked": "未検査",
+    "claims.one": "{count} 個の主張を検査",
+    "claims.many": "{count} 個の主張を検査",
+    "holds.one": "{count} 個が成り立つ",
+    "holds.many": "{count} 個が成り立つ",
+    "wrong.count": "{count} 個が誤り",
+    "could_not_read": "{count} 個は読めない",
+    "not_checked": "{count} 個は未検査",
+    "definitions.one": "定義 {count} 個",
+    "definitions.many": "定義 {count} 個",
+    "unread.one": "読まなかった数式 {count} 箇所",
+    "unread.many": "読まなかった数式 {count} 箇所",
+    "list": "、",
+    "checked_then": "：",
+    # Markdown と LaTeX の報告
+    "mark.holds": "✓ 成り立つ",
+    "mark.wrong": "✗ 誤り",
+    "mark.unreadable": "? 読めない",
+    "mark.unchecked": "– 未検査",
+    "mark.defines": "≔ 定義",
+    "md.title": "**symrow check：{verdict}**（照らし合わせる導出は {against}）：{inner}",
+    "md.step": "**ステップ {index}**（{line} 行）：{mark}",
+    "md.section": "（節 {section}）",
+    "tex.title": "symrow check：{verdict}",
+    "tex.against": "（照らし合わせる導出は {against}）：{inner}",
+    "tex.step": "ステップ {index}",
+    "tex.line": "（{line} 行）：{word}",
+    "md.others": "成分 {shown}{more} も違う",
+    "more_then": "；",
+}
+
+_SHAPE = r"(?:an? )?(\d+) x (\d+) matrix"
+
+#: the checker's frequent messages and hints, as (regular expression, Japanese); a group
+#: written {T1} is itself translated (a message inside a message)
+MESSAGES: list = [
+    (r"entry \((\d+), (\d+)\) differs", r"成分 (\1, \2) が違う"),
+    (r"entry \((\d+), (\d+)\): (?P<T1>.+)", r"成分 (\1, \2)：{T1}"),
+    (r"for ([a-z]) = (\d+): (?P<T1>.+)", r"\1 = \2 のとき：{T1}"),
+    (r"the two sides differ", r"両辺が違う"),
+    (r"the left side is " + _SHAPE + r", the right side " + _SHAPE,
+     r"左辺は \1×\2 行列、右辺は \3×\4 行列である"),
+    (r"the left side is a number, the right side " + _SHAPE,
+     r"左辺は数、右辺は \1×\2 行列である"),
+    (r"the left side is " + _SHAPE + r", the right side a number",
+     r"左辺は \1×\2 行列、右辺は数である"),
+    (r"a (\d+) x (\d+) matrix times a (\d+) x (\d+) matrix is undefined",
+     r"\1×\2 行列と \3×\4 行列の積は定義されない"),
+    (r"matrices of different shapes are added: (\d+) x (\d+) and (\d+) x (\d+)",
+     r"形の違う行列を足している：\1×\2 と \3×\4"),
+    (r"a number is added to " + _SHAPE,
+     r"\1×\2 行列に数を足している（softmax を成分ごとに取っていないか）"),
+    (r"a (\d+) x (\d+) matrix has no (row|entry) (\d+)",
+     r"\1×\2 行列に第 \4 の\3はない"),
+    (r"(.+) is (\d+) x (\d+), so it has no row (\d+) \(indices start at 1\)",
+     r"\1 は \2×\3 なので第 \4 行はない（添字は 1 から数える）"),
+    (r"(.+) is (\d+) x (\d+), so it has no column (\d+) \(indices start at 1\)",
+     r"\1 は \2×\3 なので第 \4 列はない（添字は 1 から数える）"),
+    (r"the right side is the number (.+?), the other is not that number for every value "
+     r"of the entries \(no numbers are given on this page, so the step claims an "
+     r"identity\)",
+     r"右辺は数 \1 だが、左辺は成分の値によらずその数になるわけではない（このページには"
+     r"数値がないので、この行は恒等式の主張として読んだ）"),
+    (r"one side is a number, the other is not that number for every value of the entries "
+     r"\(no numbers are given on this page, so the step claims an identity\)",
+     r"片方の辺は数だが、もう片方は成分の値によらずその数になるわけではない（このページ"
+     r"には数値がないので、この行は恒等式の主張として読んだ）"),
+    (r"the page's own name (.+?), followed in what comes after \(it is the value (.+) in "
+     r"the formula\)",
+     r"ページ独自の名前 \1（式の中の値 \2 のこと）：以降もこの意味で読む"),
+    (r"the page's own name (.+?), followed in what comes after \(it is (.+)\)",
+     r"ページ独自の名前 \1（\2 のこと）：以降もこの意味で読む"),
+    (r"the page's own name (.+?), followed in what comes after",
+     r"ページ独自の名前 \1：以降もこの意味で読む"),
+    (r"unknown name '(.+?)': this (\w+) derivation knows (.+)",
+     r"名前 '\1' はこの導出にない（この \2 の導出が知っている名前：\3）"),
+    (r"a function-style heading: (.+) is not this derivation's result \((.+)\); not checked",
+     r"関数の形の見出し：\1 はこの導出の結果（\2）ではないので検査しない"),
+    # hints
+    (r"the ReLU mask is missing: .+",
+     r"ReLU のマスクが抜けている：勾配は ReLU の入力が正のところだけを通って戻るので、"
+     r"成分ごとに入力の ReLU′（正なら 1、そうでなければ 0）を掛ける"),
+    (r"this is the combine rule (.+); for (.+) the entry is (.+)",
+     r"これは結合の規則 \1 である。\2 の成分は \3 になる"),
+    (r"this is the match rule (.+); for (.+) the entry is (.+)",
+     r"これは照合の規則 \1 である。\2 の成分は \3 になる"),
+    (r"the softmax is taken over the wrong axis: row i of (.+?) is a distribution over "
+     r"the columns, (.+); this one sums down a column \(over i\)",
+     r"softmax を取る向きが違う：\1 の第 i 行は列についての配分で \2 となる。"
+     r"この式は列を縦に（i について）足している"),
+    (r"the 1/\\sqrt\{d\} is missing on the left: the softmax takes S/\\sqrt\{d\}, so each "
+     r"exponent is (.+)",
+     r"左辺に 1/\\sqrt{d} が抜けている：softmax は S/\\sqrt{d} に取るので、各指数は \1"),
+    (r"the 1/\\sqrt\{d\} is missing on the right: the softmax takes S/\\sqrt\{d\}, so each "
+     r"exponent is (.+)",
+     r"右辺に 1/\\sqrt{d} が抜けている：softmax は S/\\sqrt{d} に取るので、各指数は \1"),
+    (r"the (left|right) side divides by \\sqrt\{d\} once too often: the softmax takes "
+     r"S/\\sqrt\{d\} once",
+     r"\\sqrt{d} で1回余分に割っている：softmax が取るのは S/\\sqrt{d} の1回だけである"),
+    (r"the 1/\\sqrt\{d\} is missing on the right \(here \\sqrt\{d\} = (.+)\)",
+     r"右辺に 1/\\sqrt{d} が抜けている（ここでは \\sqrt{d} = \1）"),
+    (r"the right side carries a 1/\\sqrt\{d\} that (.+?) does not have here: .+",
+     r"右辺には \1 にない 1/\\sqrt{d} が付いている：この導出の S = QK^T は割らずに置き、"
+     r"1/\\sqrt{d} は softmax の中で掛ける（P = softmax(S/\\sqrt{d})）"),
+    (r"the indices of (.+?) are swapped: with (.+?) written for (.+?) the step would hold",
+     r"\1 の添字が入れ替わっている：\3 の代わりに \2 と書くとこの行は成り立つ"),
+    (r"the two sides are each other's transpose: .+",
+     r"両辺が互いの転置になっている（添字 i と j が入れ替わっている）"),
+    (r"(.+?) is used (\d+) times, and this is the share of one use; its gradient adds the "
+     r"shares of all its uses: (.+)",
+     r"\1 は \2 回使われていて、これはそのうち1回分の寄与である。勾配はすべての使われ方の"
+     r"寄与を足したもの：\3"),
+    (r"the factors are in the wrong order or transposed: the gradient of (.+?) has the "
+     r"shape of (.+?), and it is (.+), not (.+)",
+     r"因子の順序か転置が違う：\1 の勾配は \2 と同じ形で、\4 ではなく \3 である"),
+    (r"the gradient of (.+?) is (.+): it takes (.+?) where this has (.+)",
+     r"\1 の勾配は \2 である：ここで \4 となっているところは \3 が入る"),
+]

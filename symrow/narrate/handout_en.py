@@ -46,8 +46,8 @@ TEMPLATES: dict[str, str] = {
                           "section 3 as weights: {X} holds {n} inputs with {d} features "
                           "each, and {W} has {d} rows and {f} columns:"),
     "h_ex_linear_rows": ("Each output is a combine of the rows of {W}, weighted by the "
-                         "features of the input. The input {x_2}, for instance, takes "
-                         "{three} parts of {w_1} and {one} part of {w_2}, which gives {y_2}:"),
+                         "features of the input. The features {three} and {one} of "
+                         "the input {x_2}, for instance, weigh {w_1} and {w_2}, which gives {y_2}:"),
     "h_ex_linear_result": ("Stacked, the rows give {XW}, the same numbers as the product "
                            "of section 3:"),
     "h_ex_gcn_graph": ("Take a graph of three nodes in a line, {one} to {two} to {three}. "
@@ -166,8 +166,8 @@ TEMPLATES: dict[str, str] = {
                           "those points and adding them up:"),
     "h_ex_combine_result": ("Stacked, the rows give the product {AB}, the same "
                             "numbers that the usual row-times-column rule yields:"),
-    "h_ex_combine_read": ("Read the second row: the point {a_2} asks for {three} "
-                          "parts of {b_1} and {one} part of {b_2}, and {c_2} is "
+    "h_ex_combine_read": ("Read the second row: the components {three} and {one} of "
+                          "{a_2} are the weights of {b_1} and {b_2}, and {c_2} is "
                           "exactly that mixture. Nothing about the position of "
                           "{a_2} in the plane matters; only its components, "
                           "used as weights."),
@@ -190,7 +190,7 @@ TEMPLATES: dict[str, str] = {
                          "a distribution, followed by a combine. The general form "
                          "below is symrow's attention derivation; the example "
                          "reuses the numbers of sections 3 and 4."),
-    "h_ex_attn_setup": ("Let the three points of {A} ask the questions, so {Q} is "
+    "h_ex_attn_setup": ("Let the three points of {A} be the queries, so {Q} is "
                         "the example {A}. The two points of section 4 serve as keys "
                         "{K}, and the two points of section 3 as values {V}; the "
                         "dimension is {d_eq}."),
@@ -200,8 +200,8 @@ TEMPLATES: dict[str, str] = {
     "h_ex_attn_softmax": ("Stage 3 works row by row. In row 1, the exponentials "
                           "of the two scaled scores are divided by their sum:"),
     "h_ex_attn_distribution": ("Doing the same for every row gives {P}, to three "
-                               "decimals. Each row is non-negative and sums to 1: "
-                               "a distribution over the keys."),
+                               "decimals. The entries of each row are non-negative "
+                               "and sum to 1: each row is a distribution over the keys."),
     "h_ex_attn_combine": ("Stage 4 is the combine of section 3, with the rows of "
                           "{P} as weights on the value points:"),
     "h_ex_attn_read": ("Compare with section 4. There {q_1} matched {k_1} far "

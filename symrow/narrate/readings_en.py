@@ -301,7 +301,8 @@ TEMPLATES: dict[str, str] = {
     "backward_gradients": "Together, the gradients of the loss with respect to the operands:",
     "softmax_vjp": ("Row {=i} of {Y} is the row {g_i} multiplied by the Jacobian {jac} of "
                     "the softmax of row {=i}; multiplied out, each entry is the weight times "
-                    "its gradient minus the weighted mean of the gradients:"),
+                    "the difference between its gradient and the weighted mean of the "
+                    "gradients:"),
     "softmax_vjp_matrix": ("All rows at once. Here rowsum adds up each row, so rowsum({GP}) "
                            "is a column with one number per row, and subtracting it from {G} "
                            "takes each row's number from every entry of that row:"),

@@ -737,7 +737,7 @@ def _example_backward_attention(pair, general) -> list[Step]:
              SQK=N.Chain([att.forward.plan.named["S"].seq, N.OMul([Q, N.Transpose(K)])])),
         _say("h_ex_bw_att_check", None, q_11=Q.symbol(1, 1), L=N.Label("L", "L"),
              qbar_11=bars["Q"].symbol(1, 1),
-             value=_decimal(q[r"\bar{Q}"][0, 0]), eps=sympy.Symbol("epsilon")),
+             value=_decimal(q[r"\bar{Q}"][0, 0]), eps=N.Label(r"\varepsilon", "ε")),
     ]
 
 

@@ -149,7 +149,7 @@ TEMPLATES: dict[str, str] = {
     "bias_entry": "成分ごとに書くと、どの点の第 {=j} 座標にも {b_j} が足される。",
     "heading.hadamard": "成分ごとの積：{S}",
     "hadamard": ("アダマール積は成分ごとに掛け合わせる。{L} の点 {i} と {R} の点 {i} が、"
-                 "座標ごとに掛け合わされて結果の点 {i} になる。一方が他方の門の役をする。"),
+                 "座標ごとに掛け合わされて結果の点 {i} になる。一方の各座標が、他方の同じ座標をどれだけ通すかを決める（ゲートの役をする）。"),
     "hadamard_entries": "すべての成分を書き出すと、",
     "heading.layernorm": "LayerNorm：{Y}",
     "layernorm.plain": ("LayerNorm は softmax と同じく各点に別々に働く。{x_i} の座標の平均を"
@@ -198,10 +198,10 @@ TEMPLATES: dict[str, str] = {
     "backward_read_again": "{Zbar} は上の {Ybar} と同じ種類の積で、同じように読める。",
     "backward_rule.combine": ("結合 {use} を逆にたどる。各因子の勾配は、{Cbar} にもう一方の"
                               "因子の転置を掛けたものである。{Lbar} は {Cbar} の各点を {R} の"
-                              "点と照合したもの（照合）、{Rbar} は {Cbar} の点を {L} の列で"
+                              "点と照合したもの、{Rbar} は {Cbar} の点を {L} の列で"
                               "重み付けて集めたもの（点についての結合）になる。"),
     "backward_rule.match": ("照合 {use} を逆にたどる。{Lbar} は {Cbar} の行を重みにして {R} "
-                            "の点を結合したもの（結合）、{Rbar} は {Cbar} の列を重みにして "
+                            "の点を結合したもの、{Rbar} は {Cbar} の列を重みにして "
                             "{L} の点を結合したもの（点についての結合）になる。"),
     "backward_rule.tcombine": ("点についての結合 {use} を逆にたどる。{Lbar} は {R} の各点を "
                                "{Cbar} の点と照合したもの（照合）、{Rbar} は {L} の行を重みに"

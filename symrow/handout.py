@@ -7,12 +7,15 @@ The handout follows the reference article's path, one section each:
 3. ``AB``: combine;
 4. ``AB^T``: match;
 5. attention as match, then distribution, then combine;
-6. two more formulas read the same way: a linear layer and a graph convolution;
+6. two more formulas read the same way: a linear layer and a graph convolution,
+   each with its numbers;
 7. backpropagation through attention: every gradient is a combine or a match
-   again, first for a linear layer, then for attention (:func:`symrow.backward`);
+   again, first for a linear layer, then for attention (:func:`symrow.backward`),
+   each followed by the gradients of its worked example; attention refers to the
+   rules said for the linear layer rather than saying them again;
 8. what carries over.
 
-Every section has the general form (sizes m, ℓ, n with ellipses) and one
+Every section has the general form (sizes m, ℓ, n with ellipses) and a
 worked example.  The general forms are the steps of the presets themselves
 (:func:`symrow.combine`, :func:`symrow.match`, :func:`symrow.attention`, and
 the ``linear`` and ``gcn`` presets); the worked examples are derivations of
@@ -55,6 +58,15 @@ EXAMPLE = {
     "A": [[1, 2], [3, 1], [0, 2]],
     "B_combine": [[1, 0, 1], [0, 1, 1]],
     "B_match": [[1, 1], [2, -1]],
+    # section 6.4: a path of three nodes 1 - 2 - 3 with self-loops, each row divided by
+    # its sum (every node averages itself and its neighbours)
+    "A_hat": [[sympy.Rational(1, 2), sympy.Rational(1, 2), 0],
+              [sympy.Rational(1, 3), sympy.Rational(1, 3), sympy.Rational(1, 3)],
+              [0, sympy.Rational(1, 2), sympy.Rational(1, 2)]],
+    # section 7.2: the gradient that reaches the linear layer's output from above
+    "Y_bar": [[1, -1, 0], [0, 1, 2], [1, 0, -1]],
+    # section 7.4: L = o_11 + o_22 + o_33, so the upstream gradient is the identity
+    "O_bar": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
 }
 
 _ATTENTION = r"\operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}}\right) V"
@@ -143,13 +155,18 @@ class Handout(Printable):
         match_values = {name: seq.matrix for name, seq in ex["match"].operands.items()}
         att_values = {name: seq.matrix for name, seq in ex["attention"].operands.items()}
         linear, gcn = _beyond()
+        by, numbers = _beyond_examples(), _backward_examples()
         return [("1", comb, {}), ("1.2", ex["combine"], values),
                 ("2", comb, {}), ("2.2", ex["combine"], values),
                 ("3", comb, {}), ("3.2", ex["combine"], values),
                 ("4", mat, {}), ("4.2", ex["match"], match_values),
                 ("5", _general_attention(), {}), ("5.2", ex["attention"], att_values),
-                ("6", linear, {}), ("6.2", gcn, {}),
-                ("7", _backwards()[0], {}), ("7.2", _backwards()[1], {}),
+                ("6", linear, {}), ("6.2", by["linear"], _values(by["linear"])),
+                ("6.3", gcn, {}), ("6.4", by["gcn"], _values(by["gcn"])),
+                ("7", _backwards()[0], {}),
+                ("7.2", numbers["linear"][0], _values(numbers["linear"][0])),
+                ("7.3", _backwards()[1], {}),
+                ("7.4", numbers["attention"][0], _values(numbers["attention"][0])),
                 ("8", comb, {})]
 
 
@@ -197,7 +214,8 @@ def _beyond():
 def _backwards():
     """The backward passes of a linear layer and of attention, at general sizes."""
     from .derive.backward import backward
-    return (backward("Y = XW", general=True),
+    # the sizes of section 6.1: n inputs with d features, f outputs
+    return (backward("Y = XW", {"X": ("n", "d"), "W": ("d", "f")}),
             backward(r"O = \operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}}\right) V",
                      general=True))
 
@@ -239,6 +257,8 @@ def _mat(matrix) -> N.Bmat:
 def _decimal(x) -> N.Label:
     """A quantity to three decimals (it is shown with ≈)."""
     text = f"{float(sympy.N(x, 30)):.3f}"
+    if text == "-0.000":      # a zero that rounding left a sign on
+        text = "0.000"
     return N.Label(text, text)
 
 
@@ -438,8 +458,10 @@ def _pick(derivation, kind: str, part: str | None = None) -> Step:
 
 
 def _section_beyond() -> list[Step]:
-    """A linear layer and a graph convolution, read with the same two readings."""
+    """A linear layer and a graph convolution, read with the same two readings, each
+    with its numbers (the example's points again)."""
     linear, gcn = _beyond()
+    ex = _beyond_examples()
     X, W = linear.operands["X"], linear.operands["W"]
     Y = linear.plan.result.seq
     A_hat = gcn.operands[r"\hat{A}"]
@@ -452,7 +474,8 @@ def _section_beyond() -> list[Step]:
              X=X, W=W, n=X.rows, d=X.cols, f=W.cols, x_i=X.vector(sympy.Symbol("i"))),
         _say("h_linear_row", _pick(linear, "extract_row_combine").display,
              y_i=Y.vector(sympy.Symbol("i")), W=W, x_i=X.vector(sympy.Symbol("i"))),
-        _h(2, "6.2", "h_gcn", AXW=N.OMul([A_hat, gcn.operands["X"], gcn.operands["W"]])),
+        *_example_linear(ex["linear"]),
+        _h(2, "6.3", "h_gcn", AXW=N.OMul([A_hat, gcn.operands["X"], gcn.operands["W"]])),
         _say("h_gcn_plan", _pick(gcn, "plan").display, A=A_hat, H=H, Y=Yg, n=A_hat.rows,
              X=gcn.operands["X"]),
         _say("h_gcn_mix", _pick(gcn, "combine_row", "H.row").display,
@@ -461,24 +484,261 @@ def _section_beyond() -> list[Step]:
         _say("h_gcn_map", _pick(gcn, "combine_row", "Y.row").display,
              W=gcn.operands["W"], y_i=Yg.vector(sympy.Symbol("i"))),
         _say("h_gcn_read", _pick(gcn, "summary").display),
+        *_example_gcn(ex["gcn"]),
+    ]
+
+
+@functools.lru_cache(maxsize=None)
+def _beyond_examples() -> dict:
+    """The worked examples of section 6: derivations with values (the points of
+    section 1 as inputs, the points of section 3 as the weights)."""
+    from .derive.explain import explain
+    X, W = EXAMPLE["A"], EXAMPLE["B_combine"]
+    return {"linear": explain("Y = XW", values={"X": X, "W": W}),
+            "gcn": explain(r"Y = \hat{A} X W", values={r"\hat{A}": EXAMPLE["A_hat"], "X": X,
+                                                       "W": W})}
+
+
+def _weighted_rows(left, right, result_seq, result, *, decimals=False) -> N.Group:
+    """Each row of a combine ``left · right`` with its numbers: ``c_i = Σ l_ij r_j =
+    Σ l_ij [..] = [..]``."""
+    lv, rv = left.matrix, right.matrix
+    num = _decimal if decimals else sympy.sympify
+    rows = []
+    for i in range(lv.rows):
+        rows.append(N.Chain([
+            result_seq.vector(i + 1),
+            N.OSum([N.OMul([lv[i, j], right.vector(j + 1)]) for j in range(lv.cols)]),
+            N.OSum([N.OMul([lv[i, j], _vec(rv.row(j))]) for j in range(lv.cols)]),
+            N.Bmat([[num(x) for x in result.row(i)]])]))
+    return N.Group(rows)
+
+
+def _example_linear(ex) -> list[Step]:
+    X, W = ex.operands["X"], ex.operands["W"]
+    Y, Yv = ex.plan.result.seq, ex.result
+    return [
+        _h(2, "6.2", "h_example_linear"),
+        _say("h_ex_linear_setup", N.Group([N.Chain([X, _mat(X.matrix)]),
+                                           N.Chain([W, _mat(W.matrix)])]),
+             X=X, W=W, n=X.rows, d=X.cols, f=W.cols, B=_examples()["combine"].operands["B"]),
+        _say("h_ex_linear_rows", _weighted_rows(X, W, Y, Yv), X=X, W=W, Y=Y,
+             x_2=X.vector(2), y_2=Y.vector(2), w_1=W.vector(1), w_2=W.vector(2),
+             three=X.matrix[1, 0], one=X.matrix[1, 1]),
+        _say("h_ex_linear_result",
+             N.Chain([Y, N.OMul([X, W]), N.OMul([_mat(X.matrix), _mat(W.matrix)]), _mat(Yv)]),
+             Y=Y, XW=N.OMul([X, W])),
+    ]
+
+
+def _example_gcn(ex) -> list[Step]:
+    A, X, W = ex.operands[r"\hat{A}"], ex.operands["X"], ex.operands["W"]
+    H, Hv = ex.plan.named["H"].seq, ex.quantities["H"]
+    Y, Yv = ex.plan.result.seq, ex.result
+    return [
+        _h(2, "6.4", "h_example_gcn"),
+        _say("h_ex_gcn_graph", N.Chain([A, _mat(A.matrix)]), A=A, X=X, W=W,
+             one=sympy.Integer(1), two=sympy.Integer(2), three=sympy.Integer(3)),
+        _say("h_ex_gcn_mix", _weighted_rows(A, X, H, Hv), H=H, X=X, h_1=H.vector(1),
+             h_3=H.vector(3), x_1=X.vector(1), x_3=X.vector(3)),
+        _say("h_ex_gcn_map",
+             N.Chain([Y, N.OMul([H, W]), N.OMul([_mat(Hv), _mat(W.matrix)]), _mat(Yv)]),
+             Y=Y, H=H, W=W),
     ]
 
 
 def _section_backward() -> list[Step]:
-    """Backpropagation: a linear layer, then attention, derived by the engine."""
+    """Backpropagation: a linear layer, then attention, derived by the engine, each
+    followed by its numbers.  The rules said for the linear layer are referred to,
+    not said again, for attention."""
     linear, att = _backwards()
     X, W = linear.operands["X"], linear.operands["W"]
     Q, K, V = (att.operands[n] for n in "QKV")
+    ex = _backward_examples()
     steps = [_h(1, "7", "h_backward"), _say("h_backward_lead"),
              _h(2, "7.1", "h_backward_linear", XW=N.OMul([X, W])),
              _say("h_backward_linear_lead", X=X, W=W)]
     steps += _demoted(linear.steps)
-    steps += [_h(2, "7.2", "h_backward_attention"),
+    steps += _example_backward_linear(ex["linear"])
+    steps += [_h(2, "7.3", "h_backward_attention"),
               _say("h_backward_attention_lead", Q=Q, K=K, V=V)]
     # 7.1 wrote each gradient out entry by entry; here the rows are enough
-    steps += _demoted([s for s in att.steps if not (s.part or "").endswith(".entries")])
+    steps += _referring(linear, att, _demoted([s for s in att.steps
+                                          if not (s.part or "").endswith(".entries")]))
     steps += [_say("h_backward_read")]
+    steps += _example_backward_attention(ex["attention"], att)
     return steps
+
+
+def _first(steps, kind: str, **params) -> Step:
+    return next(s for s in steps if s.kind == kind and
+                all(s.params.get(k) == v for k, v in params.items()))
+
+
+def _referring(linear, att, steps: list[Step]) -> list[Step]:
+    """Attention's backward steps, with what 7.1 said already referred to: the loss and
+    its notation, the rule of a combine (7.1's ``Y = XW``), and the readings of the two
+    products that rule makes (``V̄ = PᵀŌ`` like ``W̄``, ``P̄ = ŌVᵀ`` like ``X̄``)."""
+    rule = _first(linear.steps, "backward_rule", variant="combine")
+    outer = _first(linear.steps, "tcombine_outer")
+    row = _first(linear.steps, "match_row")
+    out = []
+    skip_p = False
+    for s in steps:
+        p = s.params
+        if s.kind == "backward_loss":
+            s = Step(s.kind, {**p, "variant": "again"}, s.display, part=s.part)
+        elif s.kind == "backward_rule" and p.get("variant") == "combine":
+            s = Step("h_bw_rule_again", {"use": p["use"], "first": N.OMul(list(
+                         linear.operands[n] for n in ("X", "W"))),
+                                         "Lbar": p["Lbar"], "Rbar": p["Rbar"]},
+                     s.display, part=s.part)
+        elif s.kind == "tcombine_outer":
+            s = Step("h_bw_outer_again", {"ATB": p["ATB"], "first": outer.params["C"],
+                                          "data": p["data"], "outer": p["outer"]},
+                     s.display, part=s.part)
+        elif s.kind == "tcombine_row":
+            i, j = sympy.Symbol("i"), sympy.Symbol("j")
+            s = Step("h_bw_vbar_row", {"v_j": att.operands["V"].vector(j),
+                                       "o_i": att._upstream.vector(i),
+                                       "p_ij": att.forward.plan.named["P"].seq.symbol(i, j)},
+                     s.display, part=s.part)
+        elif s.kind == "backward_same" and s.part == "grad-P":
+            skip_p = True
+            continue
+        elif skip_p and s.kind == "match_product":
+            continue
+        elif skip_p and s.kind == "match_row":
+            skip_p = False
+            s = Step("h_bw_pbar", {"Pbar": p["C"], "first": row.params["C"],
+                                   "o_i": p["l_i"], "V": p["R"]}, s.display, part=s.part)
+        out.append(s)
+    return out
+
+
+def _values(derivation) -> dict:
+    return {name: seq.matrix for name, seq in derivation.operands.items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _backward_examples() -> dict:
+    """The backward passes of the worked examples, with the upstream gradients given
+    numbers: the linear layer of 6.2 and the attention of 5.2."""
+    from .derive.backward import backward
+    X, W = EXAMPLE["A"], EXAMPLE["B_combine"]
+    lin = backward("Y = XW", {"X": (3, 2), "W": (2, 3)}, values={"X": X, "W": W})
+    att = backward(r"O = \operatorname{softmax}\left(\frac{QK^{T}}{\sqrt{d}}\right) V",
+                   {"Q": (3, 2), "K": (2, 2), "V": (2, 3)},
+                   values={"Q": EXAMPLE["A"], "K": EXAMPLE["B_match"], "V": EXAMPLE["B_combine"]})
+    return {"linear": (lin, sympy.Matrix(EXAMPLE["Y_bar"])),
+            "attention": (att, sympy.Matrix(EXAMPLE["O_bar"]))}
+
+
+def _numbers(derivation, upstream) -> dict:
+    """Every quantity of a backward derivation with the upstream gradient's numbers
+    put in (and ``d``, the dimension of the queries, where the scale has it)."""
+    subs = dict(zip(derivation.upstream, upstream))
+    q = {k: v for k, v in derivation.quantities.items() if not isinstance(v, sympy.MatrixSymbol)}
+    if "Q" in derivation.operands:
+        d = derivation.operands["Q"].cols
+        for v in q.values():
+            subs.update({x: d for x in sympy.Matrix(v).free_symbols if x.name == "d"})
+    return {k: sympy.Matrix(v).xreplace(subs) for k, v in q.items()}
+
+
+def _decimals(matrix) -> N.Bmat:
+    return N.Bmat([[_decimal(x) for x in sympy.Matrix(matrix).row(i)]
+                   for i in range(sympy.Matrix(matrix).rows)])
+
+
+def _example_backward_linear(pair) -> list[Step]:
+    lin, Yb = pair
+    q = _numbers(lin, Yb)
+    X, W = lin.operands["X"], lin.operands["W"]
+    named = lin.plan.named
+    Ybar, Xbar, Wbar = lin._upstream, named[r"\bar{X}"].seq, named[r"\bar{W}"].seq
+    Xv, Wv = X.values, W.values
+    match_rows = N.Group([N.Chain([
+        Xbar.vector(i + 1),
+        N.Bmat([[N.Dot(Ybar.vector(i + 1), W.vector(j + 1)) for j in range(W.rows)]]),
+        _vec(q[r"\bar{X}"].row(i))]) for i in range(Yb.rows)] + [
+        N.Chain([Xbar, N.OMul([Ybar, N.Transpose(W)]), N.OMul([_mat(Yb), _mat(Wv.T)]),
+                 _mat(q[r"\bar{X}"])])])
+    outer = N.Chain([
+        Wbar,
+        N.OSum([N.OMul([N.Transpose(X.vector(i + 1)), Ybar.vector(i + 1)])
+                for i in range(X.rows)]),
+        N.OSum([N.OMul([_mat(Xv.row(i).T), _vec(Yb.row(i))]) for i in range(X.rows)]),
+        _mat(q[r"\bar{W}"])])
+    return [
+        _h(2, "7.2", "h_example_backward_linear"),
+        _say("h_ex_bw_linear_setup", N.Chain([Ybar, _mat(Yb)]), Ybar=Ybar, X=X, W=W,
+             Y=lin.forward.plan.result.seq),
+        _say("h_ex_bw_linear_x", match_rows, Xbar=Xbar, Ybar=Ybar, W=W,
+             rule=N.Chain([Xbar, N.OMul([Ybar, N.Transpose(W)])])),
+        _say("h_ex_bw_linear_w", outer, Wbar=Wbar, X=X, Ybar=Ybar,
+             rule=N.Chain([Wbar, N.OMul([N.Transpose(X), Ybar])])),
+        _say("h_ex_bw_linear_read", None, Xbar=Xbar, x_2=Xbar.vector(2), w_1=W.vector(1),
+             w_2=W.vector(2), ybar_2=Ybar.vector(2)),
+    ]
+
+
+def _zero_row(q: dict, att, V) -> list[Step]:
+    """A row of G that is 0, said why: the two values agree in the coordinate that
+    row's upstream gradient asks for, so moving weight between them changes nothing."""
+    G, Ob, Vv = q["G"], q[r"\bar{O}"], V.values
+    for i in range(G.rows):
+        if all(sympy.simplify(x) == 0 for x in G.row(i)) and sum(abs(x) for x in Ob.row(i)) == 1:
+            k = next(k for k in range(Ob.cols) if Ob[i, k] != 0)
+            if len(set(Vv.col(k))) == 1:
+                O = att.forward.plan.result.seq
+                return [_say("h_ex_bw_att_zero", None, i=sympy.Integer(i + 1),
+                             o_ik=O.symbol(i + 1, k + 1), k=sympy.Integer(k + 1),
+                             v_1=V.vector(1), v_2=V.vector(2), G=att.plan.named["G"].seq)]
+    return []
+
+
+def _example_backward_attention(pair, general) -> list[Step]:
+    att, Ob = pair
+    q = _numbers(att, Ob)
+    Q, K, V = (att.operands[n] for n in "QKV")
+    named = att.plan.named
+    Obar = att._upstream
+    bars = {k: named[r"\bar{%s}" % k].seq for k in "VPSQK"}
+    G = named["G"].seq
+    P = att.forward.plan.named["P"].seq
+    Pv, Pb = q["P"], q[r"\bar{P}"]
+    d = Q.cols
+    rowsum = sympy.Matrix([sum(Pb[i, j] * Pv[i, j] for j in range(Pv.cols))
+                           for i in range(Pv.rows)])
+    rs = N.Call("rowsum", [N.Hadamard([bars["P"], P])])
+    return [
+        _h(2, "7.4", "h_example_backward_attention"),
+        _say("h_ex_bw_att_setup", N.Chain([Obar, _mat(Ob)]), Obar=Obar, O=att.forward.plan.result.seq,
+             L=N.Label("L = o_{11} + o_{22} + o_{33}", "L = o₁₁ + o₂₂ + o₃₃"), P=P),
+        _say("h_ex_bw_att_v", N.Rel(N.Chain([bars["V"], N.OMul([N.Transpose(P), Obar])]),
+                                    "approx", _decimals(q[r"\bar{V}"])),
+             Vbar=bars["V"], P=P, v_1=V.vector(1)),
+        _say("h_ex_bw_att_p", N.Chain([bars["P"], N.OMul([Obar, N.Transpose(V)]),
+                                       _mat(Pb)]), Pbar=bars["P"], V=V),
+        _say("h_ex_bw_att_rowsum", N.Rel(rs, "approx", _decimals(rowsum)), Pbar=bars["P"],
+             P=P),
+        _say("h_ex_bw_att_g", N.Rel(G, "approx", _decimals(q["G"])), G=G, P=P, Pbar=bars["P"]),
+        *_zero_row(q, att, V),
+        _say("h_ex_bw_att_s", N.Rel(N.Chain([bars["S"], N.Frac(G, N.Sqrt(sympy.Integer(d)))]),
+                                    "approx", _decimals(q[r"\bar{S}"])),
+             Sbar=bars["S"], G=G, root=N.Sqrt(sympy.Integer(d))),
+        _say("h_ex_bw_att_qk", N.Group([
+            N.Rel(N.Chain([bars["Q"], N.OMul([bars["S"], K])]), "approx",
+                  _decimals(q[r"\bar{Q}"])),
+            N.Rel(N.Chain([bars["K"], N.OMul([N.Transpose(bars["S"]), Q])]), "approx",
+                  _decimals(q[r"\bar{K}"]))]),
+             Qbar=bars["Q"], Kbar=bars["K"], Sbar=bars["S"], K=K, Q=Q,
+             SQK=N.Chain([att.forward.plan.named["S"].seq, N.OMul([Q, N.Transpose(K)])])),
+        _say("h_ex_bw_att_check", None, q_11=Q.symbol(1, 1), L=N.Label("L", "L"),
+             qbar_11=bars["Q"].symbol(1, 1),
+             value=_decimal(q[r"\bar{Q}"][0, 0]), eps=N.Label(r"\varepsilon", "ε")),
+    ]
 
 
 def _section_closing() -> list[Step]:

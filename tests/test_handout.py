@@ -38,8 +38,11 @@ def test_each_section_has_a_general_form_then_a_worked_example():
     subs = [(s.params["number"], s.params["topic"]) for s in headings(2)]
     expected = [(f"{k}.{j}", topic) for k in range(1, 6)
                 for j, topic in ((1, "h_general"), (2, "h_example"))]
-    expected += [("6.1", "h_linear"), ("6.2", "h_gcn"), ("7.1", "h_backward_linear"),
-                 ("7.2", "h_backward_attention")]
+    # sections 6 and 7 give each formula its general form, then its numbers
+    expected += [("6.1", "h_linear"), ("6.2", "h_example_linear"), ("6.3", "h_gcn"),
+                 ("6.4", "h_example_gcn"), ("7.1", "h_backward_linear"),
+                 ("7.2", "h_example_backward_linear"), ("7.3", "h_backward_attention"),
+                 ("7.4", "h_example_backward_attention")]
     assert subs == expected
     # and each subsection has content: at least two narrated steps before the next heading
     steps = the_handout().steps

@@ -111,7 +111,7 @@ TEMPLATES: dict[str, str] = {
     "scale.attention.symbolic": (
         "Every score is divided by {sqrt_d} before the exponential. A score adds "
         "up {d} products, so it grows with the dimension: with independent "
-        "components of variance 1, its variance is {d}. Dividing by {sqrt_d} "
+        "components of mean 0 and variance 1, its variance is {d}. Dividing by {sqrt_d} "
         "brings it back to 1 and keeps the softmax from becoming too sharp:"),
     "scale.attention.number": (
         "Before the exponential, every score is divided by {sqrt_d}. An inner "
@@ -159,8 +159,8 @@ TEMPLATES: dict[str, str] = {
         "So each row {p_i} is a distribution over the {n} keys: the keys with the largest "
         "scores get the largest shares."),
     "softmax_read.attention": (
-        "So each row {p_i} is a distribution over the {n} keys: it shares out one "
-        "unit of attention among them, and the keys that match {q_i} best get "
+        "So each row {p_i} is a distribution over the {n} keys: it hands out weights "
+        "that add up to 1 among them, and the keys that match {q_i} best get "
         "the largest shares."),
 
     # -- stage 4: combine --------------------------------------------------
@@ -174,13 +174,13 @@ TEMPLATES: dict[str, str] = {
     "combine_causal.attention.offset": (
         "With the mask, the weights of the keys the query may not see are 0, so "
         "row {i} combines only {r_1} to {r_i}:"),
-    "combine_entry.attention": "Component {k} of the output is the same combine, component by component:",
+    "combine_entry.attention": "Component {k} of the output combines component {k} of the values with the same weights:",
     "combine_read.attention.plain": (
         "With non-negative weights that sum to 1, {c_i} is a weighted average of "
         "the value points, pulled towards the values whose keys have the largest scores."),
     "combine_read.attention": (
         "With non-negative weights that sum to 1, {c_i} is a weighted average of "
-        "the value points: it lies in the region they span and leans towards the "
+        "the value points: it lies in their convex hull and leans towards the "
         "values whose keys match {q_i} best."),
 
     # -- the full expansion ------------------------------------------------

@@ -36,6 +36,84 @@ TEMPLATES: dict[str, str] = {
     "h_backward_read": ("So the backward pass of attention is two matches, two combines over "
                         "the points and one row-wise step: the same two readings as the "
                         "forward pass, and the softmax still works on each row alone."),
+    "heading.h_example_linear": "Worked example: a linear layer",
+    "heading.h_example_gcn": "Worked example: a graph convolution",
+    "heading.h_example_backward_linear": "Worked example: the linear layer's gradients",
+    "heading.h_example_backward_attention": "Worked example: attention's gradients",
+
+    # -- the worked examples of section 6 ---------------------------------------
+    "h_ex_linear_setup": ("Take the three points of section 1 as inputs and the {B} of "
+                          "section 3 as weights: {X} holds {n} inputs with {d} features "
+                          "each, and {W} has {d} rows and {f} columns:"),
+    "h_ex_linear_rows": ("Each output is a combine of the rows of {W}, weighted by the "
+                         "features of the input. The features {three} and {one} of "
+                         "the input {x_2}, for instance, weigh {w_1} and {w_2}, which gives {y_2}:"),
+    "h_ex_linear_result": ("Stacked, the rows give {XW}, the same numbers as the product "
+                           "of section 3:"),
+    "h_ex_gcn_graph": ("Take a graph of three nodes in a line, {one} to {two} to {three}. "
+                       "Give every node an edge to itself and divide each row of the "
+                       "adjacency matrix by its sum: each row of {A} then holds the weights "
+                       "a node gives to itself and to its neighbours (the symmetric "
+                       "normalisation that is often used reads the same way). {X} and {W} "
+                       "are those of the linear layer:"),
+    "h_ex_gcn_mix": ("In the first combine every node averages its own point and its "
+                     "neighbours'. The point {h_1} averages {x_1} and its neighbour, and "
+                     "{x_3} has no part in it; nor has {x_1} in {h_3}:"),
+    "h_ex_gcn_map": ("The second combine is the linear layer: the averaged points are "
+                     "mapped by {W}:"),
+
+    # -- section 7: attention refers to the rules of 7.1 --------------------------
+    "backward_loss.again": ("As in 7.1, {=L} is a loss computed from {C}, and the upstream "
+                            "gradient {dLdC} is written {G}, with rows {g_i}:"),
+    "h_bw_rule_again": ("The combine {use} goes back by the same rule as {first} in 7.1: "
+                        "the gradient of each factor is the upstream gradient times the other "
+                        "factor transposed, {Lbar} a match and {Rbar} a combine over the "
+                        "points:"),
+    "h_bw_outer_again": ("{ATB} is a product of the same kind as {first} in 7.1: each of "
+                         "the {data} query points gives one outer product {outer}, and "
+                         "they are added up:"),
+    "h_bw_vbar_row": ("Row by row, the gradient of the value {v_j} gathers the output "
+                      "gradients {o_i} of the queries, each weighted by the weight "
+                      "{p_ij} that its query gave to {v_j}:"),
+    "h_bw_pbar": ("{Pbar} is the other half of the same rule, a match like {first} in "
+                  "7.1: row {=i} holds the inner products of the output gradient {o_i} "
+                  "with the points of {V}:"),
+
+    # -- the worked examples of section 7 ---------------------------------------
+    "h_ex_bw_linear_setup": ("Keep the {X} and {W} of 6.2, and let the gradient {Ybar} "
+                             "below reach {Y} from above (which loss it came from does not "
+                             "matter for what follows):"),
+    "h_ex_bw_linear_x": ("{rule} is a match: each row of {Xbar} holds the inner "
+                         "products of the same row of {Ybar} with the rows of {W}:"),
+    "h_ex_bw_linear_w": ("{rule} is a combine over the points: each of the three "
+                         "data points gives one outer product:"),
+    "h_ex_bw_linear_read": ("The two entries of {x_2}, for instance, are the inner "
+                            "products of {ybar_2} with {w_1} and {w_2}: the gradient of an "
+                            "input point is the gradient of its output point, held against "
+                            "the rows of the weights and sent back."),
+    "h_ex_bw_att_setup": ("Back to the example of 5.2. With the loss {L}, only the "
+                          "diagonal of {O} counts, so the upstream gradient {Obar} is the "
+                          "identity; {P} takes the values found in 5.2:"),
+    "h_ex_bw_att_v": ("First {Vbar}. Its row {=j} gathers the output gradients with the "
+                      "weights the queries gave to value {=j}, so the gradient of {v_1} "
+                      "holds the first column of {P}:"),
+    "h_ex_bw_att_p": "{Pbar} is a match; here it holds the columns of {V} as they are:",
+    "h_ex_bw_att_rowsum": ("The softmax step first needs one number per row: the sum of "
+                           "the entry-by-entry product of {Pbar} and {P} in that row:"),
+    "h_ex_bw_att_g": ("That number is subtracted from every entry of the same row of "
+                      "{Pbar}, and the result multiplied entry by entry by {P}, which "
+                      "gives {G}. Each row of {G} sums to 0: adding the same number to "
+                      "every score of a row does not change its softmax."),
+    "h_ex_bw_att_zero": ("Row {i} of {G} is 0 because {v_1} and {v_2} agree in coordinate "
+                         "{k}: however query {i} moves its weight between the two values, "
+                         "{o_ik} stays the same."),
+    "h_ex_bw_att_s": "Undoing the scaling divides every entry of {G} by {root}:",
+    "h_ex_bw_att_qk": ("Last, the match {SQK} goes back: each row of {Qbar} combines the "
+                       "points of {K} with a row of {Sbar} as weights, and {Kbar} combines "
+                       "the points of {Q} with the columns of {Sbar} as weights:"),
+    "h_ex_bw_att_check": ("To check by hand, move {q_11} by a small {eps} and compute {L} "
+                          "again: it changes by about {value} times {eps}, and that is "
+                          "{qbar_11}."),
     "heading.h_closing": "What carries over",
     "heading.h_general": "General form",
     "heading.h_example": "Worked example",
@@ -88,8 +166,8 @@ TEMPLATES: dict[str, str] = {
                           "those points and adding them up:"),
     "h_ex_combine_result": ("Stacked, the rows give the product {AB}, the same "
                             "numbers that the usual row-times-column rule yields:"),
-    "h_ex_combine_read": ("Read the second row: the point {a_2} asks for {three} "
-                          "parts of {b_1} and {one} part of {b_2}, and {c_2} is "
+    "h_ex_combine_read": ("Read the second row: the components {three} and {one} of "
+                          "{a_2} are the weights of {b_1} and {b_2}, and {c_2} is "
                           "exactly that mixture. Nothing about the position of "
                           "{a_2} in the plane matters; only its components, "
                           "used as weights."),
@@ -112,7 +190,7 @@ TEMPLATES: dict[str, str] = {
                          "a distribution, followed by a combine. The general form "
                          "below is symrow's attention derivation; the example "
                          "reuses the numbers of sections 3 and 4."),
-    "h_ex_attn_setup": ("Let the three points of {A} ask the questions, so {Q} is "
+    "h_ex_attn_setup": ("Let the three points of {A} be the queries, so {Q} is "
                         "the example {A}. The two points of section 4 serve as keys "
                         "{K}, and the two points of section 3 as values {V}; the "
                         "dimension is {d_eq}."),
@@ -122,8 +200,8 @@ TEMPLATES: dict[str, str] = {
     "h_ex_attn_softmax": ("Stage 3 works row by row. In row 1, the exponentials "
                           "of the two scaled scores are divided by their sum:"),
     "h_ex_attn_distribution": ("Doing the same for every row gives {P}, to three "
-                               "decimals. Each row is non-negative and sums to 1: "
-                               "a distribution over the keys."),
+                               "decimals. The entries of each row are non-negative "
+                               "and sum to 1: each row is a distribution over the keys."),
     "h_ex_attn_combine": ("Stage 4 is the combine of section 3, with the rows of "
                           "{P} as weights on the value points:"),
     "h_ex_attn_read": ("Compare with section 4. There {q_1} matched {k_1} far "

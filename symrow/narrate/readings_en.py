@@ -236,11 +236,11 @@ TEMPLATES: dict[str, str] = {
                             "the same way:"),
     "backward_rule.combine": ("Back through the combine {use}: the gradient of each factor is "
                               "{Cbar} multiplied by the other factor, transposed. {Lbar} "
-                              "matches each point of {Cbar} against the points of {R} (a "
-                              "match), and {Rbar} gathers the points of {Cbar}, weighted by "
+                              "matches each point of {Cbar} against the points of {R}, "
+                              "and {Rbar} gathers the points of {Cbar}, weighted by "
                               "the columns of {L} (a combine over the points):"),
     "backward_rule.match": ("Back through the match {use}: {Lbar} combines the points of {R} "
-                            "with the weights in the rows of {Cbar} (a combine), and {Rbar} "
+                            "with the weights in the rows of {Cbar}, and {Rbar} "
                             "combines the points of {L} with the weights in the columns of "
                             "{Cbar} (a combine over the points):"),
     "backward_rule.tcombine": ("Back through the combine over the points {use}: {Lbar} "
@@ -301,7 +301,8 @@ TEMPLATES: dict[str, str] = {
     "backward_gradients": "Together, the gradients of the loss with respect to the operands:",
     "softmax_vjp": ("Row {=i} of {Y} is the row {g_i} multiplied by the Jacobian {jac} of "
                     "the softmax of row {=i}; multiplied out, each entry is the weight times "
-                    "its gradient minus the weighted mean of the gradients:"),
+                    "the difference between its gradient and the weighted mean of the "
+                    "gradients:"),
     "softmax_vjp_matrix": ("All rows at once. Here rowsum adds up each row, so rowsum({GP}) "
                            "is a column with one number per row, and subtracting it from {G} "
                            "takes each row's number from every entry of that row:"),

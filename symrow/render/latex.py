@@ -202,7 +202,10 @@ class SymrowLatexPrinter(LatexPrinter):
         return r",\qquad ".join(self._print(item) for item in node.items)
 
     def _print_Items(self, node: N.Items) -> str:
-        return ", ".join(self._print(item) for item in node.items)
+        # a list of relations (a_1 -> b_1, a_2 -> b_2) needs a real space after each
+        # comma: in math mode ", " alone sets the arrows almost touching
+        sep = r",\quad " if any(isinstance(i, N.Rel) for i in node.items) else ", "
+        return sep.join(self._print(item) for item in node.items)
 
     def _print_Entrywise(self, node: N.Entrywise) -> str:
         return self._print(node.values)

@@ -183,16 +183,16 @@ class SymrowTextPrinter(PrettyPrinter):
         return prettyForm(*self._paren(node.item, PRECEDENCE["Mul"]).left("-"))
 
     def _print_OMul(self, node: N.OMul):
-        # juxtaposition, except between two numbers (2⋅3, not "2 3"), as in LaTeX
+        # juxtaposition, except before a number (2⋅3 and h₁₁⋅2, not "2 3" and "h₁₁ 2"),
+        # as in LaTeX
         out = None
         for k, factor in enumerate(node.factors):
             pf = self._paren(factor, PRECEDENCE["Mul"])
             if out is None:
                 out = pf
             else:
-                numbers = isinstance(factor, sympy.Number) \
-                    and isinstance(node.factors[k - 1], sympy.Number)
-                out = prettyForm(*stringPict.next(out, "⋅" if numbers else " ", pf))
+                number = isinstance(factor, sympy.Number)
+                out = prettyForm(*stringPict.next(out, "⋅" if number else " ", pf))
         out = out if out is not None else prettyForm("")
         out.binding = prettyForm.MUL
         return out

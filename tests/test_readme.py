@@ -237,3 +237,52 @@ def test_a_readme_pdf_command_compiles(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = words[words.index("-o") + 1]
     assert (tmp_path / out).read_bytes().startswith(b"%PDF")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as -."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_readme_starts_with_the_reader():
+    """What symrow is and a picture of what it makes on the first screen; the two
+    commands; a lecturer's and a student's first result within 150 lines; then a
+    contents list whose links all lead to a heading (issue 28)."""
+    text = README.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first_screen = "\n".join(lines[:30])
+    assert "vector sequence" in first_screen
+    picture = re.search(r"!\[[^\]]+\]\((examples/[^)]+\.png)\)", first_screen)
+    assert picture and (README.parent / picture[1]).is_file()
+    assert "|" not in first_screen          # no table before the reader knows what it is
+    start = "\n".join(lines[:150])
+    assert start.index("make demo") < start.index("## For a lecturer")
+    lecturer = start[start.index("## For a lecturer"):start.index("## For a student")]
+    assert re.search(r"^symrow .*-o \S+\.pdf", lecturer, re.M)
+    student = start[start.index("## For a student"):]
+    assert "symrow explain" in student and "$ symrow check" in student
+    assert "verdict:" in student            # the check's report itself, within the 150 lines
+    headings = {_slug(h) for h in re.findall(r"^#{2,3} (.+)$", text, re.M)}
+    contents = text[text.index("## Contents"):]
+    contents = contents[:contents.index("\n## ", 3)]
+    links = re.findall(r"\]\(#([^)]+)\)", contents)
+    assert len(links) >= 10 and set(links) <= headings, set(links) - headings
+    # what moved to tests/README.md: the renderers' table and the before/after pictures
+    for moved in ("| renderer | for | install |", "-before.png", "before (commit"):
+        assert moved not in text, moved
+
+
+def test_jupyter_is_an_extra_the_readme_names():
+    pyproject = (README.parent / "pyproject.toml").read_text(encoding="utf-8")
+    extras = pyproject[pyproject.index("[project.optional-dependencies]"):]
+    assert re.search(r"^jupyter = \[", extras, re.M)
+    assert "pip install -e '.[jupyter]'" in README.read_text(encoding="utf-8")
+
+
+def test_the_developers_page_has_what_left_the_readme():
+    dev = (README.parent / "tests" / "README.md").read_text(encoding="utf-8")
+    for kept in ("| renderer | for | install |", "CI=true", "--update-golden",
+                 "**A new reading**", "fractions-before-katex.png", "before these changes"):
+        assert kept in dev, kept
+    for link in re.findall(r"\]\((\.\./[^)#]+)\)", dev):
+        assert (README.parent / "tests" / link).resolve().exists(), link

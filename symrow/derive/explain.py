@@ -82,7 +82,12 @@ def is_article(p: Plan) -> bool:
 
 def article_steps(p: Plan) -> list:
     """The whole derivation of a single product, as the reference article reads it."""
-    return p.result.steps(Ctx(p, article=True), "product")
+    ctx = Ctx(p, article=True)
+    steps = p.result.steps(ctx, "product")
+    # with numbers given, the product in numbers, after its entries written out
+    at = next((k + 1 for k, s in enumerate(steps) if s.kind.startswith("entries_")),
+              len(steps))
+    return steps[:at] + S.number_steps(ctx, p.result, part="product.entries") + steps[at:]
 
 
 def check_terms(p: Plan, max_terms: int | None, *, shown_combine=True) -> None:
@@ -135,6 +140,7 @@ def generic_steps(p: Plan, style: str | None = None) -> list:
         if seen[part] > 1:
             part = f"{part}-{seen[part]}"
         steps += node.steps(ctx, part)
+        steps += S.number_steps(ctx, node, part=part)
         steps += node.expansion(ctx, f"expansion-{node.name}" if several else "expansion")
     steps += S.summary(ctx)
     return steps

@@ -20,6 +20,8 @@ the full expansion, which grows as the fourth power of the sizes, is one
 
 from __future__ import annotations
 
+import sympy
+
 from .. import nodes as N
 from ..build import I, J
 from ..steps import Step
@@ -30,7 +32,7 @@ from .readings.base import scaled, stack_of_seq
 from .readings.entrywise import call
 
 __all__ = ["Ctx", "formula_steps", "operand_steps", "plan_steps", "summary", "spine",
-           "display_expr", "stack_of_seq"]
+           "display_expr", "stack_of_seq", "number_steps", "numbers_display"]
 
 # -- the formula, the operands, the plan ------------------------------------------------------------
 
@@ -115,13 +117,48 @@ def operand_steps(ctx: Ctx, *, part: str = "operands") -> list[Step]:
         if users and not any(ctx.shown(u) for u in users):
             continue
         seq = node.seq
+        numbers = ctx.concrete and seq.values is not None
+        chain = [seq, stack_of_seq(seq)]
+        if numbers:     # the numbers themselves, as given
+            chain.append(N.Bmat(sympy.Matrix(seq.values).tolist()))
         steps.append(ctx.step("operand", {"X": seq, "m": seq.rows, "ell": seq.cols,
                                           "x_i": seq.vector(I),
-                                          "variant": "values" if ctx.concrete and
-                                          seq.values is not None else "symbols"},
-                              N.Rel(N.Chain([seq, stack_of_seq(seq)]), "in",
-                                    N.Space(seq.rows, seq.cols)), part=part))
+                                          "variant": "values" if numbers else "symbols"},
+                              N.Rel(N.Chain(chain), "in", N.Space(seq.rows, seq.cols)),
+                              part=part))
     return steps
+
+
+def numbers_display(values: sympy.Matrix):
+    """A matrix of numbers for display: exact when every entry is rational (``2``,
+    ``3/5``), else to three decimals; and whether it is exact."""
+    if all(x.is_Rational for x in values):
+        return N.Bmat(values.tolist()), True
+    rows = []
+    for row in values.tolist():
+        out = []
+        for x in row:
+            if x.is_Integer:
+                out.append(x)
+                continue
+            v = complex(sympy.N(x, 20))
+            shown = f"{v.real:.3f}" if abs(v.imag) < 1e-12 else str(sympy.N(x, 4))
+            out.append(N.Label(shown, shown.replace("-", "−")))
+        rows.append(out)
+    return N.Bmat(rows), False
+
+
+def number_steps(ctx: Ctx, node: Reading, *, part: str) -> list[Step]:
+    """With numbers given for its operands, the value of ``node`` in numbers: ``C =
+    [[2, 1], [4, 3]]``, or to three decimals (``P ≈ ...``) where it is not rational."""
+    values = ctx.numbers(node)
+    if values is None:
+        return []
+    shown, exact = numbers_display(values)
+    whole = node.whole()
+    display = N.Chain([whole, shown]) if exact else N.Rel(whole, "approx", shown)
+    return [ctx.step("numbers", {"C": whole, "variant": "exact" if exact else "approx"},
+                     display, part=part)]
 
 
 def definition_of(node: Reading):

@@ -17,6 +17,8 @@ TEMPLATES: dict[str, str] = {
                      "is the result. Every product in it will be read row by row, as a "
                      "map between point clouds."),
     "heading.operands": "The operands as vector sequences",
+    "numbers.exact": "With the numbers given, {C} works out to:",
+    "numbers.approx": "With the numbers given, {C} works out to (rounded to three decimals):",
     "operand.symbols": ("{X} is a vector sequence: {m} points {x_i}, each with {ell} "
                         "coordinates, stacked one per row:"),
     "operand.values": ("{X} is a vector sequence of {m} points {x_i}, each with {ell} "

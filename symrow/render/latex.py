@@ -145,7 +145,6 @@ class SymrowLatexPrinter(LatexPrinter):
 
     def _print_OMul(self, node: N.OMul) -> str:
         parts: list[str] = []
-        prev_number = False
         for k, factor in enumerate(node.factors):
             number = isinstance(factor, sympy.Number)
             if k and isinstance(factor, sympy.Number) and factor.is_negative:
@@ -154,10 +153,11 @@ class SymrowLatexPrinter(LatexPrinter):
                 tex = self._print(factor)  # the fraction bar delimits it
             else:
                 tex = self.parenthesize(factor, PRECEDENCE["Mul"], strict=False)
-            if k and (number and prev_number):
+            if k and number:
+                # 2 \cdot 3, and h_{11} \cdot 2: a number after a factor is never juxtaposed
+                # (h_{11} 2 reads as one index too many)
                 parts.append(r"\cdot")
             parts.append(tex)
-            prev_number = number
         return " ".join(parts)
 
     def _print_Dot(self, node: N.Dot) -> str:

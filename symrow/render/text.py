@@ -22,7 +22,7 @@ from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm, stringPict
 
 from .. import nodes as N
-from ..scripts import ACCENTS, GREEK, SUB as _SUB, SUP as _SUP, script as _script
+from ..scripts import ACCENTS, GREEK, SUB as _SUB, SUP as _SUP, script as _script, tex_text
 
 __all__ = ["SymrowTextPrinter", "text", "pretty_lines", "to_text", "vecseq_text",
            "entry_text", "text_walls"]
@@ -36,6 +36,8 @@ _ENTRY = re.compile(r"^(?:\\(?P<accent>hat|tilde|bar|check|breve)\{(?:\\(?P<inne
 
 
 _PARTIAL = re.compile(r"^\\frac\{\\partial L\}\{\\partial (?P<inner>.*)\}$")
+#: the entry of a sequence named by a word, ``\left(\mathrm{FFN}\right)_{12}``
+_WORD_ENTRY = re.compile(r"^\\left\((?P<name>.*)\\right\)_\{(?P<index>[^{}]*)\}$")
 
 
 def _index_words(index: str) -> str:
@@ -55,7 +57,12 @@ def entry_text(name: str) -> str | None:
     '∂L/∂w₁₂'
     >>> entry_text(r"\\bar{\\tilde{d}}_{11}") == "d\u0303\u0304₁₁"
     True
+    >>> entry_text(r"\\left(\\mathrm{FFN}\\right)_{12}"), entry_text(r"h^{(\\ell+1)}_{12}")
+    ('(FFN)₁₂', 'h^(ℓ+1)₁₂')
     """
+    word = _WORD_ENTRY.match(name)
+    if word is not None:         # (FFN)₁₂
+        return f"({tex_text(word['name'])})" + _script(_index_words(word["index"]), _SUB, "_")
     partial = _PARTIAL.match(name)
     if partial is not None:      # a gradient's entry written ∂L/∂x_{ij}
         inner = entry_text(partial["inner"])
@@ -112,6 +119,8 @@ class SymrowTextPrinter(PrettyPrinter):
             return prettyForm(pretty)
         if e.name == "ell":
             return prettyForm("ℓ")
+        if "\\" in e.name or "{" in e.name:   # a name's LaTeX, never shown as it is
+            return prettyForm(tex_text(e.name))
         return super()._print_Symbol(e, bold_name)
 
     def _print_VecSeq(self, seq):
@@ -174,16 +183,16 @@ class SymrowTextPrinter(PrettyPrinter):
         return prettyForm(*self._paren(node.item, PRECEDENCE["Mul"]).left("-"))
 
     def _print_OMul(self, node: N.OMul):
-        # juxtaposition, except between two numbers (2⋅3, not "2 3"), as in LaTeX
+        # juxtaposition, except before a number (2⋅3 and h₁₁⋅2, not "2 3" and "h₁₁ 2"),
+        # as in LaTeX
         out = None
         for k, factor in enumerate(node.factors):
             pf = self._paren(factor, PRECEDENCE["Mul"])
             if out is None:
                 out = pf
             else:
-                numbers = isinstance(factor, sympy.Number) \
-                    and isinstance(node.factors[k - 1], sympy.Number)
-                out = prettyForm(*stringPict.next(out, "⋅" if numbers else " ", pf))
+                number = isinstance(factor, sympy.Number)
+                out = prettyForm(*stringPict.next(out, "⋅" if number else " ", pf))
         out = out if out is not None else prettyForm("")
         out.binding = prettyForm.MUL
         return out
@@ -291,6 +300,54 @@ class InlineTextPrinter(SymrowTextPrinter):
         out = prettyForm(*stringPict.next(parts[0], "/", parts[1]))
         out.binding = prettyForm.DIV
         return out
+
+    def _over(self, num, den) -> prettyForm:
+        """``num/den`` on one line, a compound part in parentheses."""
+        parts = []
+        for part in (num, den):
+            pic = self._print(part)
+            if isinstance(part, (sympy.Add, sympy.Mul)) or pic.height() > 1 or (
+                    isinstance(part, sympy.Number) and not part.is_Integer):
+                pic = prettyForm(*pic.parens())
+            parts.append(pic)
+        out = prettyForm(*stringPict.next(parts[0], "/", parts[1]))
+        out.binding = prettyForm.DIV
+        return out
+
+    def _root(self, arg) -> prettyForm:
+        """``√d``, ``√dₖ``, ``√(d + 1)``: a square root on the line."""
+        pic = self._print(arg)
+        if not isinstance(arg, (sympy.Symbol, sympy.Integer, N.Label)) or pic.height() > 1:
+            pic = prettyForm(*pic.parens())
+        return prettyForm(*pic.left("√"))
+
+    def _print_Sqrt(self, node: N.Sqrt):
+        return self._root(node.arg)
+
+    def _print_Pow(self, e, rational=False):
+        if e.exp == sympy.S.Half:
+            return self._root(e.base)
+        if e.exp.is_Rational and e.exp.is_negative:
+            return self._over(sympy.S.One, e.base ** -e.exp)
+        if e.exp.is_Rational and not e.exp.is_Integer:
+            base = self._print(e.base)
+            if not isinstance(e.base, (sympy.Symbol, sympy.Integer)):
+                base = prettyForm(*base.parens())
+            return prettyForm(*base.right(_script(str(e.exp), _SUP, "^")))
+        return super()._print_Pow(e)
+
+    def _print_Rational(self, e):
+        if e.q == 1:
+            return super()._print_Rational(e)
+        out = prettyForm(f"{'-' if e.p < 0 else ''}{abs(e.p)}/{e.q}")
+        out.binding = prettyForm.DIV
+        return out
+
+    def _print_Mul(self, e):
+        num, den = sympy.fraction(e)
+        if den != 1:
+            return self._over(num, den)
+        return super()._print_Mul(e)
 
 
 _PRINTER = SymrowTextPrinter()

@@ -422,6 +422,31 @@ class Ctx:
         self.concrete = plan.concrete
         self.article = article
         self.quiet = frozenset(quiet)
+        self._values: dict = {}
+
+    def numbers(self, node: "Reading"):
+        """The value of ``node`` as a matrix of numbers, when every operand it is computed
+        from was given numbers (concrete sizes; a size in a scale, ``\\sqrt{d}``, takes
+        its number); else None.  Nothing is computed for a node with an operand of
+        symbols."""
+        if not self.concrete:
+            return None
+        todo, seen = [node], set()
+        while todo:
+            n = todo.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            if n.given and (n.seq is None or n.seq.values is None):
+                return None
+            todo.extend(n.inputs)
+        value = self.plan._value(node, self._values, leaf=None)
+        sizes = {s: sympy.Integer(v) for s, v in self.plan.ties.items()
+                 if isinstance(s, sympy.Symbol) and isinstance(v, int)}
+        value = sympy.Matrix(value).xreplace(sizes) if sizes else sympy.Matrix(value)
+        if any(getattr(x, "free_symbols", True) for x in value):
+            return None
+        return value
 
     def shown(self, node: "Reading") -> bool:
         """Whether the steps of ``node`` are shown."""

@@ -48,7 +48,11 @@ def matrix_product(left, right, cls=sympy.ImmutableMatrix):
 
 
 def _points(seq: VecSeq) -> N.Rel:
-    return N.Rel(N.Chain([seq, stack(seq)]), "in", N.Space(seq.rows, seq.cols))
+    """``B = [b_1; b_2] ∈ ℝ^{2×2}``, with its numbers when it was given them."""
+    chain = [seq, stack(seq)]
+    if seq.concrete and seq.values is not None:
+        chain.append(N.Bmat(sympy.Matrix(seq.values).tolist()))
+    return N.Rel(N.Chain(chain), "in", N.Space(seq.rows, seq.cols))
 
 
 @register

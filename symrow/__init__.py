@@ -59,18 +59,19 @@ __version__ = "0.1.0"
 
 
 def check(tex: str, against, *, timeout: float | None = None, values: dict | None = None,
-          parser: str = "auto"):
+          parser: str = "auto", lang: str | None = None):
     """Check a hand derivation written in LaTeX against a derivation, step by step.
 
     ``against`` is a derivation (concrete or general sizes, from a preset or
     :func:`explain`) or the handout; ``values`` gives operands numbers
     (``{"A": [[1, 2], [3, 4]]}``); ``parser`` is "auto" (the default),
-    "latex2sympy2" or "builtin" (see :func:`symrow.checker.check`).
-    Returns a report (see :mod:`symrow.checker`).  latex2sympy2 is imported
+    "latex2sympy2" or "builtin" (see :func:`symrow.checker.check`); ``lang``
+    is the language of the report's words, ``en`` or ``ja`` (by default the
+    page's own).  Returns a report (see :mod:`symrow.checker`).  latex2sympy2 is imported
     only when it is first used.
     """
     from .checker import check as _check
-    return _check(tex, against, timeout=timeout, values=values, parser=parser)
+    return _check(tex, against, timeout=timeout, values=values, parser=parser, lang=lang)
 
 __all__ = [
     "SymrowError", "SizeError", "UnsafeNameError", "ShapeError", "LimitError",

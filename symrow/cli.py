@@ -606,6 +606,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="time limit for checking, in seconds of CPU time "
                         "(default: symrow.get_limits().check_timeout)")
+    p.add_argument("--lang", choices=("en", "ja"), default=None, dest="report_lang",
+                   help="the language of the report: en or ja (default: the page's own, "
+                        "Japanese when its words are); the JSON report is the same in both")
     p.add_argument("--parser", choices=("auto", "latex2sympy2", "builtin"), default=None,
                    help="the LaTeX parser: latex2sympy2 (installed on Python < 3.13), builtin "
                         "(every Python; the same reports), or auto (the default: "
@@ -634,7 +637,7 @@ def build_parser() -> argparse.ArgumentParser:
     # None marks "not given", so that options foreign to --against can be refused
     options = [a.dest for a in p._actions if a.dest not in (
         "help", "files", "against", "format", "timeout", "parser", "max_dim", "max_terms",
-        "summary", "jobs", "exercise", "catalogue", "plot")]
+        "summary", "jobs", "exercise", "catalogue", "plot", "report_lang")]
     p.set_defaults(run=_run_check, kind="check", check_options=options,
                    **{dest: None for dest in options})
     return parser
@@ -1164,7 +1167,8 @@ def _run_check(args) -> int:
         tex = _read_input(name)
     import symrow
     report = symrow.check(tex, against=derivation, timeout=args.timeout,
-                          values=values or None, parser=args.parser or "auto")
+                          values=values or None, parser=args.parser or "auto",
+                          lang=args.report_lang)
     failure = getattr(report, "failure", None)
     if failure is not None and args.format not in ("json",):
         raise failure      # text that cannot be read at all: its one line, exit 2

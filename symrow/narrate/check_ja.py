@@ -91,8 +91,8 @@ MESSAGES: list = [
      r"形の違う行列を足している：\1×\2 と \3×\4"),
     (r"a number is added to " + _SHAPE,
      r"\1×\2 行列に数を足している（softmax を成分ごとに取っていないか）"),
-    (r"a (\d+) x (\d+) matrix has no (row|entry) (\d+)",
-     r"\1×\2 行列に第 \4 の\3はない"),
+    (r"a (\d+) x (\d+) matrix has no row (\d+)", r"\1×\2 行列に第 \3 行はない"),
+    (r"a (\d+) x (\d+) matrix has no entry (\d+)", r"\1×\2 行列に第 \3 成分はない"),
     (r"(.+) is (\d+) x (\d+), so it has no row (\d+) \(indices start at 1\)",
      r"\1 は \2×\3 なので第 \4 行はない（添字は 1 から数える）"),
     (r"(.+) is (\d+) x (\d+), so it has no column (\d+) \(indices start at 1\)",
@@ -122,9 +122,9 @@ MESSAGES: list = [
      r"ReLU のマスクが抜けている：勾配は ReLU の入力が正のところだけを通って戻るので、"
      r"成分ごとに入力の ReLU′（正なら 1、そうでなければ 0）を掛ける"),
     (r"this is the combine rule (.+); for (.+) the entry is (.+)",
-     r"これは結合の規則 \1 である。\2 の成分は \3 になる"),
+     r"これは結合の規則 \1 である。\2（照合）の成分は \3 になる"),
     (r"this is the match rule (.+); for (.+) the entry is (.+)",
-     r"これは照合の規則 \1 である。\2 の成分は \3 になる"),
+     r"これは照合の規則 \1 である。\2（結合）の成分は \3 になる"),
     (r"the softmax is taken over the wrong axis: row i of (.+?) is a distribution over "
      r"the columns, (.+); this one sums down a column \(over i\)",
      r"softmax を取る向きが違う：\1 の第 i 行は列についての配分で \2 となる。"

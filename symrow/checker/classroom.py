@@ -13,13 +13,19 @@ limit, or crashes the process checking it is reported as such
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (folder / "ann.md").write_text("$$C = AB$$")
 >>> _ = (folder / "bob.tex").write_text(r"\[ C = BA \]")
->>> d = symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2))
+>>> d = symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 4))
 >>> summary = check_class([folder], lambda: d, jobs=1)
 >>> print(summary.to_text())
 file     verdict  first wrong  holds  wrong  unchecked  note
 ann.md   holds    -                1      0          0
 bob.tex  wrong    step 1 (line 1)  0      1          0
 2 files: 1 holds, 1 wrong
+
+At m = n, a class cannot tell a student's m from n, and the summary says so:
+
+>>> d = symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 2))
+>>> print(check_class([folder], lambda: d, jobs=1).notes[0])
+m and n are both 2 here: a submission that writes one of them for another is not told apart (give distinct sizes, as in --m 2 --n 3 --d 4)
 >>> summary.exit_code
 1
 """
@@ -78,9 +84,11 @@ class FileResult:
 class ClassSummary:
     """The outcomes of a class, in file order, and the class's verdict."""
 
-    def __init__(self, against: str, results: list[FileResult]):
+    def __init__(self, against: str, results: list[FileResult], notes: tuple = ()):
         self.against = against
         self.results = list(results)
+        #: remarks on the whole class (sizes that coincide, see :func:`same_sizes`)
+        self.notes = tuple(notes)
 
     @property
     def verdict(self) -> str:
@@ -127,6 +135,7 @@ class ClassSummary:
             cells = [(row[k].rjust(widths[k]) if k in right and row is not rows[0] else
                       row[k].ljust(widths[k])) for k in range(len(row))]
             lines.append("  ".join(cells).rstrip())
+        lines += [f"note: {note}" for note in self.notes]
         lines.append(self.totals())
         return "\n".join(lines)
 
@@ -138,7 +147,7 @@ class ClassSummary:
                  "|" + "|".join(["---", "---", "---", "---:", "---:", "---:", "---"]) + "|"]
         for row in self._cells():
             lines.append("| " + " | ".join(esc(c) for c in row) + " |")
-        lines += ["", self.totals()]
+        lines += [""] + [f"> note: {esc(note)}\n" for note in self.notes] + [self.totals()]
         return "\n".join(lines) + "\n"
 
     def to_csv(self) -> str:
@@ -150,9 +159,12 @@ class ClassSummary:
         return out.getvalue()
 
     def to_dict(self) -> dict:
-        return {"against": self.against, "verdict": self.verdict,
-                "exit_code": self.exit_code,
-                "files": [{**r.row(), "report": r.report} for r in self.results]}
+        out = {"against": self.against, "verdict": self.verdict,
+               "exit_code": self.exit_code,
+               "files": [{**r.row(), "report": r.report} for r in self.results]}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -342,7 +354,45 @@ def check_class(paths, build: Callable[[], object], *, jobs: int | None = None,
         bar.close()
     describe = targets_for(against, None)
     text = describe[0].describe() if len(describe) == 1 else "the handout"
-    return ClassSummary(text, [results[k] for k in range(len(files))])
+    return ClassSummary(text, [results[k] for k in range(len(files))],
+                        notes=tuple(same_sizes(against)))
+
+
+#: the sizes a student may mix up, as a report names them
+_SIZES = ("m", "ell", "n", "d", "d_k", "d_v")
+
+
+def same_sizes(derivation) -> list[str]:
+    """A note for each value that two sizes of a concrete derivation share (m = n = 2):
+    there a student's m written for n is not told apart, in any file of the class.
+
+    >>> import symrow
+    >>> same_sizes(symrow.attention(2, 2, 2))
+    ['m, n and d are all 2 here: a submission that writes one of them for another is not told apart (give distinct sizes, as in --m 2 --n 3 --d 4)']
+    >>> same_sizes(symrow.attention(2, 3, 4))
+    []
+    """
+    from .reference import Reference
+    try:
+        sizes = Reference(derivation).sizes
+    except Exception:  # noqa: BLE001 - the handout, a general derivation: no one size set
+        return []
+    by_value: dict = {}
+    for name in _SIZES:
+        value = sizes.get(name)
+        if name == "d_v" and value == sizes.get("d"):
+            continue            # the values' width is d unless it is given
+        if isinstance(value, int) and value > 1:
+            by_value.setdefault(value, []).append("ℓ" if name == "ell" else name)
+    out = []
+    for value, names in by_value.items():
+        if len(names) > 1:
+            listed = " and ".join(names) if len(names) == 2 else \
+                ", ".join(names[:-1]) + " and " + names[-1]
+            out.append(f"{listed} are {'both' if len(names) == 2 else 'all'} {value} here: a "
+                       f"submission that writes one of them for another is not told apart "
+                       f"(give distinct sizes, as in --m 2 --n 3 --d 4)")
+    return out
 
 
 def _parallel(files, names, build, options, jobs, worker, bar) -> dict:

@@ -161,6 +161,8 @@ class NameReader:
                 parts.sup is None and parts.accent is None and parts.grad is None:
             shape = self.dummies[parts.head]
             return Atom("variable", parts.head, shape or ()), sup
+        if sub is not None and any(is_token(n, "\\times") for n in sub):
+            return self._shape_note(parts, sub, pos, end), sup
         bold = parts.font in _BOLD_FONTS
         letter = "ell" if parts.head == "\\ell" else parts.head
         plain_name = not bold and parts.accent is None and parts.grad is None
@@ -235,6 +237,46 @@ class NameReader:
                 return Atom("special", "I"), sup
             return Atom("special", "I", self._index_items(sub, pos, end, single=True)), sup
         raise TranslateError(self._unknown(shown), pos, end)
+
+    def _shape_note(self, parts: NameParts, sub, pos: int, end: int) -> Atom:
+        """``W_{m \\times n}``, ``x_{n \\times 1}``: a matrix with its shape written under
+        it, as some pages write the sizes.  A size the page names this way is the page's
+        own for what follows (its n may be this derivation's ℓ); a number that is not the
+        matrix's size is the page's error."""
+        ref = self.ref
+        names = self._canonical_names()
+        bare = dataclasses.replace(parts, sub=None, font=None)
+        owner = names.get(bare.canonical)
+        if owner is None and parts.lowercase:
+            owner = names.get(dataclasses.replace(bare, head=bare.head.upper()).canonical)
+        if owner is None:
+            raise TranslateError(self._unknown(self.src.text[pos:end]), pos, end)
+        q = ref.matrices[owner]
+        dims: list[list] = [[]]
+        for node in sub:
+            if is_token(node, "\\times"):
+                dims.append([])
+            elif not is_token(node, *V.SPACING):
+                dims[-1].append(node)
+        if len(dims) != 2 or not all(dims):
+            raise TranslateError("a shape under a name is written rows \\times columns, as in "
+                                 "W_{m \\times n}", pos, end)
+        for nodes, size, what in zip(dims, (q.rows, q.cols), ("rows", "columns")):
+            text = plain(nodes).strip("{} ")
+            if text.isdigit():
+                if int(text) != size:
+                    return Atom("outside", f"{q.name} has {size} {what}, not {text}")
+                continue
+            name = "ell" if text == "\\ell" else text
+            if not re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?|ell", name):
+                raise TranslateError(f"cannot read {text!r} as a size", pos, end)
+            mine = getattr(ref, "page_size_names", frozenset())
+            if name in mine and ref.sizes.get(name) != size:
+                raise TranslateError(f"the page's {text} stands for two sizes here "
+                                     f"({ref.sizes[name]} and {size})", pos, end)
+            if ref.sizes.get(name) != size:
+                ref.own_size(name, size)
+        return Atom("whole", q.name)
 
     def _canonical_names(self) -> dict:
         """The reference's matrices by canonical name (as :mod:`symrow.reader.notation`

@@ -226,6 +226,8 @@ class _Run:
         self.steps: list[StepReport] = []
         #: how many names the page has defined so far (see read_again)
         self.bound = 0
+        #: the left sides of claims that held (D of D = WX), as written
+        self.held: set = set()
         self.notes: list[str] = []
         #: unchecked steps (by id) and their verdict if the page gives no numbers
         self.pending: dict = {}
@@ -304,7 +306,8 @@ class _Run:
                 continue
             note = self.as_note(chain, target)
             if note is not None:
-                if claims and chain.before == "sep" and note:
+                if claims and note and (chain.before == "sep" or
+                                        self.conditional(claims[-1], chain)):
                     notes.setdefault(id(claims[-1]), []).extend(note)
                 continue
             if chain.note_only:
@@ -348,6 +351,16 @@ class _Run:
                 return sum(r.status == "unreadable" for r in reports)
             if unread(again) < unread(steps[start:end]):
                 self.steps[start:end] = again
+
+    _IF = re.compile(r"(?:if|when|whenever|where|for|provided(?: that)?|as long as)",
+                     re.IGNORECASE)
+
+    def conditional(self, claim, chain) -> bool:
+        """``$... = 0$ if $i \\neq d$``: a condition in the prose right after a claim,
+        joined to it by if, when, where or for, restricts the claim as a note does."""
+        between = self.src.text[claim.end:chain.pos]
+        between = re.sub(r"[$\\()\[\]\s]+", " ", between).strip()
+        return len(between) <= 30 and bool(self._IF.fullmatch(between))
 
     def gradients(self, tree):
         """Against a backward derivation, gradients as students write them (∂L/∂X, ∇_X L,
@@ -703,7 +716,9 @@ class _Run:
         self.chain_members = chain.members
         out = []
         defining = self.definition_chain(chain, target)
-        own = None if defining else self.page_definition(chain, target)
+        own = self.shape_statement(chain, target)
+        if own is None and not defining:
+            own = self.page_definition(chain, target)
         for k, rel in enumerate(chain.relations):
             lm, rm = chain.members[k], chain.members[k + 1]
             # Q = K = [numbers]: each name is given the values on the far right
@@ -719,6 +734,17 @@ class _Run:
                         outcome = self.page_convention(chain, target) or outcome
             finally:
                 self.defining = False
+            left_text = " ".join(self.text_of(lm).split())
+            if k == 0 and outcome.status == "holds":
+                self.held.add(left_text)
+            elif k == 0 and outcome.status == "wrong" and left_text in self.held and \
+                    outcome.message.endswith("is undefined"):
+                # D = WX held above, and now an inline D = XW, undefined at these shapes:
+                # the page speaks of another convention ("others may use D = XW")
+                outcome = Outcome("unchecked", f"{left_text} was given above, and this "
+                                               f"product is undefined at its shapes: read as "
+                                               f"a remark about another convention; not "
+                                               f"checked")
             if outcome.status == "wrong" and not chain.display and self.prose_page:
                 # text with no math markup (a copy that lost its delimiters, rendered
                 # glyphs): read, but never called wrong on a reading that is not sure
@@ -742,6 +768,52 @@ class _Run:
                 outcome.pending.sizes = outcome.sizes
                 self.pending[id(out[-1])] = report(outcome.pending)
         return out
+
+    _PAIR = re.compile(r"\(\s*([A-Za-z]|\d+)\s*,\s*([A-Za-z]|\d+)\s*\)")
+
+    def shape_statement(self, chain, target: Target):
+        """``X = (m, n)``: a matrix said to have m rows and n columns, the shape written
+        as a pair (as some pages write it, after numpy).  The sizes it names are the
+        page's own for what follows; a number that is not the matrix's size is the page's
+        error.  None when the chain is not one."""
+        if chain.problem is not None or len(chain.members) != 2 or \
+                chain.relations[0].kind != "eq":
+            return None
+        found = self._PAIR.fullmatch(" ".join(self.text_of(chain.members[1]).split()))
+        if not found:
+            return None
+        ctx = self.contexts_for(target)[0]
+        atom = self.operand_atom(ctx, chain.members[0])
+        if atom is None:
+            unit = self.unit(ctx, chain.members[0])
+            if isinstance(unit, tuple) or len(unit.atoms) != 1:
+                return None
+            (key, atom), = unit.atoms.items()
+            if atom.kind != "whole" or unit.text.strip() != key:
+                return None
+        named = []
+        for ctx in self.contexts_for(target):
+            q = ctx.ref.quantities[atom.name]
+            for text, size, what in zip(found.groups(), (q.rows, q.cols),
+                                        ("rows", "columns")):
+                if text.isdigit():
+                    if int(text) != size:
+                        return Outcome("wrong", f"{q.name} has {size} {what}, not {text}")
+                    continue
+                mine = getattr(ctx.ref, "page_size_names", frozenset())
+                if text in mine and ctx.ref.sizes.get(text) != size:
+                    return Outcome("unchecked", f"not checked: the page's {text} stands for "
+                                                f"two sizes here ({ctx.ref.sizes[text]} and "
+                                                f"{size})")
+                if ctx.ref.sizes.get(text) != size:
+                    ctx.ref.own_size(text, size)
+                named.append(f"{text} = {size}")
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+        return Outcome("defines", f"the shape of {atom.name} as the page writes it (rows, "
+                                  f"columns)" + (f": {', '.join(dict.fromkeys(named))}, the "
+                                                 f"page's sizes for what follows"
+                                                 if named else ""))
 
     def page_definition(self, chain, target: Target):
         """``Z = XW + b``, ``\\alpha_{ij} = ...``, ``z_i = x_i W``: a name the derivation
@@ -1008,6 +1080,15 @@ class _Run:
                            f"{' '.join(str(err).split())[:200]} (a bug in symrow; please "
                            f"report it)")
                 return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
+            if result is not None and env and _number_against_matrix(result.message):
+                # c_{mn}-style indices on one side, a whole matrix on the other (XW^T =
+                # \sum_p X_{mp} W_{np}): the matrix is most likely written where its entry
+                # is meant; a reader cannot tell, so the claim is not judged
+                message = (f"one side is a matrix and the other a number, in a claim about "
+                           f"entries (indices {', '.join(sorted(env))}): if an entry of the "
+                           f"matrix is meant, write it as one, as in (XW^T)_{{mn}}; not "
+                           f"checked")
+                return Outcome("unchecked", message, indices=env or None)
             if result is not None:
                 detail = result.detail.to_dict() if result.detail else None
                 found = self.hints(ctx, lu, ru, env, result.entry)
@@ -1330,6 +1411,12 @@ def _join(first, second):
     return Chain(first.members[:-1] + [joined] + second.members[1:],
                  first.relations + second.relations, display=first.display,
                  before=first.before)
+
+
+def _number_against_matrix(message: str) -> bool:
+    return bool(re.fullmatch(r"the left side is a number, the right side a \d+ x \d+ matrix|"
+                             r"the left side is a \d+ x \d+ matrix, the right side a number",
+                             message))
 
 
 def _gradient_hints(steps: list, targets: list[Target]) -> list:

@@ -47,6 +47,7 @@ import math
 from ..narrate import check_lang, get_language, goes_on, segments
 from .document import (extra_preamble, figure_caption, heading_number, sentence as _narrated,
                        tex_escape)
+from ..nodes import SoftmaxExpansion
 from .latex import printer
 from .layout import Row, display_rows
 from .measure import TEX
@@ -61,6 +62,12 @@ __all__ = ["to_beamer", "plan", "orphans", "Frame", "Block", "strip_overlays", "
 #: that cannot break (the widest of the tested decks, a group of three
 #: equations, is 35 ems)
 SLIDE_WIDTH = 28.0
+
+#: widest a line of a written-out softmax (:class:`~symrow.nodes.SoftmaxExpansion`)
+#: may be: its fractions' sums are set on rows, so nothing in it is unbreakable, and
+#: the frame's 36 ems, less a margin, hold two of its exponentials to a row
+#: (``\\exp((q_{11} k_{11} + q_{12} k_{12}) / \\sqrt{d})``, 12 ems each, in text size)
+SOFTMAX_WIDTH = 33.0
 
 #: the width, in pt, of a frame's text (16:9, 11 pt type, 1 cm margins)
 TEXT_WIDTH = 398.0
@@ -294,7 +301,8 @@ def _equations(rows: list) -> list:
 def _block(step, lang: str) -> Block:
     sentence = _sentence(step, lang)
     height = _sentence_height(step, lang) if sentence else 0.0
-    equations = _equations(display_rows(step.display, SLIDE_WIDTH, TEX, cell_fraction="text")) \
+    width = SOFTMAX_WIDTH if isinstance(step.display, SoftmaxExpansion) else SLIDE_WIDTH
+    equations = _equations(display_rows(step.display, width, TEX)) \
         if step.display is not None else []
     spare = _sentence_spare(step, lang, height) if sentence else 0.0
     return Block(sentence, height, equations, spare=spare, kind=step.kind)

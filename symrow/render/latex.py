@@ -258,7 +258,21 @@ class SymrowLatexPrinter(LatexPrinter):
             # (its limits and terms) would be too small to read: num / den
             return r"\exp\left(%s / %s\right)" % (self._slash_part(node.arg.num),
                                                   self._slash_part(node.arg.den))
+        if isinstance(node.arg, N.Frac) and self._settings["fraction"] == "stacked":
+            # the same fraction written stacked: in display style (\dfrac), so that
+            # in a softmax's numerator or denominator (text style) the scores and
+            # their scale keep the size of the formula around them, and their
+            # indices are ordinary subscripts, not scripts of scripts
+            return r"\exp\left(%s\right)" % self._display_fraction(node.arg)
         return r"\exp\left(%s\right)" % self._print(node.arg)
+
+    def _display_fraction(self, node: N.Frac) -> str:
+        """``\\dfrac{num}{den}``: a fraction in display style wherever it stands."""
+        saved, self._cell = self._cell, False
+        try:
+            return r"\dfrac{%s}{%s}" % (self._print(node.num), self._print(node.den))
+        finally:
+            self._cell = saved
 
     def _slash_part(self, part) -> str:
         tex = self._print(part)
@@ -314,7 +328,16 @@ class SymrowLatexPrinter(LatexPrinter):
         scale = node.scale
         if scale is not None:
             s_tex = get(scale) or tok(scale)
-            open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
+            # as :meth:`_print_Exp` writes an exponential's fraction: an inner
+            # product of several terms over the scale, (q_{i1} k_{j1} + ...) / scale;
+            # of one, in display style
+            # (an exponent, e^{...}, is a script: there it stays a \frac)
+            if self._settings["exp_style"] == "e":
+                open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
+            elif node.keys and len(node.keys[0]) > 1:
+                open_, close = open_ + r"\left(", r"\right) / " + s_tex + close
+            else:
+                open_, close = open_ + r"\dfrac{", "}{" + s_tex + "}" + close
         keys = [self._leaf_texts(key) for key in node.keys]
         heads, tails = [key[0] for key in keys], [key[1:] for key in keys]
         rel = "= " if plan is None else "&= "

@@ -299,10 +299,15 @@ def plain_parens(args_tex: str) -> bool:
 
 def slashed(arg) -> bool:
     """Whether an exponential's argument is a fraction written ``num / den``: one
-    whose numerator is a sum over an index (``\\sum_t q_{it} k_{jt} / \\sqrt{d}``),
-    which as a ``\\frac`` in an exponential in a fraction would be set at script
-    size."""
-    return isinstance(arg, N.Frac) and isinstance(arg.num, N.SumOver)
+    whose numerator is a sum over an index (``\\sum_t q_{it} k_{jt} / \\sqrt{d}``)
+    or of several terms (``(q_{11} k_{11} + q_{12} k_{12}) / \\sqrt{d}``).  As a
+    ``\\frac`` in an exponential in a fraction (a softmax) it would be set at
+    script size, its indices at scriptscript size; as a ``\\dfrac`` it would be
+    readable but tall, and a softmax written out has many of them.  A fraction of
+    one term (a score over its scale) is a ``\\dfrac``: see
+    :meth:`symrow.render.latex.SymrowLatexPrinter._print_Exp`."""
+    return isinstance(arg, N.Frac) and (
+        isinstance(arg.num, N.SumOver) or isinstance(arg.num, N.OSum) and len(arg.num.terms) > 1)
 
 
 def slash_paren(part) -> bool:
@@ -503,6 +508,8 @@ class Measure:
         self.exp_style = printer._settings["exp_style"]
         #: the style of a fraction in a matrix cell: D (``\\dfrac``) or T (``\\frac``)
         self.cell_style = "D" if printer._settings["cell_fraction"] == "display" else "T"
+        #: whether fractions are stacked (``\\frac``), not written ``num / den``
+        self.stacked = printer._settings["fraction"] == "stacked"
         #: boxes of the display nodes measured so far, by identity: a large
         #: display measures the same subtrees (an exponential, a denominator)
         #: many times.  The node is kept with its box, so its id stays its own.
@@ -631,6 +638,8 @@ class Measure:
                      else delimited(self(p, style), style, metrics=self.metrics)
                      for p in (arg.num, arg.den)]
             inner = row([parts[0], leaf_box("/", style), parts[1]], style)
+        elif isinstance(arg, N.Frac) and self.stacked:
+            inner = self(arg, "D")  # \dfrac, in any style
         else:
             inner = self(arg, style)
         return row([leaf_box(r"\exp", style),

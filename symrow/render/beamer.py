@@ -535,11 +535,19 @@ def _frame(frame: Frame) -> str:
     return head + "\n\n".join(parts) + "\n\\end{frame}\n"
 
 
-def _title_frame(title: str, subtitle: str | None) -> str:
+def _title_frame(title: str, subtitle: str | None = None, author: str | None = None,
+                 date: str | None = None, course: str | None = None) -> str:
+    """The title frame's fields (LaTeX) and the frame: the course is Beamer's
+    institute line, under the author; no date unless one is given."""
     out = "\\title{%s}\n" % title
     if subtitle:
         out += "\\subtitle{%s}\n" % subtitle
-    return out + "\\date{}\n\\begin{document}\n\\begin{frame}\n\\titlepage\n\\end{frame}\n"
+    if author:
+        out += "\\author{%s}\n" % author
+    if course:
+        out += "\\institute{%s}\n" % course
+    return out + "\\date{%s}\n\\begin{document}\n\\begin{frame}\n\\titlepage\n\\end{frame}\n" % (
+        date or "")
 
 
 def shown(obj, expand=None, width=None):
@@ -554,12 +562,14 @@ def shown(obj, expand=None, width=None):
 
 
 def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
-              subtitle: str | None = None) -> str:
+              subtitle: str | None = None, author: str | None = None,
+              date: str | None = None, course: str | None = None) -> str:
     """A complete Beamer document in ``lang``, for the language's TeX engine.
 
-    ``title`` and ``subtitle`` are LaTeX; the title defaults to the
-    derivation's own title in ``lang``, and a deck without a title has no
-    title frame.
+    ``title``, ``subtitle``, ``author``, ``date`` and ``course`` are LaTeX, shown
+    on the title frame (the course on the line under the author).  The title
+    defaults to the derivation's own title in ``lang``; a deck with none of
+    them has no title frame.
     """
     check_lang(lang)
     if title is None:
@@ -567,8 +577,8 @@ def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
     title = title or ""
     frames = plan(derivation, lang, title)
     out = preamble(lang) + extra_preamble(derivation)
-    if title:
-        out += _title_frame(title, subtitle)
+    if title or author or date or course:
+        out += _title_frame(title, subtitle, author, date, course)
     else:
         out += "\\begin{document}\n"
     for frame in frames:

@@ -302,7 +302,7 @@ def _block(step, lang: str) -> Block:
     sentence = _sentence(step, lang)
     height = _sentence_height(step, lang) if sentence else 0.0
     width = SOFTMAX_WIDTH if isinstance(step.display, SoftmaxExpansion) else SLIDE_WIDTH
-    equations = _equations(display_rows(step.display, width, TEX)) \
+    equations = _equations(display_rows(step.display, width, TEX, exp_sums="slash")) \
         if step.display is not None else []
     spare = _sentence_spare(step, lang, height) if sentence else 0.0
     return Block(sentence, height, equations, spare=spare, kind=step.kind)

@@ -292,6 +292,34 @@ def _add_output(p: argparse.ArgumentParser) -> None:
                    help="slides (Beamer) instead of a document: with --format pdf or "
                         "-o FILE.pdf, the compiled deck; with --format tex, its source "
                         "(the same as --format beamer)")
+    _add_deck(p)
+
+
+#: the title frame's fields: option -> help
+DECK_FIELDS = {
+    "title": "the slides' title (default: the derivation's own)",
+    "author": "the lecturer's name, under the title",
+    "date": "the date of the lecture, as it should read (default: none)",
+    "course": "the course (or institution), on the line under the author",
+}
+
+
+def _add_deck(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("the title frame (with --slides; plain text, escaped for LaTeX)")
+    for name, text in DECK_FIELDS.items():
+        g.add_argument("--" + name, metavar="TEXT", default=None, help=text)
+
+
+def deck_options(args) -> dict:
+    """The title frame's fields given on the command line, as LaTeX; refused without
+    --slides (only slides have a title frame)."""
+    from .render.document import tex_escape
+    given = {name: getattr(args, name, None) for name in DECK_FIELDS}
+    given = {name: value for name, value in given.items() if value is not None}
+    if given and not getattr(args, "slides", False):
+        raise OptionError(f"--{next(iter(given))} is for the title frame of slides; it goes "
+                          f"with --slides")
+    return {name: tex_escape(value) for name, value in given.items()}
 
 
 def _add_layout(p: argparse.ArgumentParser) -> None:
@@ -755,9 +783,13 @@ def build_derivation(kind: str, args):
     return _formula_preset(preset, args)
 
 
-def render(obj, fmt: str, lang: str, *, slides: bool = False, **options) -> str | bytes:
+def render(obj, fmt: str, lang: str, *, slides: bool = False, deck: dict | None = None,
+           **options) -> str | bytes:
     """A derivation (or the handout) in one output format; ``slides`` turns ``pdf``
-    into compiled slides; ``options`` such as ``parts=`` go to the renderer."""
+    into compiled slides; ``options`` such as ``parts=`` go to the renderer, and
+    ``deck`` (the title frame's fields: :func:`deck_options`) to slides only."""
+    if fmt == "beamer" or fmt == "pdf" and slides:
+        options.update(deck or {})
     if fmt == "beamer":
         return obj.to_beamer(lang, **options)
     if fmt == "latex":
@@ -875,7 +907,8 @@ def _run_derivation(args) -> int:
         _emit_with_figures(shown, fmt, args, dict(layout, figures=args.figures,
                                                   axes=args.axes))
         return 0
-    emit(render(derivation, fmt, args.lang, slides=args.slides, parts=parts, **layout),
+    emit(render(derivation, fmt, args.lang, slides=args.slides, deck=deck_options(args),
+                parts=parts, **layout),
          args.output)
     return 0
 
@@ -907,7 +940,8 @@ def _emit_with_figures(obj, fmt: str, args, options: dict) -> None:
     """Render ``obj`` (with its pictures when --figures is given) and write it; with
     Markdown, each picture is written beside the page first."""
     if not options.get("figures"):
-        emit(render(obj, fmt, args.lang, slides=args.slides, **options), args.output)
+        emit(render(obj, fmt, args.lang, slides=args.slides, deck=deck_options(args),
+                    **options), args.output)
         return
     from .figures.place import markdown_files, with_figures
     stem = Path(args.output).stem if args.output else "figure"
@@ -918,7 +952,8 @@ def _emit_with_figures(obj, fmt: str, args, options: dict) -> None:
     if any(s.params["figure"].example for s in shown.steps if s.kind == "figure"):
         print("symrow: note: the pictures are drawn with example numbers; give --values "
               "NAME=ROWS for yours", file=sys.stderr)
-    out = render(shown, fmt, args.lang, slides=args.slides, **options)
+    out = render(shown, fmt, args.lang, slides=args.slides, deck=deck_options(args),
+                 **options)
     if fmt == "markdown":
         from .outfile import write_atomic
         folder = Path(args.output).parent

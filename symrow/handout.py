@@ -121,9 +121,9 @@ class Handout(Printable):
         """The handout as slides: a complete Beamer document that follows its
         path in frames, compiled by the language's engine."""
         from .render.document import tex_escape
-        return super().to_beamer(lang, title=tex_escape(phrase("handout.title", lang)),
-                                 subtitle=tex_escape(phrase("handout.subtitle", lang)),
-                                 **options)
+        options.setdefault("title", tex_escape(phrase("handout.title", lang)))
+        options.setdefault("subtitle", tex_escape(phrase("handout.subtitle", lang)))
+        return super().to_beamer(lang, **options)
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown("en")

@@ -87,6 +87,8 @@ class Printable:
 
         Chains are revealed line by line; a display too tall for a frame goes
         on over "(cont.)" frames.  ``parts=`` selects parts, as for documents.
+        ``title=``, ``subtitle=``, ``author=``, ``date=`` and ``course=`` (LaTeX)
+        fill the title frame (see :func:`symrow.render.beamer.to_beamer`).
         """
         from .render import bridge
         return bridge.to_beamer(self._figured(options), lang, **options)

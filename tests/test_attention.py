@@ -178,8 +178,8 @@ def test_scale_number_substitutes_the_square_root():
     assert D_SYMBOL not in r.free_symbols
     tex = build((1, 2, 4), {"scale": "number"}).to_latex()
     assert r"\sqrt{d}" in tex and r"\sqrt{d} = 2" in tex.replace("$", "")
-    assert r"\frac{s_{11}}{2}" in tex
-    assert r"\frac{s_{11}}{\sqrt{2}}" in build((1, 2, 2), {"scale": "number"}).to_latex()
+    assert r"\dfrac{s_{11}}{2}" in tex
+    assert r"\dfrac{s_{11}}{\sqrt{2}}" in build((1, 2, 2), {"scale": "number"}).to_latex()
     one = build((1, 2, 1), {"scale": "number"})  # sqrt(1) = 1: nothing to divide by
     assert r"\exp\left(s_{11}\right)" in one.to_latex()
 
@@ -215,7 +215,7 @@ def _has(tex, *pieces, sep=r" &?= "):
 
 def test_distribution_is_shown_row_by_row_for_causal():
     tex = build((3, 3, 2), {"causal": True}).to_latex()
-    e11 = r"\exp\left(\frac{s_{11}}{\sqrt{d}}\right)"
+    e11 = r"\exp\left(\dfrac{s_{11}}{\sqrt{d}}\right)"
     assert _has(tex, "p_{11}", r"\frac{%s}{%s}" % (e11, e11), "1")
     assert "p_{21} + p_{22} &=" in tex and "p_{31} + p_{32} + p_{33} &=" in tex
 
@@ -339,8 +339,8 @@ def test_general_displays_use_ellipses():
     assert r"\vdots & \vdots & \ddots & \vdots" in tex
     assert (r"s_{ij} &= \boldsymbol{q}_{i} \cdot \boldsymbol{k}_{j} = q_{i1} k_{j1} + q_{i2} "
             r"k_{j2} + \cdots + q_{id} k_{jd} = \sum_{t=1}^{d} q_{it} k_{jt}") in tex
-    assert (r"p_{ij} &= \frac{\exp\left(\frac{s_{ij}}{\sqrt{d}}\right)}{\sum_{j'=1}^{n} "
-            r"\exp\left(\frac{s_{i,j'}}{\sqrt{d}}\right)}") in tex
+    assert (r"p_{ij} &= \frac{\exp\left(\dfrac{s_{ij}}{\sqrt{d}}\right)}{\sum_{j'=1}^{n} "
+            r"\exp\left(\dfrac{s_{i,j'}}{\sqrt{d}}\right)}") in tex
     assert (r"\boldsymbol{o}_{i} &= p_{i1} \boldsymbol{v}_{1} + p_{i2} \boldsymbol{v}_{2} + "
             r"\cdots + p_{in} \boldsymbol{v}_{n} = \sum_{j=1}^{n} p_{ij} \boldsymbol{v}_{j} = "
             r"\boldsymbol{p}_{i} V") in tex

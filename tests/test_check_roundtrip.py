@@ -180,8 +180,8 @@ def test_a_wrong_term_on_a_later_row_of_a_fraction_is_found():
     line = next(x for x in tex.splitlines() if x.startswith("p_{i1} + p_{i2} + p_{i3} &="))
     # the second row of the denominator loses its last exponential's index
     num, den = line.split("}{\\begin{gathered}", 1)
-    bad = num + "}{\\begin{gathered}" + den.replace("{}+ \\exp\\left(\\frac{s_{i3}}",
-                                                    "{}+ \\exp\\left(\\frac{s_{i2}}", 1)
+    bad = num + "}{\\begin{gathered}" + den.replace("{}+ \\exp\\left(\\dfrac{s_{i3}}",
+                                                    "{}+ \\exp\\left(\\dfrac{s_{i2}}", 1)
     assert bad != line
     r = symrow.check("\\begin{align*}\n%s\n\\end{align*}" % bad, d, timeout=600)
     assert [s.status for s in r.steps] == ["wrong"], r.to_text()

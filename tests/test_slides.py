@@ -73,19 +73,25 @@ ONE_LANGUAGE = {"attention_wide": "en"}
 #: (Before sparse frames were joined, tall matrices packed side by side and a step
 #: kept with the one it leans on: handout 97/98 frames and 143 pages, the attention
 #: decks 15/16/20 frames, now 13/14/17.  The backward section saying each rule once,
-#: in the formula's names, took the handout from 88/87 frames and 137 pages to these.)
+#: in the formula's names, took the handout from 88/87 frames and 137 pages to these.
+#: The softmax's scores and scale set in display style inside the exponentials, nothing
+#: smaller than a subscript (tests/test_glyph_sizes.py), made those displays taller: the
+#: general, causal, heads and handout decks one frame and one page more each (p_ij over
+#: its sum no longer shares a frame with what comes before or after it), the wide deck
+#: 15 -> 17 frames but 25 -> 24 pages (its written-out o_1, set at the frame's full width,
+#: two exponentials to a row, is no longer split between frames).)
 PINNED = {
     ("combine_general", "en"): (11, 18), ("combine_general", "ja"): (11, 18),
     ("combine_concrete", "en"): (8, 21), ("combine_concrete", "ja"): (8, 21),
     ("match_general", "en"): (10, 17), ("match_general", "ja"): (11, 17),
     ("match_concrete", "en"): (8, 22), ("match_concrete", "ja"): (8, 22),
-    ("attention_general", "en"): (13, 21), ("attention_general", "ja"): (13, 21),
+    ("attention_general", "en"): (14, 22), ("attention_general", "ja"): (14, 22),
     ("attention_concrete", "en"): (14, 19), ("attention_concrete", "ja"): (13, 19),
-    ("attention_causal", "en"): (17, 30), ("attention_causal", "ja"): (17, 30),
-    ("attention_heads", "en"): (29, 57), ("attention_heads", "ja"): (30, 57),
-    ("handout", "en"): (84, 123), ("handout", "ja"): (82, 123),
+    ("attention_causal", "en"): (18, 31), ("attention_causal", "ja"): (18, 31),
+    ("attention_heads", "en"): (30, 58), ("attention_heads", "ja"): (30, 58),
+    ("handout", "en"): (85, 124), ("handout", "ja"): (83, 124),
     ("selection", "en"): (6, 9), ("selection", "ja"): (6, 9),
-    ("attention_wide", "en"): (15, 25),
+    ("attention_wide", "en"): (17, 24),
 }
 
 CASES = [(name, lang) for name in DECKS for lang in LANGS
@@ -116,7 +122,7 @@ def test_a_deck_is_its_preamble_titles_and_planned_frames(name, lang):
     head = src.split("\\begin{document}\n", 1)[0]
     assert head.startswith(beamer.preamble(lang))
     assert set(re.findall(r"^\\(\w+)", head[len(beamer.preamble(lang)):], re.M)) <= {
-        "title", "subtitle", "date"}
+        "title", "subtitle", "author", "institute", "date"}
     frames = beamer.plan(beamer.shown(deck_object(name)), lang)
     titled = "\\titlepage" in src
     assert titled == (name != "selection")
@@ -491,9 +497,44 @@ def test_cli_attention_slides_compile_end_to_end(tmp_path):
     harness.require_tex("pdflatex")
     require_beamer()
     proc = run("attention", "--m", "2", "--n", "2", "--d", "2", "--format", "pdf", "--slides",
-               "-o", str(tmp_path / "a.pdf"))
+               "--author", "A. Lecturer", "--course", "Machine Learning 2 (MA-ML2)",
+               "--date", "3 June 2025", "-o", str(tmp_path / "a.pdf"))
     assert proc.returncode == 0, proc.stderr
     assert _pdf_pages(tmp_path / "a.pdf") == PINNED["attention_concrete", "en"][1]
+    title = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(tmp_path / "a.pdf"), "-"],
+                           capture_output=True, text=True).stdout
+    for field in ("A. Lecturer", "Machine Learning 2 (MA-ML2)", "3 June 2025"):
+        assert field in title, title
+
+
+def test_the_title_frame_takes_title_author_date_and_course():
+    d = deck_object("combine_concrete")
+    src = d.to_beamer("en", title="Lecture 5", author="A. Lecturer", date="3 June 2025",
+                      course="ML 2")
+    head = src.split("\\begin{frame}", 1)[0]
+    assert ("\\title{Lecture 5}\n\\author{A. Lecturer}\n\\institute{ML 2}\n"
+            "\\date{3 June 2025}\n") in head
+    # the handout keeps its subtitle under a title of one's own
+    h = handout().to_beamer("ja", title="第5回", author="講師")
+    assert "\\title{第5回}\n\\subtitle{" in h and "\\author{講師}" in h
+    # a bare object with only an author still gets a title frame
+    assert "\\titlepage" in beamer.to_beamer(_selection(), "en", author="A. Lecturer")
+    # on the command line, plain text, escaped
+    proc = run("combine", "--slides", "--format", "beamer", "--title", "Products & sums",
+               "--author", "R. O'Neil", "--date", "Week 3", "--course", "CS 101: 50%")
+    assert proc.returncode == 0, proc.stderr
+    assert ("\\title{Products \\& sums}\n\\author{R. O'Neil}\n\\institute{CS 101: 50\\%}\n"
+            "\\date{Week 3}\n") in proc.stdout
+    assert "--course TEXT" in run("attention", "--help").stdout
+
+
+@pytest.mark.parametrize("option", ["--title", "--author", "--date", "--course"])
+def test_title_frame_fields_need_slides(option, tmp_path):
+    proc = run("combine", option, "x", "-o", str(tmp_path / "c.tex"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"symrow: error: {option} is for the title frame of slides; it goes with --slides"]
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_cli_attention_slides_in_japanese(tmp_path, tex_spy):

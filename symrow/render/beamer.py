@@ -47,6 +47,7 @@ import math
 from ..narrate import check_lang, get_language, goes_on, segments
 from .document import (extra_preamble, figure_caption, heading_number, sentence as _narrated,
                        tex_escape)
+from ..nodes import SoftmaxExpansion
 from .latex import printer
 from .layout import Row, display_rows
 from .measure import TEX
@@ -61,6 +62,12 @@ __all__ = ["to_beamer", "plan", "orphans", "Frame", "Block", "strip_overlays", "
 #: that cannot break (the widest of the tested decks, a group of three
 #: equations, is 35 ems)
 SLIDE_WIDTH = 28.0
+
+#: widest a line of a written-out softmax (:class:`~symrow.nodes.SoftmaxExpansion`)
+#: may be: its fractions' sums are set on rows, so nothing in it is unbreakable, and
+#: the frame's 36 ems, less a margin, hold two of its exponentials to a row
+#: (``\\exp((q_{11} k_{11} + q_{12} k_{12}) / \\sqrt{d})``, 12 ems each, in text size)
+SOFTMAX_WIDTH = 33.0
 
 #: the width, in pt, of a frame's text (16:9, 11 pt type, 1 cm margins)
 TEXT_WIDTH = 398.0
@@ -294,7 +301,8 @@ def _equations(rows: list) -> list:
 def _block(step, lang: str) -> Block:
     sentence = _sentence(step, lang)
     height = _sentence_height(step, lang) if sentence else 0.0
-    equations = _equations(display_rows(step.display, SLIDE_WIDTH, TEX, cell_fraction="text")) \
+    width = SOFTMAX_WIDTH if isinstance(step.display, SoftmaxExpansion) else SLIDE_WIDTH
+    equations = _equations(display_rows(step.display, width, TEX, exp_sums="slash")) \
         if step.display is not None else []
     spare = _sentence_spare(step, lang, height) if sentence else 0.0
     return Block(sentence, height, equations, spare=spare, kind=step.kind)
@@ -527,11 +535,19 @@ def _frame(frame: Frame) -> str:
     return head + "\n\n".join(parts) + "\n\\end{frame}\n"
 
 
-def _title_frame(title: str, subtitle: str | None) -> str:
+def _title_frame(title: str, subtitle: str | None = None, author: str | None = None,
+                 date: str | None = None, course: str | None = None) -> str:
+    """The title frame's fields (LaTeX) and the frame: the course is Beamer's
+    institute line, under the author; no date unless one is given."""
     out = "\\title{%s}\n" % title
     if subtitle:
         out += "\\subtitle{%s}\n" % subtitle
-    return out + "\\date{}\n\\begin{document}\n\\begin{frame}\n\\titlepage\n\\end{frame}\n"
+    if author:
+        out += "\\author{%s}\n" % author
+    if course:
+        out += "\\institute{%s}\n" % course
+    return out + "\\date{%s}\n\\begin{document}\n\\begin{frame}\n\\titlepage\n\\end{frame}\n" % (
+        date or "")
 
 
 def shown(obj, expand=None, width=None):
@@ -546,12 +562,14 @@ def shown(obj, expand=None, width=None):
 
 
 def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
-              subtitle: str | None = None) -> str:
+              subtitle: str | None = None, author: str | None = None,
+              date: str | None = None, course: str | None = None) -> str:
     """A complete Beamer document in ``lang``, for the language's TeX engine.
 
-    ``title`` and ``subtitle`` are LaTeX; the title defaults to the
-    derivation's own title in ``lang``, and a deck without a title has no
-    title frame.
+    ``title``, ``subtitle``, ``author``, ``date`` and ``course`` are LaTeX, shown
+    on the title frame (the course on the line under the author).  The title
+    defaults to the derivation's own title in ``lang``; a deck with none of
+    them has no title frame.
     """
     check_lang(lang)
     if title is None:
@@ -559,8 +577,8 @@ def to_beamer(derivation, lang: str = "en", *, title: str | None = None,
     title = title or ""
     frames = plan(derivation, lang, title)
     out = preamble(lang) + extra_preamble(derivation)
-    if title:
-        out += _title_frame(title, subtitle)
+    if title or author or date or course:
+        out += _title_frame(title, subtitle, author, date, course)
     else:
         out += "\\begin{document}\n"
     for frame in frames:

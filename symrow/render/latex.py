@@ -21,7 +21,7 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from .. import nodes as N
-from .measure import (KATEX, Measure, Metrics, plain_parens, slash_paren, slashed,
+from .measure import (KATEX, Measure, Metrics, plain_parens, slash_paren, slashed, summed,
                       split_sign as _split_sign, tall_strut)
 
 __all__ = ["SymrowLatexPrinter", "latex", "printer", "strut", "vecseq_display", "vecseq_node",
@@ -55,6 +55,11 @@ class SymrowLatexPrinter(LatexPrinter):
         # a fraction of display nodes: "stacked" (\frac) or "slash" (num / den,
         # for math in running text and headings, where \frac is set small)
         "fraction": "stacked",
+        # an exponential's fraction whose numerator is a sum of terms (an inner
+        # product over its scale): "stacked" (\frac, in the text style of a
+        # softmax's numerator: its indices at scriptscript size) or "slash"
+        # ((q_11 k_11 + q_12 k_12) / \sqrt{d}, at text size: slides)
+        "exp_sums": "stacked",
     }
 
     def __init__(self, settings=None):
@@ -255,13 +260,28 @@ class SymrowLatexPrinter(LatexPrinter):
                 return "e^{%s}" % self._print(node.arg)
             finally:
                 self._cell = saved
-        if slashed(node.arg):
+        if slashed(node.arg, self._settings["exp_sums"] == "slash"):
             # an exponential stands in a fraction (a softmax), where a fraction
             # in its argument is set at script size, and a sum in its numerator
             # (its limits and terms) would be too small to read: num / den
             return r"\exp\left(%s / %s\right)" % (self._slash_part(node.arg.num),
                                                   self._slash_part(node.arg.den))
+        if isinstance(node.arg, N.Frac) and self._settings["fraction"] == "stacked" \
+                and not summed(node.arg):  # (a sum stays a \frac, as softmax_lines writes it)
+            # the same fraction written stacked: in display style (\dfrac), so that
+            # in a softmax's numerator or denominator (text style) the scores and
+            # their scale keep the size of the formula around them, and their
+            # indices are ordinary subscripts, not scripts of scripts
+            return r"\exp\left(%s\right)" % self._display_fraction(node.arg)
         return r"\exp\left(%s\right)" % self._print(node.arg)
+
+    def _display_fraction(self, node: N.Frac) -> str:
+        """``\\dfrac{num}{den}``: a fraction in display style wherever it stands."""
+        saved, self._cell = self._cell, False
+        try:
+            return r"\dfrac{%s}{%s}" % (self._print(node.num), self._print(node.den))
+        finally:
+            self._cell = saved
 
     def _slash_part(self, part) -> str:
         tex = self._print(part)
@@ -317,7 +337,17 @@ class SymrowLatexPrinter(LatexPrinter):
         scale = node.scale
         if scale is not None:
             s_tex = get(scale) or tok(scale)
-            open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
+            # as :meth:`_print_Exp` writes an exponential's fraction: an inner
+            # product of several terms over the scale, (q_{i1} k_{j1} + ...) / scale;
+            # of one, in display style
+            # (an exponent, e^{...}, is a script: there it stays a \frac)
+            if self._settings["exp_style"] == "e" or node.keys and len(node.keys[0]) > 1 \
+                    and self._settings["exp_sums"] != "slash":
+                open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
+            elif node.keys and len(node.keys[0]) > 1 and self._settings["exp_sums"] == "slash":
+                open_, close = open_ + r"\left(", r"\right) / " + s_tex + close
+            else:
+                open_, close = open_ + r"\dfrac{", "}{" + s_tex + "}" + close
         keys = [self._leaf_texts(key) for key in node.keys]
         heads, tails = [key[0] for key in keys], [key[1:] for key in keys]
         rel = "= " if plan is None else "&= "

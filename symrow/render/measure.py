@@ -297,12 +297,24 @@ def plain_parens(args_tex: str) -> bool:
     return not any(cmd in args_tex for cmd in _TALL_TEX)
 
 
-def slashed(arg) -> bool:
+def slashed(arg, sums: bool = False) -> bool:
     """Whether an exponential's argument is a fraction written ``num / den``: one
-    whose numerator is a sum over an index (``\\sum_t q_{it} k_{jt} / \\sqrt{d}``),
-    which as a ``\\frac`` in an exponential in a fraction would be set at script
-    size."""
-    return isinstance(arg, N.Frac) and isinstance(arg.num, N.SumOver)
+    whose numerator is a sum over an index (``\\sum_t q_{it} k_{jt} / \\sqrt{d}``)
+    or, with ``sums`` (the printer's setting ``exp_sums="slash"``, which slides use),
+    of several terms (``(q_{11} k_{11} + q_{12} k_{12}) / \\sqrt{d}``).  As a
+    ``\\frac`` in an exponential in a fraction (a softmax) it would be set at
+    script size, its indices at scriptscript size; as a ``\\dfrac`` it would be
+    readable but tall, and a softmax written out has many of them.  A fraction of
+    one term (a score over its scale) is a ``\\dfrac``: see
+    :meth:`symrow.render.latex.SymrowLatexPrinter._print_Exp`."""
+    return isinstance(arg, N.Frac) and (
+        isinstance(arg.num, N.SumOver)
+        or sums and summed(arg))
+
+
+def summed(arg) -> bool:
+    """Whether a fraction's numerator is a sum of several terms (an inner product)."""
+    return isinstance(arg.num, N.OSum) and len(arg.num.terms) > 1
 
 
 def slash_paren(part) -> bool:
@@ -503,6 +515,10 @@ class Measure:
         self.exp_style = printer._settings["exp_style"]
         #: the style of a fraction in a matrix cell: D (``\\dfrac``) or T (``\\frac``)
         self.cell_style = "D" if printer._settings["cell_fraction"] == "display" else "T"
+        #: whether fractions are stacked (``\\frac``), not written ``num / den``
+        self.stacked = printer._settings["fraction"] == "stacked"
+        #: whether an exponential's inner product over its scale is written num / den
+        self.slash_sums = printer._settings["exp_sums"] == "slash"
         #: boxes of the display nodes measured so far, by identity: a large
         #: display measures the same subtrees (an exponential, a denominator)
         #: many times.  The node is kept with its box, so its id stays its own.
@@ -626,11 +642,13 @@ class Measure:
         if self.exp_style == "e":
             return _scripted(leaf_box("e", style), None, self(node.arg, _SCRIPT[style]), style)
         arg = node.arg
-        if slashed(arg):  # written num / den: see SymrowLatexPrinter._print_Exp
+        if slashed(arg, self.slash_sums):  # num / den: see SymrowLatexPrinter._print_Exp
             parts = [self(p, style) if not slash_paren(p)
                      else delimited(self(p, style), style, metrics=self.metrics)
                      for p in (arg.num, arg.den)]
             inner = row([parts[0], leaf_box("/", style), parts[1]], style)
+        elif isinstance(arg, N.Frac) and self.stacked and not summed(arg):
+            inner = self(arg, "D")  # \dfrac, in any style
         else:
             inner = self(arg, style)
         return row([leaf_box(r"\exp", style),

@@ -684,23 +684,6 @@ TODAY = {
         "value": r"refused at \max\{0, ...\}: ParseError 'needs its argument in brackets' "
                  r"(at \max); with \max(0, ...) it reads right",
     },
-    "ssm-recurrence": {
-        "value": r"confident wrong reading (exit 0): h_{t}, defined on line 1, and h_t, used on "
-                 r"line 2, are taken as two names; h_t becomes an undeclared scalar and "
-                 r"y_t = C_t^T scaled by it, a 1 x 3 row with h_t left in it (the source's y_t "
-                 r"is 1 x 1); the narration says nothing of it",
-        "convention": _AS_POINTS + "h_{t-1}, B_t and C_t (3 x 1) as '3 points ... each with "
-                      "1 coordinates'",
-        "backward": r"crash, not a SymrowError: KeyError '\\bar{A}_t' in symrow/derive/"
-                    r"backward.py (statement: bp.named[name]); smallest case: "
-                    r"backward('h = A g; y = c^T h', {A: 3x3, g: 3x1, c: 3x1}) -> KeyError "
-                    r"'\\bar{A}'; the CLI says 'internal error: KeyError'",
-    },
-    "ssm-recurrence-typo": {
-        "refuse": r"confident wrong reading (exit 0): y_t = C_t^T y_t, defined by itself, is "
-                  r"read as C_t^T scaled by an undeclared scalar y_t (readings combine, combine, "
-                  r"sum, transpose, scale); line 1's h_{t} is computed and never used",
-    },
     "ssd-matrix": {
         "value": r"refused at the annotation \in \mathbb{R}^{\mathtt{(T,T)}}: ParseError '\in "
                  r"is not part of a formula symrow reads'; without it it reads right",
@@ -894,12 +877,6 @@ TODAY = {
                  r"and e^{-\theta^T x} too ('an exponent must be a number')",
     },
 }
-for _id, _columns in {"torch-linear-old": "x (3 x 1) and b (2 x 1)",
-                      "torch-bilinear": "x_1 (3 x 1) and x_2 (2 x 1)",
-                      "luong-general-blm": "s_{i-1} (3 x 1) and h_j (2 x 1)",
-                      "dcn-v2": "x_0, x_l and b_l (3 x 1)"}.items():
-    TODAY.setdefault(_id, {})["convention"] = (
-        _AS_POINTS + _columns + " as 'n points ... each with 1 coordinates'")
 
 for _case in CASES:
     _case.today = TODAY.get(_case.id, {})

@@ -730,6 +730,10 @@ class _Reader:
                 den = den * divisor.value
                 continue
             f = self.factor(cur)
+            if isinstance(f, _Scalar) and f.name is not None and any(
+                    not isinstance(g, _Scalar) for g in factors):
+                # a name to the right of a matrix is a vector (W x, X^T \xi), not a scalar
+                f = Name(f.name, pos=f.pos)
             if isinstance(f, _Scalar):
                 num = num * f.value
             factors.append(f)
@@ -775,6 +779,9 @@ class _Reader:
 
     def _transpose(self, value, tok):
         if isinstance(value, _Scalar):
+            if value.name is not None:
+                # a transposed name is a vector (a^T, \theta^\top), not a scalar
+                return Transpose(Name(value.name, pos=value.pos), pos=tok.pos)
             return value
         if isinstance(value, Transpose):
             return value.arg

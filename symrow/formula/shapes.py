@@ -128,6 +128,8 @@ class _Inference:
         if expr.name not in self.operands:
             rc = (self.u.new(), self.u.new())
             self.operands[expr.name] = rc
+            if expr.name in self.formula.vectors:
+                self._one(rc[0])
             if expr.name in self.given:
                 rows, cols = self.given[expr.name]
                 self.u.set(rc[0], rows)

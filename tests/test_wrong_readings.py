@@ -126,3 +126,26 @@ def test_evidence_for_both_conventions_is_refused_with_what_to_give():
     d = symrow.explain(r"\mathrm{softmax}(W x) V", convention="row", shapes={
         "W": (2, 3), "x": (3, 2), "V": (2, 2)})
     assert d.result.shape == (2, 2)
+
+
+def test_an_unknown_word_function_is_not_read_entry_by_entry():
+    """X + MultiHead(LN(X)) read MultiHead as element-wise: "nothing is mixed between points"."""
+    with pytest.raises(symrow.ParseError, match=r"MultiHead is not a function symrow knows.*"
+                                                r"mixes the points.*define it"):
+        symrow.explain(r"X + \mathrm{MultiHead}(\mathrm{LN}(X))")
+    run = harness.symrow_cli("explain", r"X + \mathrm{MultiHead}(\mathrm{LN}(X))")
+    assert run.returncode != 0 and run.stdout == "" and len(run.stderr.strip().splitlines()) == 1
+    # defined in the formula, it is read by its definition
+    d = symrow.explain(r"\mathrm{MultiHead}(X) = \mathrm{softmax}(XX^T)X; Y = X + "
+                       r"\mathrm{MultiHead}(\mathrm{LN}(X))", {"X": (2, 2)})
+    assert "softmax" in [n.reading for n in d.plan.nodes]
+
+
+def test_the_transformers_scores_have_d_k_coordinates_not_d():
+    """softmax(QKᵀ/√d_k)V declared Q and K with d coordinates, then said a score's variance
+    is d_k: one size under two names."""
+    d = symrow.explain(r"\mathrm{softmax}(QK^T/\sqrt{d_k})V")
+    assert str(d.operands["Q"].shape[1]) == "d_k" and str(d.operands["K"].shape[1]) == "d_k"
+    text = " ".join(d.to_text().split())
+    assert "each with dₖ coordinates" in text and "its variance is dₖ" in text
+    assert "𝐪ᵢ, each with d coordinates" not in text

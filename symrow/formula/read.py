@@ -1087,9 +1087,13 @@ class _Reader:
             if suggestion is not None:
                 raise self.error(f"unknown function {word!r}; did you mean {suggestion}?",
                                  *_span(tok))
-            if not any(n == ("undefined", {"name": word}) for n in self.notes):
-                self.notes.append(("undefined", {"name": word}))
-            return self._call(cur, word, tok)
+            # a word symrow does not know may mix the points (MultiHead, MSA) or not: never
+            # read it as element-wise on a guess
+            raise self.error(f"{word} is not a function symrow knows, and nothing here says "
+                             f"whether it mixes the points (as attention does) or works on "
+                             f"each one alone; define it in the formula, as "
+                             f"\\mathrm{{{word}}}(X) = ..., or write a function applied "
+                             f"to every entry as a Greek letter, \\phi(X)", *_span(tok))
         if fn.reading == "concat":
             return self._concat(cur, tok)
         if fn.reading in ("softmax", "apply"):

@@ -481,7 +481,12 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
             ties.setdefault(sym, u.get(v))
     else:
         used = {str(v) for v in values if v is not None}
-        # preferences: the preset's names, then the sizes the formula divides by
+        # preferences: the sizes the formula divides by (the Transformer's \sqrt{d_k} names
+        # the inner size of its scores d_k, never d beside it), then the preset's names
+        for sym, v in inf.ties:
+            if u.get(v) is None and sym.name not in used:
+                u.set(v, size_symbol(sym.name))
+                used.add(sym.name)
         for name, (r, c) in inf.operands.items():
             for v, pref in zip((r, c), (conventions or {}).get(name, (None, None))):
                 # a preset may give two sizes one name (attention's d_v defaults to d)

@@ -673,24 +673,9 @@ TODAY = {
         "value": r"refused at \mapsto: ParseError '\mapsto is not part of a formula symrow "
                  r"reads'; with Y = ... for X \mapsto ... it reads right",
     },
-    "lora-deepnlp": {
-        "value": r"refused at the chain h = W_0x + \Delta W_0 x = W_0x + BAx: " + _CHAIN +
-                 r"; its last member alone reads right at these concrete sizes",
-    },
-    "lora-labml": {
-        "value": r"refused at the chain: " + _CHAIN + r"; its last member alone reads right",
-    },
-    "goodfellow-xor": {
-        "value": r"refused at \max\{0, ...\}: ParseError 'needs its argument in brackets' "
-                 r"(at \max); with \max(0, ...) it reads right",
-    },
     "ssd-matrix": {
         "value": r"refused at the annotation \in \mathbb{R}^{\mathtt{(T,T)}}: ParseError '\in "
                  r"is not part of a formula symrow reads'; without it it reads right",
-    },
-    "ufldl-rotate": {
-        "value": r"refused at the chain x_rot = U^Tx = [u_1^Tx \\ u_2^Tx]: " + _CHAIN +
-                 r"; x_{\rm rot} itself is refused as a name (UnsafeNameError: contains ' ')",
     },
     "gat-score-labml": {
         "value": r"refused at \Vert: NotSupportedError 'a norm is not supported yet', where "
@@ -849,10 +834,6 @@ TODAY = {
     "switch-router": {
         "value": r"refused at p_i(x): " + _LHS + r", which names no sum; behind it, "
                  r"p = softmax(W_r x) reads and is a " + _COLUMN_SOFTMAX + r": every p_i is 1",
-    },
-    "dcn-cross": {
-        "value": r"refused at the chain's second '=': " + _CHAIN + r", which does not name "
-                 r"f; its first member alone reads right",
     },
     "kernel-ridge-shogun": {
         "refuse": r"refused with OptionError 'the size of the identity I cannot be told here; "

@@ -149,3 +149,21 @@ def test_the_transformers_scores_have_d_k_coordinates_not_d():
     text = " ".join(d.to_text().split())
     assert "each with dₖ coordinates" in text and "its variance is dₖ" in text
     assert "𝐪ᵢ, each with d coordinates" not in text
+
+
+def test_grouped_query_attention_is_not_plain_multi_head():
+    """head_i = Attention(Q W_i^Q, K W_{g(i)}^K, V W_{g(i)}^V) became multi-head attention with
+    a W_{g(1)}^K and a W_{g(2)}^K of their own, the sharing through g lost."""
+    f = (r"\mathrm{MultiHead}(Q,K,V) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)"
+         r" W^O; \mathrm{head}_i = \mathrm{Attention}(Q W_i^Q, K W_{g(i)}^K, V W_{g(i)}^V)")
+    with pytest.raises(symrow.ParseError, match=r"goes through g\(i\).*share"):
+        symrow.explain(f, heads=2)
+
+
+def test_a_chain_of_equal_members_is_read_by_its_last_member_that_reads():
+    """h = W_0x + ΔW x = W_0x + BAx: refused as 'a definition has one ='; \\max\\{0, …\\} too."""
+    d = symrow.explain(r"h = W_0x + \Delta W x = W_0x + BAx", {"W_0": (2, 3), "x": (3, 1),
+                       r"\Delta W": (2, 3), "B": (2, 1), "A": (1, 3)})
+    assert sorted(d.operands) == ["A", "B", "W_0", "x"] and d.result.shape == (2, 1)
+    r = symrow.explain(r"\max\{0, XW\}", {"X": (2, 3), "W": (3, 2)})
+    assert [n.reading for n in r.plan.nodes][-1] == "apply"

@@ -112,8 +112,9 @@ def convention_of(formula: E.Formula, shapes: Mapping | None) -> tuple:
                     left.arg.name in vectors:
                 say("column", f"{left.arg.name} is transposed on the left ({shown})",
                     "left", left.arg.name)
+            rv = right.arg if isinstance(right, E.Transpose) else right
             if isinstance(left, E.Name) and left.name in vectors and not (
-                    isinstance(right, E.Name) and right.name in vectors):
+                    isinstance(rv, E.Name) and rv.name in vectors):
                 say("row", f"{left.name} stands to the left of a matrix ({shown})")
             if isinstance(node.right, E.Softmax):
                 say("column", f"a softmax is the right factor of {shown}", "softmax")

@@ -25,6 +25,7 @@ symrow.errors.ShapeError: cannot infer the number of columns of W from the formu
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Mapping
 
 import sympy
@@ -256,7 +257,11 @@ class _Inference:
                         self.u.union(present[0][1], rc[1])):
                     raise ShapeError(f"{', '.join(group)} are one matrix for each head, so "
                                      f"they share a shape; the shapes given differ")
-        unknown = sorted(set(self.given) - set(self.operands))
+        # a name written only in another member of a chain (\Delta W in W_0x + \Delta W x
+        # = W_0x + BAx) may be given a shape: it is not read, and not refused
+        aside = [re.sub(r"[\s{}]", "", t) for t in self.formula.aside]
+        unknown = sorted(n for n in set(self.given) - set(self.operands)
+                         if not any(re.sub(r"[\s{}]", "", n) in t for t in aside))
         if unknown:
             defined = [n for n in unknown if n in self.defined]
             if defined:
@@ -513,3 +518,4 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
             ties.setdefault(sym, u.get(v))
     shapes = {name: (u.get(r), u.get(c)) for name, (r, c) in inf.operands.items()}
     return Shapes(shapes, concrete, ties)
+

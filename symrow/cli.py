@@ -483,6 +483,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--heads", type=_positive, default=None, metavar="H",
                    help="how many heads \\mathrm{Concat}(\\mathrm{head}_1, \\dots, "
                         "\\mathrm{head}_h) has (default: from the shapes)")
+    p.add_argument("--convention", choices=("row", "column"), default=None,
+                   help="how the formula stacks its points: as rows (the article's) or as "
+                        "columns (W x); default: read from the products")
     _add_general(p)
     _add_output(p)
     _add_layout(p)
@@ -506,6 +509,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an operand that is a diagonal matrix; may be repeated")
     p.add_argument("--heads", type=_positive, default=None, metavar="H",
                    help="how many heads Concat(head_1, ..., head_h) has")
+    p.add_argument("--convention", choices=("row", "column"), default=None,
+                   help="how the formula stacks its points: as rows or as columns (W x); "
+                        "default: read from the products")
     p.add_argument("--wrt", action="append", nargs="+", default=None, metavar="NAME",
                    help="the operands to differentiate (default: all but a mask); may be "
                         "repeated or given several names")
@@ -749,7 +755,8 @@ def _options(args, values=None):
     return Options(values=values, causal=bool(getattr(args, "causal", False)),
                    scale=getattr(args, "scale", None) or "symbolic",
                    diagonal=getattr(args, "diagonal", None) or (),
-                   heads=getattr(args, "heads", None))
+                   heads=getattr(args, "heads", None),
+                   convention=getattr(args, "convention", None))
 
 
 def _explain(args):

@@ -130,8 +130,13 @@ class Derivation(Printable):
 
     @property
     def result(self):
-        """The final matrix (computed on first use)."""
-        return self._values()[self._result_name]
+        """The final matrix (computed on first use), in the formula's own orientation: a
+        formula that writes its points as columns (``W x``) is read in the row view, its
+        :attr:`quantities` transposed, but its result is a column, as written."""
+        value = self._values()[self._result_name]
+        if any(kind == "convention" for kind, _ in self.notes):
+            return value.T
+        return value
 
     @property
     def result_name(self) -> str:

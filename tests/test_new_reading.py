@@ -120,8 +120,12 @@ def test_it_keeps_the_contract(rmsnorm):
 
 
 def test_without_its_registration_the_function_is_unknown():
+    """Unregistered, RMSNorm is a word symrow does not know: refused, never read as an
+    element-wise function on a guess (issue 24: MultiHead read entry by entry)."""
     assert "rmsnorm" not in READINGS
-    d = symrow.explain(r"\mathrm{RMSNorm}(X)", {"X": (2, 3)})
+    with pytest.raises(symrow.ParseError, match="RMSNorm is not a function symrow knows"):
+        symrow.explain(r"\mathrm{RMSNorm}(X)", {"X": (2, 3)})
+    d = symrow.explain(r"\phi(X)", {"X": (2, 3)})
     assert [n.reading for n in d.plan.nodes] == ["operand", "apply"]   # an undefined φ
 
 

@@ -673,41 +673,9 @@ TODAY = {
         "value": r"refused at \mapsto: ParseError '\mapsto is not part of a formula symrow "
                  r"reads'; with Y = ... for X \mapsto ... it reads right",
     },
-    "lora-deepnlp": {
-        "value": r"refused at the chain h = W_0x + \Delta W_0 x = W_0x + BAx: " + _CHAIN +
-                 r"; its last member alone reads right at these concrete sizes",
-    },
-    "lora-labml": {
-        "value": r"refused at the chain: " + _CHAIN + r"; its last member alone reads right",
-    },
-    "goodfellow-xor": {
-        "value": r"refused at \max\{0, ...\}: ParseError 'needs its argument in brackets' "
-                 r"(at \max); with \max(0, ...) it reads right",
-    },
-    "ssm-recurrence": {
-        "value": r"confident wrong reading (exit 0): h_{t}, defined on line 1, and h_t, used on "
-                 r"line 2, are taken as two names; h_t becomes an undeclared scalar and "
-                 r"y_t = C_t^T scaled by it, a 1 x 3 row with h_t left in it (the source's y_t "
-                 r"is 1 x 1); the narration says nothing of it",
-        "convention": _AS_POINTS + "h_{t-1}, B_t and C_t (3 x 1) as '3 points ... each with "
-                      "1 coordinates'",
-        "backward": r"crash, not a SymrowError: KeyError '\\bar{A}_t' in symrow/derive/"
-                    r"backward.py (statement: bp.named[name]); smallest case: "
-                    r"backward('h = A g; y = c^T h', {A: 3x3, g: 3x1, c: 3x1}) -> KeyError "
-                    r"'\\bar{A}'; the CLI says 'internal error: KeyError'",
-    },
-    "ssm-recurrence-typo": {
-        "refuse": r"confident wrong reading (exit 0): y_t = C_t^T y_t, defined by itself, is "
-                  r"read as C_t^T scaled by an undeclared scalar y_t (readings combine, combine, "
-                  r"sum, transpose, scale); line 1's h_{t} is computed and never used",
-    },
     "ssd-matrix": {
         "value": r"refused at the annotation \in \mathbb{R}^{\mathtt{(T,T)}}: ParseError '\in "
                  r"is not part of a formula symrow reads'; without it it reads right",
-    },
-    "ufldl-rotate": {
-        "value": r"refused at the chain x_rot = U^Tx = [u_1^Tx \\ u_2^Tx]: " + _CHAIN +
-                 r"; x_{\rm rot} itself is refused as a name (UnsafeNameError: contains ' ')",
     },
     "gat-score-labml": {
         "value": r"refused at \Vert: NotSupportedError 'a norm is not supported yet', where "
@@ -867,10 +835,6 @@ TODAY = {
         "value": r"refused at p_i(x): " + _LHS + r", which names no sum; behind it, "
                  r"p = softmax(W_r x) reads and is a " + _COLUMN_SOFTMAX + r": every p_i is 1",
     },
-    "dcn-cross": {
-        "value": r"refused at the chain's second '=': " + _CHAIN + r", which does not name "
-                 r"f; its first member alone reads right",
-    },
     "kernel-ridge-shogun": {
         "refuse": r"refused with OptionError 'the size of the identity I cannot be told here; "
                   r"write it beside a matrix, as in A + I' though {\bf I} is added to {\bf K}; "
@@ -894,12 +858,6 @@ TODAY = {
                  r"and e^{-\theta^T x} too ('an exponent must be a number')",
     },
 }
-for _id, _columns in {"torch-linear-old": "x (3 x 1) and b (2 x 1)",
-                      "torch-bilinear": "x_1 (3 x 1) and x_2 (2 x 1)",
-                      "luong-general-blm": "s_{i-1} (3 x 1) and h_j (2 x 1)",
-                      "dcn-v2": "x_0, x_l and b_l (3 x 1)"}.items():
-    TODAY.setdefault(_id, {})["convention"] = (
-        _AS_POINTS + _columns + " as 'n points ... each with 1 coordinates'")
 
 for _case in CASES:
     _case.today = TODAY.get(_case.id, {})

@@ -49,3 +49,121 @@ def test_a_bias_added_to_the_scores_leaves_no_none_in_the_narration():
     plain = symrow.explain(r"\mathrm{softmax}(QK^T/\sqrt{d})V",
                            {"Q": (2, 2), "K": (2, 2), "V": (2, 2)})
     assert "keys that match 𝐪ᵢ best" in " ".join(plain.to_text().split())
+
+
+# -- the column convention: points stacked as columns, read in the row view ----------------
+
+import numpy as np
+import pytest
+import sympy
+
+
+def _numbers(d, values: dict, scalars: dict | None = None) -> np.ndarray:
+    """The derivation's result at these values of the operands (an operand read as its
+    row view, its shape reversed, takes the transposed values)."""
+    subs = dict(scalars or {})
+    for name, seq in d.operands.items():
+        value = np.asarray(values[name], dtype=float)
+        if seq.shape != value.shape:
+            assert seq.shape == value.shape[::-1], (name, seq.shape, value.shape)
+            value = value.T
+        for i in range(seq.rows):
+            for j in range(seq.cols):
+                subs[seq.matrix[i, j]] = value[i, j]
+    return np.array(sympy.Matrix(d.result).xreplace(subs).evalf(20).tolist(), dtype=float)
+
+
+def _softmax_columns(x):
+    e = np.exp(x - x.max(axis=0, keepdims=True))
+    return e / e.sum(axis=0, keepdims=True)
+
+
+def test_the_hopfield_update_normalises_over_the_stored_patterns():
+    """X softmax(β Xᵀ ξ), the stored patterns the columns of X: ξ is a vector (it stands to
+    the right of a matrix), and the softmax runs over the N patterns.  It read ξ as a
+    scalar and took the softmax row by row."""
+    rng = np.random.default_rng(1)
+    X, xi = rng.normal(size=(3, 4)), rng.normal(size=(3, 1))
+    d = symrow.explain(r"X\,\mathrm{softmax}(\beta X^\top \xi)", {"X": (3, 4), r"\xi": (3, 1)})
+    assert "xi" not in " ".join(d.warnings())      # no 'read as a scalar' note for ξ
+    beta = sympy.Symbol("beta", positive=True)
+    got = _numbers(d, {"X": X, r"\xi": xi}, {beta: 0.7})
+    np.testing.assert_allclose(got, X @ _softmax_columns(0.7 * X.T @ xi), rtol=1e-10)
+    assert got.shape == (3, 1)
+    text = " ".join(d.to_text().split())
+    assert "writes its points as columns" in text and "row view" in text
+
+
+def test_a_softmax_on_the_right_normalises_the_columns():
+    """V softmax(KᵀQ): each query (a column of Q) gets a distribution over the keys."""
+    rng = np.random.default_rng(2)
+    V, K, Q = rng.normal(size=(2, 4)), rng.normal(size=(3, 4)), rng.normal(size=(3, 5))
+    d = symrow.explain(r"V\,\mathrm{softmax}(K^\top Q)", {"V": (2, 4), "K": (3, 4), "Q": (3, 5)})
+    np.testing.assert_allclose(_numbers(d, {"V": V, "K": K, "Q": Q}),
+                               V @ _softmax_columns(K.T @ Q), rtol=1e-10)
+    assert "softmax" in [n.reading for n in d.plan.nodes]
+
+
+def test_lora_reads_x_as_a_column_vector_not_a_scalar():
+    """h = W_0 x + BAx: x was a scalar and a size name (B ∈ ℝ^{m×x}), printed h = x W₀ + x B A."""
+    d = symrow.explain(r"h = W_0 x + BAx")
+    assert d.operands["x"].shape[0] == 1                      # one point, in the row view
+    assert all("x" not in {str(s) for s in seq.shape} for seq in d.operands.values())
+    text = d.to_text()
+    assert "x B A" not in text and "h = x W₀ᵀ + x Aᵀ Bᵀ" in text
+    rng = np.random.default_rng(3)
+    vals = {"W_0": rng.normal(size=(2, 3)), "B": rng.normal(size=(2, 2)),
+            "A": rng.normal(size=(2, 3)), "x": rng.normal(size=(3, 1))}
+    c = symrow.explain(r"h = W_0 x + BAx", {k: v.shape for k, v in vals.items()})
+    np.testing.assert_allclose(_numbers(c, vals),
+                               vals["W_0"] @ vals["x"] + vals["B"] @ vals["A"] @ vals["x"],
+                               rtol=1e-10)
+
+
+def test_evidence_for_both_conventions_is_refused_with_what_to_give():
+    with pytest.raises(symrow.OptionError, match="convention"):
+        symrow.explain(r"\mathrm{softmax}(W x) V")
+    d = symrow.explain(r"\mathrm{softmax}(W x) V", convention="row", shapes={
+        "W": (2, 3), "x": (3, 2), "V": (2, 2)})
+    assert d.result.shape == (2, 2)
+
+
+def test_an_unknown_word_function_is_not_read_entry_by_entry():
+    """X + MultiHead(LN(X)) read MultiHead as element-wise: "nothing is mixed between points"."""
+    with pytest.raises(symrow.ParseError, match=r"MultiHead is not a function symrow knows.*"
+                                                r"mixes the points.*define it"):
+        symrow.explain(r"X + \mathrm{MultiHead}(\mathrm{LN}(X))")
+    run = harness.symrow_cli("explain", r"X + \mathrm{MultiHead}(\mathrm{LN}(X))")
+    assert run.returncode != 0 and run.stdout == "" and len(run.stderr.strip().splitlines()) == 1
+    # defined in the formula, it is read by its definition
+    d = symrow.explain(r"\mathrm{MultiHead}(X) = \mathrm{softmax}(XX^T)X; Y = X + "
+                       r"\mathrm{MultiHead}(\mathrm{LN}(X))", {"X": (2, 2)})
+    assert "softmax" in [n.reading for n in d.plan.nodes]
+
+
+def test_the_transformers_scores_have_d_k_coordinates_not_d():
+    """softmax(QKᵀ/√d_k)V declared Q and K with d coordinates, then said a score's variance
+    is d_k: one size under two names."""
+    d = symrow.explain(r"\mathrm{softmax}(QK^T/\sqrt{d_k})V")
+    assert str(d.operands["Q"].shape[1]) == "d_k" and str(d.operands["K"].shape[1]) == "d_k"
+    text = " ".join(d.to_text().split())
+    assert "each with dₖ coordinates" in text and "its variance is dₖ" in text
+    assert "𝐪ᵢ, each with d coordinates" not in text
+
+
+def test_grouped_query_attention_is_not_plain_multi_head():
+    """head_i = Attention(Q W_i^Q, K W_{g(i)}^K, V W_{g(i)}^V) became multi-head attention with
+    a W_{g(1)}^K and a W_{g(2)}^K of their own, the sharing through g lost."""
+    f = (r"\mathrm{MultiHead}(Q,K,V) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)"
+         r" W^O; \mathrm{head}_i = \mathrm{Attention}(Q W_i^Q, K W_{g(i)}^K, V W_{g(i)}^V)")
+    with pytest.raises(symrow.ParseError, match=r"goes through g\(i\).*share"):
+        symrow.explain(f, heads=2)
+
+
+def test_a_chain_of_equal_members_is_read_by_its_last_member_that_reads():
+    """h = W_0x + ΔW x = W_0x + BAx: refused as 'a definition has one ='; \\max\\{0, …\\} too."""
+    d = symrow.explain(r"h = W_0x + \Delta W x = W_0x + BAx", {"W_0": (2, 3), "x": (3, 1),
+                       r"\Delta W": (2, 3), "B": (2, 1), "A": (1, 3)})
+    assert sorted(d.operands) == ["A", "B", "W_0", "x"] and d.result.shape == (2, 1)
+    r = symrow.explain(r"\max\{0, XW\}", {"X": (2, 3), "W": (3, 2)})
+    assert [n.reading for n in r.plan.nodes][-1] == "apply"

@@ -20,6 +20,7 @@ article's path instead, section by section.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Mapping
 
 import sympy
@@ -36,6 +37,8 @@ from ..steps import Derivation
 from . import sections as S
 from ..render.latex import latex
 from .plan import Plan, plan
+from .convention import convention_of, to_row_view
+from ..formula.read import _loose
 from .presets import REGISTRY, conventions_for, style_for
 from .options import NAMES as EXPLAIN_OPTIONS
 from .options import Options
@@ -218,6 +221,9 @@ def explain(formula, shapes: Mapping | None = None, *, options: Options | None =
     opts = (options or Options()).merge(**given)
     parsed, sym_shapes = read(formula, shapes, opts.heads)
     given_shapes = {**sym_shapes, **dict(shapes or {})}
+    parsed, given_shapes, values = _row_view(parsed, given_shapes, opts)
+    if values is not opts.values:
+        opts = opts.merge(values=values)
     conv = conventions_for(parsed)
     p = plan(parsed, given_shapes or None, values=opts.values, causal=opts.causal,
              scale=opts.scale, conventions=conv, max_dim=opts.max_dim, diagonal=opts.diagonal)
@@ -241,6 +247,32 @@ def explain(formula, shapes: Mapping | None = None, *, options: Options | None =
                   sizes=general_sizes(parsed, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
                   formula_text=E.text(parsed.result) if not parsed.written else
                   "; ".join(f"{n} = {E.text(e)}" for n, e in parsed.definitions))
+
+
+def _row_view(parsed: E.Formula, shapes: dict, opts: Options):
+    """A formula written with its points as columns, read in the row view: the formula
+    transposed, and the shapes and values of its operands with it (see
+    :mod:`.convention`); any other formula as it is."""
+    if any(kind == "convention" for kind, _ in parsed.notes):
+        return parsed, shapes, opts.values       # read in the row view already
+    if opts.convention is not None:
+        conv, evidence = opts.convention, ("given", None)
+    else:
+        conv, _why, evidence = convention_of(parsed, shapes)
+    if conv != "column":
+        return parsed, shapes, opts.values
+    view = to_row_view(parsed, shapes)
+    vectors = {_loose(v) for v in view.vectors}
+    note = ("convention", {"evidence": evidence[0], "name": evidence[1],
+                           "vectors": view.vectors})
+    view = dataclasses.replace(view, notes=(note,) + tuple(view.notes))
+    flipped = {name: tuple(shape)[::-1] if _loose(name) in vectors else shape
+               for name, shape in shapes.items()}
+    values = opts.values
+    if values:
+        values = {name: sympy.Matrix(value).T if _loose(name) in vectors else value
+                  for name, value in values.items()}
+    return view, flipped, values
 
 
 def _shapes_rebuilder(p: Plan, rebuild):

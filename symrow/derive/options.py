@@ -12,7 +12,7 @@ keywords handed on at every call.
 >>> Options.of(scal="number")
 Traceback (most recent call last):
 ...
-symrow.errors.OptionError: unknown option(s) scal; explain takes values, causal, scale, diagonal, heads, max_dim, max_terms
+symrow.errors.OptionError: unknown option(s) scal; explain takes values, causal, scale, diagonal, heads, max_dim, max_terms, convention
 >>> Options(scale="numeric")
 Traceback (most recent call last):
 ...
@@ -39,7 +39,9 @@ class Options:
     * ``diagonal``: the operands that are diagonal matrices;
     * ``heads``: how many blocks ``Concat(head_1, ..., head_h)`` has;
     * ``max_dim``, ``max_terms``: limits for this derivation (see
-      :func:`symrow.limits`).
+      :func:`symrow.limits`);
+    * ``convention``: how the formula stacks its points, ``"row"`` or ``"column"``
+      (default: read from the products, see :mod:`symrow.derive.convention`).
     """
 
     values: Mapping | None = dataclasses.field(default=None, compare=False)
@@ -49,6 +51,7 @@ class Options:
     heads: int | None = None
     max_dim: int | None = None
     max_terms: int | None = None
+    convention: str | None = None
 
     def __post_init__(self):
         if not isinstance(self.causal, bool):
@@ -63,6 +66,9 @@ class Options:
         if isinstance(diagonal, str):
             diagonal = (diagonal,)
         object.__setattr__(self, "diagonal", tuple(diagonal or ()))
+        if self.convention not in (None, "row", "column"):
+            raise OptionError(f"convention= must be 'row' or 'column'; got "
+                              f"{self.convention!r}")
 
     @classmethod
     def of(cls, **options) -> "Options":
@@ -80,7 +86,7 @@ class Options:
     def shown(self) -> dict:
         """The options a derivation reports (``Derivation.options``)."""
         return {"causal": self.causal, "scale": self.scale, "diagonal": self.diagonal,
-                "heads": self.heads}
+                "heads": self.heads, "convention": self.convention}
 
 
 #: the names of the options, in order

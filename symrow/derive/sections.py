@@ -201,6 +201,14 @@ def note_steps(ctx: Ctx, notes, *, part: str) -> list[Step]:
             name = params["name"]
             out.append(ctx.step("note_undefined", {"f": N.Label(
                 r"\operatorname{%s}" % name, name)}, part=part))
+        elif kind == "convention":
+            name = params["name"]
+            x = named[name].seq if name in named else N.Label(name, name)
+            key = {"right": "note_columns_right", "left": "note_columns_left",
+                   "shape": "note_columns_shape", "softmax": "note_columns_softmax",
+                   }.get(params["evidence"], "note_columns_given")
+            out.append(ctx.step(key, {"x": x}, part=part))
+            out.append(ctx.step("note_columns", {}, part=part))
         elif kind == "blocks":
             out.append(ctx.step("note_blocks", {"count": params["count"]}, part=part))
         elif kind == "function_result":

@@ -209,6 +209,8 @@ class Formula:
     notes: tuple = ()       # ((kind, params), ...)
     tied: tuple = ()        # groups of names that share a shape (W_1^Q, W_2^Q of W_i^Q)
     groups: tuple = ()      # ((name, group), ...): the values a definition makes carry it
+    vectors: tuple = ()     # operands that are one point each (a column vector's row view)
+    aside: tuple = ()       # the text of the other members of a chain (h = W_0x + \Delta W x = ...)
     source: str | None = dataclasses.field(default=None, compare=False)
 
     @property

@@ -228,6 +228,7 @@ class _Reader:
         self.pending: list[tuple[str, Expr]] = []   # instances read, to define before use
         self.calling: list[str] = []
         self.tied: dict[str, set] = {}        # a family's name with its index -> instances
+        self.aside: set = set()               # names only in other members of a chain
 
     # -- errors -----------------------------------------------------------------------
     def error(self, message: str, pos: int, end: int | None = None) -> ParseError:
@@ -252,9 +253,8 @@ class _Reader:
                        piece[j + 1] if j + 1 < len(piece) else None, "=")))]
             eqs = [j for j in eqs if not (piece[j].text == "=" and j and _is(piece[j - 1], ":"))]
             if len(eqs) > 1:
-                extra = piece[eqs[1]]
-                raise self.error("a definition has one '='; put each definition on a "
-                                 "line of its own (separate them with ';')", *_span(extra))
+                piece = self._chain(piece, eqs)
+                eqs = [j for j, node in enumerate(piece) if _is(node, "=")][:1]
             if not eqs:
                 plain.append((k, piece, None, None))
                 continue
@@ -337,7 +337,50 @@ class _Reader:
             written = None
         tied = tuple(tuple(sorted(group)) for group in self.tied.values() if len(group) > 1)
         return Formula(tuple(defs), written, fonts=tuple(self.fonts.items()),
-                       families=tuple(families), notes=tuple(self.notes), tied=tied)
+                       families=tuple(families), notes=tuple(self.notes), tied=tied,
+                       aside=tuple(sorted(self.aside)))
+
+    def _chain(self, piece: list, eqs: list) -> list:
+        """``h = W_0x + \\Delta W x = W_0x + BAx``: a chain of equal members.  The value
+        is read from its last member that reads (the most written-out one); the piece
+        becomes ``name = member`` (or the bare member, for a chain with no name).
+        No member that reads: the error of the last one."""
+        bounds = [-1] + eqs + [len(piece)]
+        members = [piece[a + 1:b] for a, b in zip(bounds, bounds[1:])]
+        for k, member in enumerate(members):
+            if not _strip_spacing(member):
+                eq = piece[eqs[max(0, k - 1)]]
+                raise self.error("this '=' has no name on its left" if k == 0 else
+                                 "this '=' has nothing on its right", *_span(eq))
+        head = members[0]
+        named = True
+        try:
+            self.lhs_name(head)
+        except ParseError:
+            named = False
+        if named and self._function_definition(list(head), list(members[1])):
+            # f(x) = ... = ...: a function's definition by its first body
+            self.functions.pop(self._head_word(_strip_spacing(head))[0].lower(), None)
+        candidates = members[1:] if named else members
+        error = None
+        for member in reversed(candidates):
+            saved = (list(self.notes), dict(self.fonts), list(self.pending),
+                     dict(self.instances), dict(self.instance_bindings))
+            try:
+                self.expression(_strip_spacing(member))
+            except (ParseError, NotSupportedError, OptionError) as err:
+                error = error or err
+                continue
+            finally:
+                (self.notes, self.fonts, self.pending, self.instances,
+                 self.instance_bindings) = saved
+            for other in candidates:      # the other members' text: shapes a caller
+                if other is not member and other:   # gives for their names (\Delta W)
+                    self.aside.add(self.src.text[other[0].pos:other[-1].end])
+            if named:
+                return list(head) + [piece[eqs[0]]] + list(member)
+            return list(member)
+        raise error
 
     @staticmethod
     def _function_name(fn: _Function) -> str:
@@ -617,6 +660,8 @@ class _Reader:
 
     # -- expressions ----------------------------------------------------------------------
     def expression(self, nodes: list) -> Expr:
+        while nodes and _is(nodes[-1], *V.SPACING):
+            nodes = nodes[:-1]        # "... V\ ," : the space before a closing comma
         if not nodes:
             raise self.error("there is nothing here", 0)
         value = self.sum(Cursor(nodes, nodes[0].pos, nodes[-1].end), stop=None)
@@ -730,6 +775,10 @@ class _Reader:
                 den = den * divisor.value
                 continue
             f = self.factor(cur)
+            if isinstance(f, _Scalar) and f.name is not None and any(
+                    not isinstance(g, _Scalar) for g in factors):
+                # a name to the right of a matrix is a vector (W x, X^T \xi), not a scalar
+                f = Name(f.name, pos=f.pos)
             if isinstance(f, _Scalar):
                 num = num * f.value
             factors.append(f)
@@ -775,6 +824,9 @@ class _Reader:
 
     def _transpose(self, value, tok):
         if isinstance(value, _Scalar):
+            if value.name is not None:
+                # a transposed name is a vector (a^T, \theta^\top), not a scalar
+                return Transpose(Name(value.name, pos=value.pos), pos=tok.pos)
             return value
         if isinstance(value, Transpose):
             return value.arg
@@ -943,12 +995,13 @@ class _Reader:
         finally:
             self.depth -= 1
 
-    def _call_args(self, cur: Cursor, tok) -> tuple[list[list], int]:
-        """The comma-separated arguments of a call, as node lists."""
+    def _call_args(self, cur: Cursor, tok, braces: bool = False) -> tuple[list[list], int]:
+        """The comma-separated arguments of a call, as node lists (in ``\\{ ... \\}`` too
+        with ``braces``: ``\\max\\{0, x\\}``)."""
         while isinstance(cur.peek(), Token) and cur.peek().text in V.SIZES:
             cur.take()
         node = cur.peek()
-        if node is None or not self._opens_bracket(node):
+        if node is None or not (self._opens_bracket(node) or braces and _is(node, "\\{")):
             raise self.error("needs its argument in brackets", *_span(tok))
         opener = cur.take()
         right = False
@@ -1026,7 +1079,7 @@ class _Reader:
         tok = tok or cur.take()
         if _is(cur.peek(), "_"):
             raise self.unsupported("a maximum over an index (\\max_j)", *_span(tok))
-        pieces, end = self._call_args(cur, tok)
+        pieces, end = self._call_args(cur, tok, braces=True)
         args = self._args(pieces, tok)
         zeros = [a for a in args if isinstance(a, _Scalar) and a.value == 0]
         mats = [a for a in args if not isinstance(a, _Scalar)]
@@ -1080,9 +1133,13 @@ class _Reader:
             if suggestion is not None:
                 raise self.error(f"unknown function {word!r}; did you mean {suggestion}?",
                                  *_span(tok))
-            if not any(n == ("undefined", {"name": word}) for n in self.notes):
-                self.notes.append(("undefined", {"name": word}))
-            return self._call(cur, word, tok)
+            # a word symrow does not know may mix the points (MultiHead, MSA) or not: never
+            # read it as element-wise on a guess
+            raise self.error(f"{word} is not a function symrow knows, and nothing here says "
+                             f"whether it mixes the points (as attention does) or works on "
+                             f"each one alone; define it in the formula, as "
+                             f"\\mathrm{{{word}}}(X) = ..., or write a function applied "
+                             f"to every entry as a Greek letter, \\phi(X)", *_span(tok))
         if fn.reading == "concat":
             return self._concat(cur, tok)
         if fn.reading in ("softmax", "apply"):
@@ -1202,6 +1259,18 @@ class _Reader:
             raise self.error(err.message, err.pos, err.end) from None
         if self.index_subs:
             subs = self.index_subs[-1]
+            for script in (parts.sub, parts.sup):
+                through = script and re.search(r"(?<![A-Za-z\\])([A-Za-z])\s*\(\s*(" +
+                                               "|".join(map(re.escape, subs)) + r")\s*\)",
+                                               script)
+                if through:
+                    g, i = through.group(1), through.group(2)
+                    raise self.error(
+                        f"{parts.canonical}: the index {i} goes through {g}({i}), a map "
+                        f"the formula does not give, so which heads share this matrix (as "
+                        f"grouped-query attention shares its keys and values) cannot be "
+                        f"told; write each group's matrix by its own index (W_1^K for the "
+                        f"heads of group 1)", pos=first.pos, end=end)
 
             def put(script):
                 if script is None:

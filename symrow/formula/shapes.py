@@ -25,6 +25,7 @@ symrow.errors.ShapeError: cannot infer the number of columns of W from the formu
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Mapping
 
 import sympy
@@ -128,6 +129,8 @@ class _Inference:
         if expr.name not in self.operands:
             rc = (self.u.new(), self.u.new())
             self.operands[expr.name] = rc
+            if expr.name in self.formula.vectors:
+                self._one(rc[0])
             if expr.name in self.given:
                 rows, cols = self.given[expr.name]
                 self.u.set(rc[0], rows)
@@ -254,7 +257,11 @@ class _Inference:
                         self.u.union(present[0][1], rc[1])):
                     raise ShapeError(f"{', '.join(group)} are one matrix for each head, so "
                                      f"they share a shape; the shapes given differ")
-        unknown = sorted(set(self.given) - set(self.operands))
+        # a name written only in another member of a chain (\Delta W in W_0x + \Delta W x
+        # = W_0x + BAx) may be given a shape: it is not read, and not refused
+        aside = [re.sub(r"[\s{}]", "", t) for t in self.formula.aside]
+        unknown = sorted(n for n in set(self.given) - set(self.operands)
+                         if not any(re.sub(r"[\s{}]", "", n) in t for t in aside))
         if unknown:
             defined = [n for n in unknown if n in self.defined]
             if defined:
@@ -479,7 +486,12 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
             ties.setdefault(sym, u.get(v))
     else:
         used = {str(v) for v in values if v is not None}
-        # preferences: the preset's names, then the sizes the formula divides by
+        # preferences: the sizes the formula divides by (the Transformer's \sqrt{d_k} names
+        # the inner size of its scores d_k, never d beside it), then the preset's names
+        for sym, v in inf.ties:
+            if u.get(v) is None and sym.name not in used:
+                u.set(v, size_symbol(sym.name))
+                used.add(sym.name)
         for name, (r, c) in inf.operands.items():
             for v, pref in zip((r, c), (conventions or {}).get(name, (None, None))):
                 # a preset may give two sizes one name (attention's d_v defaults to d)
@@ -506,3 +518,4 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
             ties.setdefault(sym, u.get(v))
     shapes = {name: (u.get(r), u.get(c)) for name, (r, c) in inf.operands.items()}
     return Shapes(shapes, concrete, ties)
+

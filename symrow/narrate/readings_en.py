@@ -209,6 +209,19 @@ TEMPLATES: dict[str, str] = {
                        "paper: match, then a distribution, then combine."),
     "note_undefined": ("{f} is not a function symrow knows: it is read as a function "
                        "applied to every entry on its own, left undefined."),
+    "note_columns_right": ("{x} stands to the right of a matrix: it is a column vector, and "
+                           "the formula writes its points as columns."),
+    "note_columns_left": ("{x} is transposed on the left of a product: it is a column "
+                          "vector, and the formula writes its points as columns."),
+    "note_columns_shape": ("{x} is one column: the formula writes its points as columns."),
+    "note_columns_softmax": ("The softmax stands to the right of a product: the formula "
+                             "writes its points as columns, and normalises along them."),
+    "note_columns_given": "The formula writes its points as columns, as given.",
+    "note_columns": ("Here it is read in the row view of the article: each column vector "
+                     "is read as a row, its one point, and the formula as its transpose, "
+                     "its products in reverse order and each matrix transposed, so that a softmax "
+                     "along the paper's columns is the row-wise softmax of the transposed "
+                     "scores, and every value below is the paper's transposed."),
     "note_blocks": "There are {count} heads here.",
     "note_function": ("The formula is the function {F} applied to its own arguments, "
                       "which are read as the operands."),

@@ -101,7 +101,7 @@ def test_japanese_numerals_take_their_counters_without_a_space():
 
 @pytest.mark.parametrize("lang, pattern", [
     ("en", r"Stage [1-4], (match|scale|distribute|combine): \S.*"),
-    ("ja", r"第[1-4]段階 \S.*：(照合|縮尺|配分|結合)$"),
+    ("ja", r"第[1-4]段階 \S.*：(照合|スケーリング|配分|結合)$"),
 ])
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention_stage_headings_follow_one_pattern(lang, pattern, causal):

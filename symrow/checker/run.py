@@ -1413,6 +1413,33 @@ def _join(first, second):
                  before=first.before)
 
 
+def _bias_axis_hint(step, derivation) -> list[str]:
+    """A bias gradient summed along the wrong axis: the gradient of a bias row b (1 x n)
+    is a row, the sum of the gradient over the points (down each column); a column of
+    m row sums (or the matrix unsummed) is the usual mistake."""
+    from .gradients import as_bars
+    found = re.fullmatch(r"the left side is a 1 x (\d+) matrix, the right side a (\d+) x "
+                         r"(\d+) matrix", step.message or "")
+    if not found:
+        return []
+    names = set(derivation.forward.quantities)
+    left = " ".join(as_bars(step.left, names).split())
+    bold = r"(?:\\(?:mathbf|boldsymbol|bm)\s*\{\s*)?"
+    if not (re.match(r"\\bar\{\s*" + bold + r"b", left) or
+            re.search(r"\{\s*(?:\\partial|d)\s*" + bold + r"b(?![a-zA-Z])", left)):
+        return []
+    n, rows, cols = (int(g) for g in found.groups())
+    if cols == 1 and rows > 1:
+        return [f"the gradient of a bias row sums the gradient over the points, down each "
+                f"column (1^T times it: a 1 x {n} row); this sums along each row instead "
+                f"(a {rows} x 1 column)"]
+    if cols == n and rows > 1:
+        return [f"the gradient of a bias row is summed over the points (down each column, "
+                f"a 1 x {n} row): the bias is added to every one of the {rows} points, so "
+                f"its gradient adds up all their shares"]
+    return []
+
+
 def _number_against_matrix(message: str) -> bool:
     return bool(re.fullmatch(r"the left side is a number, the right side a \d+ x \d+ matrix|"
                              r"the left side is a \d+ x \d+ matrix, the right side a number",
@@ -1429,7 +1456,8 @@ def _gradient_hints(steps: list, targets: list[Target]) -> list:
     out = []
     for step in steps:
         if step.status == "wrong" and step.relation == "eq":
-            found = hints(step.left, step.right, backward[0])
+            found = hints(step.left, step.right, backward[0]) or \
+                _bias_axis_hint(step, backward[0])
             if found:
                 detail = dict(step.detail or {})
                 # it names the right gradient: the general guesses about the

@@ -117,7 +117,10 @@ def operand_steps(ctx: Ctx, *, part: str = "operands") -> list[Step]:
         if users and not any(ctx.shown(u) for u in users):
             continue
         seq = node.seq
-        numbers = ctx.concrete and seq.values is not None
+        # numbers given (a diagonal operand's values are its symbols on the diagonal:
+        # not numbers, and not said to be)
+        numbers = ctx.concrete and seq.values is not None and \
+            not sympy.Matrix(seq.values).free_symbols
         chain = [seq, stack_of_seq(seq)]
         if numbers:     # the numbers themselves, as given
             chain.append(N.Bmat(sympy.Matrix(seq.values).tolist()))

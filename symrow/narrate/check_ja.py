@@ -113,6 +113,18 @@ MESSAGES: list = [
      r"ページ独自の名前 \1（\2 のこと）：以降もこの意味で読む"),
     (r"the page's own name (.+?), followed in what comes after",
      r"ページ独自の名前 \1：以降もこの意味で読む"),
+    (r"gives (.+) (?:its|their) values for what follows",
+     r"\1 に値を与える（以降もこの値で読む）"),
+    (r"takes (.+) equal to (.+) for what follows \(an assumption, not a claim\)",
+     r"\1 を \2 に等しいとする（以降の仮定で、主張ではない）"),
+    (r"the shape of (.+) as the page writes it \(rows, columns\): (.+), the page's sizes "
+     r"for what follows", r"ページが書く \1 の形（行, 列）：\2（以降はこのページの大きさで読む）"),
+    (r"the shape of (.+) as the page writes it \(rows, columns\)",
+     r"ページが書く \1 の形（行, 列）"),
+    (r"one side is a matrix and the other a number, in a claim about entries \(indices "
+     r"(.+)\): if an entry of the matrix is meant, write it as one, as in (.+); not checked",
+     r"添字 \1 についての主張なのに、片方の辺は行列、もう片方は数である。行列の成分のつもり"
+     r"なら \2 のように成分として書く（検査しない）"),
     (r"unknown name '(.+?)': this (\w+) derivation knows (.+)",
      r"名前 '\1' はこの導出にない（この \2 の導出が知っている名前：\3）"),
     (r"a function-style heading: (.+) is not this derivation's result \((.+)\); not checked",
@@ -147,6 +159,16 @@ MESSAGES: list = [
      r"\1 の添字が入れ替わっている：\3 の代わりに \2 と書くとこの行は成り立つ"),
     (r"the two sides are each other's transpose: .+",
      r"両辺が互いの転置になっている（添字 i と j が入れ替わっている）"),
+    (r"the gradient of a bias row sums the gradient over the points, down each column "
+     r"\(1\^T times it: a 1 x (\d+) row\); this sums along each row instead \(a (\d+) x 1 "
+     r"column\)",
+     r"バイアス行の勾配は、勾配を点について（各列を縦に）足したもの（1^T を掛けた 1×\1 の行）"
+     r"である。この式は各行を横に足している（\2×1 の列）"),
+    (r"the gradient of a bias row is summed over the points \(down each column, a 1 x (\d+) "
+     r"row\): the bias is added to every one of the (\d+) points, so its gradient adds up all "
+     r"their shares",
+     r"バイアス行の勾配は点について（各列を縦に）足す（1×\1 の行）。バイアスは \2 個の点の"
+     r"すべてに足されるので、その勾配はすべての点の寄与の和になる"),
     (r"(.+?) is used (\d+) times, and this is the share of one use; its gradient adds the "
      r"shares of all its uses: (.+)",
      r"\1 は \2 回使われていて、これはそのうち1回分の寄与である。勾配はすべての使われ方の"

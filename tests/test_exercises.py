@@ -184,6 +184,46 @@ def test_the_command_writes_and_grades_a_class(tmp_path):
     assert bad.returncode == 2 and "do not apply" in bad.stderr
 
 
+# Each preset's exercise, as the command writes it, and the plain `symrow check` a lecturer
+# (or a student with the key) would run on one key: the preset's own flags, or the formula
+# with the shapes of its operands; nothing the exercise's folder tells.
+_PLAIN_CHECKS = [
+    pytest.param(["combine", "--a", "2x3", "--b", "3x2"],
+                 ["--against", "combine", "--a", "2x3", "--b", "3x2"], id="combine"),
+    pytest.param(["match", "--a", "2x2", "--b", "3x2"],
+                 ["--against", "match", "--a", "2x2", "--b", "3x2"], id="match"),
+    pytest.param(["attention", "--m", "2", "--n", "3", "--d", "2"],
+                 ["--against", "attention", "--m", "2", "--n", "3", "--d", "2"], id="attention"),
+    pytest.param(["attention", "--causal", "--m", "3", "--n", "3", "--d", "2"],
+                 ["--against", "attention", "--causal", "--m", "3", "--n", "3", "--d", "2"],
+                 id="causal-attention"),
+    pytest.param(["linear-backward", "--m", "2", "--n-in", "3", "--n-out", "2"],
+                 ["--against", "Y = XW + b", "--backward", "--shape", "X=2x3", "--shape", "W=3x2"],
+                 id="linear-backward"),
+    pytest.param(["mlp-backward"],
+                 ["--against", r"Z = XW_1 + b_1; H = \operatorname{ReLU}(Z); Y = HW_2",
+                  "--backward", "--shape", "X=2x2", "--shape", "W_1=2x2", "--shape", "W_2=2x2"],
+                 id="mlp-backward"),
+    pytest.param(["attention-backward", "--m", "2", "--n", "2", "--d", "2"],
+                 ["--against", "attention", "--backward", "--m", "2", "--n", "2", "--d", "2"],
+                 id="attention-backward", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("make, plain", _PLAIN_CHECKS)
+def test_every_key_holds_under_a_plain_check(make, plain, tmp_path):
+    proc = harness.symrow_cli("exercise", *make, "--count", "2", "--seed", "7", "--formats", "md",
+                              "-o", "ex", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    # every student's key in English, and the first one's in Japanese too (the same
+    # numbers under other headings)
+    for key in ("ex/s01/key-en.md", "ex/s01/key-ja.md", "ex/s02/key-en.md"):
+        out = harness.symrow_cli("check", key, *plain, cwd=tmp_path)
+        assert out.returncode == 0 and "verdict: holds" in out.stdout, \
+            (key, out.stdout, out.stderr)
+        assert " wrong " not in out.stdout and "unreadable" not in out.stdout, out.stdout
+
+
 # -- grading submissions written by hand --------------------------------------------------
 
 # s002: Q = [[2, 1], [0, 1]], K = [[1, 0], [0, 1], [-1, 2]], V = [[3, -1], [1, -2], [0, 2]]
@@ -398,6 +438,57 @@ def test_the_gift_file_has_one_numerical_question_per_entry(attention):
         assert m, line
         # every special character of GIFT in the text is escaped
         assert not re.search(r"(?<!\\)[{}~=#]", m.group(2)), m.group(2)
+
+
+def _gift_pegjs(text: str, tmp_path) -> list:
+    """The questions gift-pegjs (the PEG grammar of Moodle's GIFT format,
+    github.com/fuhrmanator/GIFT-grammar-PEG.js) reads in ``text``."""
+    import subprocess
+    harness.require_node_module("gift-pegjs")
+    path = tmp_path / "questions.gift"
+    path.write_text(text, encoding="utf-8")
+    proc = subprocess.run(["node", str(harness.TESTS / "gift_parse.js"), str(path)],
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    data = json.loads(proc.stdout) if proc.stdout else {"error": proc.stderr}
+    assert proc.returncode == 0 and isinstance(data, list), data
+    return data
+
+
+@pytest.mark.renderer
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_gift_pegjs_reads_every_question_with_the_keys_numbers(attention, lang, tmp_path):
+    import html
+    spec = attention.spec
+    questions = _gift_pegjs(export.gift(spec, attention.variants, lang), tmp_path)
+    expected = []
+    for v in attention.variants:
+        t = v.truth(spec)
+        for s in spec.steps:
+            m = _np(t[s.name])
+            for i in range(m.shape[0]):
+                for j in range(m.shape[1]):
+                    expected.append((v, t, s, i, j, m[i, j], t[s.name][i, j]))
+    assert len(questions) == len(expected) == 3 * (6 + 6 + 4)
+    entry = documents.WORDS[lang]["entry"]
+    for q, (v, t, s, i, j, want, exact) in zip(questions, expected):
+        assert q["type"] == "Numerical", q
+        assert q["title"] == f"{v.student} {s.name} [{i + 1},{j + 1}]"
+        assert q["stem"]["format"] == "html"
+        choice = q["choices"]
+        assert choice["type"] == "range", choice
+        tolerance = 0.0 if exact.is_Integer else 0.0005
+        assert choice["range"] == tolerance
+        if exact.is_Integer:
+            assert choice["number"] == int(exact)
+        else:                                   # 4 decimals: within the tolerance
+            assert abs(choice["number"] - want) <= 5e-5 + 1e-12
+        # the text, unescaped by the parser and read as HTML, is the variant's TeX
+        stem = html.unescape(q["stem"]["text"])
+        for name in spec.given:
+            assert r"\(" + f"{name} = {documents.matrix_tex(t[name])}" + r"\)" in stem
+        assert r"\(" + f"{s.name} = {s.rule}" + r"\)" in stem
+        assert stem.endswith(entry.format(i=i + 1, j=j + 1) + ".")
+        assert v.student in stem
 
 
 # -- the PDFs ------------------------------------------------------------------------------

@@ -90,6 +90,7 @@ WORDS = {
         "derivation": "symrow's derivation of this variant",
         "booklet": "All variants, with their keys",
         "points": "points",
+        "entry": "entry ({i}, {j})",
     },
     "ja": {
         "sheet": "演習問題", "solution": "解答と解説", "key": "解答",
@@ -107,6 +108,7 @@ WORDS = {
         "derivation": "このバリアントに対する symrow の導出",
         "booklet": "全バリアントと解答",
         "points": "点",
+        "entry": "({i}, {j}) 成分",
     },
 }
 

@@ -493,13 +493,42 @@ def test_gift_pegjs_reads_every_question_with_the_keys_numbers(attention, lang, 
 
 # -- the PDFs ------------------------------------------------------------------------------
 
+def _pdf_text(pdf: bytes, tmp_path) -> str:
+    """The text of a PDF by poppler's pdftotext, white space taken out (Japanese is set
+    without spaces)."""
+    import shutil
+    import subprocess
+    tool = shutil.which("pdftotext")
+    harness.require(tool is not None, "pdftotext", "apt-get install poppler-utils")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run([tool, "-enc", "UTF-8", str(path), "-"], capture_output=True,
+                         text=True, encoding="utf-8", timeout=60).stdout
+    return re.sub(r"[\s'’]+", "", out)
+
+
 @pytest.mark.renderer
-def test_a_solution_compiles_in_both_languages(attention, tmp_path):
+@pytest.mark.parametrize("lang, engine", [("en", "pdflatex"), ("ja", "lualatex")])
+def test_a_solution_compiles_and_reads_as_its_student_s(attention, lang, engine, tmp_path):
     from symrow.render.pdf import compile_pdf
     v = attention.variants[0]
-    harness.require_tex("pdflatex")
-    harness.require_tex("lualatex", "luatexja.sty")
-    for lang in ("en", "ja"):
-        pdf = compile_pdf(documents.as_document(
-            documents.solution(attention.spec, v, lang, "latex"), lang), lang)
-        assert pdf.startswith(b"%PDF")
+    source = documents.as_document(documents.solution(attention.spec, v, lang, "latex"), lang)
+    pdf, log = harness.compile_tex(source, engine)
+    assert harness.overfull_boxes(log) == []
+    text = _pdf_text(pdf, tmp_path)
+    w = documents.WORDS[lang]
+    for words in (attention.spec.title[lang], w["solution"], v.student, w["derivation"],
+                  w["numbers"], w["numbers_lead"]):
+        assert re.sub(r"[\s'’]+", "", words) in text, words
+    # symrow's own route to the PDF gives one too
+    assert compile_pdf(source, lang).startswith(b"%PDF")
+
+
+@pytest.mark.renderer
+def test_a_backward_solution_compiles_without_overfull_lines(tmp_path):
+    ex = X.exercise("attention-backward", students=["s1"], seed=7)
+    source = documents.as_document(documents.solution(ex.spec, ex.variants[0], "en", "latex"),
+                                   "en")
+    pdf, log = harness.compile_tex(source, "pdflatex")
+    assert harness.overfull_boxes(log) == []
+    assert "s1" in _pdf_text(pdf, tmp_path)

@@ -21,6 +21,8 @@ exponentials as ``e^{1/\sqrt{2}}``.
 
 from __future__ import annotations
 
+import re
+
 import sympy
 from sympy.printing.latex import LatexPrinter
 
@@ -70,7 +72,11 @@ def matrix_tex(m) -> str:
 
 #: the words of the documents, by language
 def _display(tex: str) -> str:
-    return "\\dfrac" + tex[5:] if tex.startswith("\\frac") else tex
+    """An entry that is a fraction (or minus one) in display style, as its neighbours."""
+    for lead in ("\\frac", "- \\frac"):
+        if tex.startswith(lead):
+            return lead.replace("\\frac", "\\dfrac") + tex[len(lead):]
+    return tex
 
 
 WORDS = {
@@ -91,6 +97,7 @@ WORDS = {
         "booklet": "All variants, with their keys",
         "points": "points",
         "entry": "entry ({i}, {j})",
+        "numbers_lead": "Each step with this variant's numbers:",
     },
     "ja": {
         "sheet": "演習問題", "solution": "解答と解説", "key": "解答",
@@ -109,6 +116,7 @@ WORDS = {
         "booklet": "全バリアントと解答",
         "points": "点",
         "entry": "({i}, {j}) 成分",
+        "numbers_lead": "各段階をこのバリアントの数値で書くと次のとおり。",
     },
 }
 
@@ -180,7 +188,7 @@ def key(spec, variant, lang: str = "en", fmt: str = "markdown") -> str:
     lines = _given(spec, values) + _steps(spec, values, answers=True)
     if fmt == "latex":
         return (f"\\section*{{{tex_escape(_title(spec, lang))} --- {tex_escape(w['key'])}}}\n"
-                f"Student: {tex_escape(variant.student)}\\par\n" + _tex_display(lines))
+                f"Student: {tex_escape(variant.student)}\n" + _tex_display(lines))
     return (f"Student: {variant.student}\n\n## {_title(spec, lang)} — {w['key']}\n\n"
             + _md_display(lines) + "\n")
 
@@ -210,12 +218,14 @@ def solution(spec, variant, lang: str = "en", fmt: str = "markdown", derivation=
                 + _upstream(spec, lang, "latex")
                 + f"\\subsection*{{{tex_escape(w['derivation'])}}}\n"
                 + _demote(d.to_latex(lang)) +
-                f"\\subsection*{{{tex_escape(w['numbers'])}}}\n" + _tex_display(numbers))
+                f"\\subsection*{{{tex_escape(w['numbers'])}}}\n"
+                f"{tex_escape(w['numbers_lead'])}\n" + _tex_display(numbers))
     return (f"## {_title(spec, lang)} — {w['solution']}\n\n{w['student']}: {variant.student}"
             f"\n\n{w['given']}:\n\n" + _md_display(_given(spec, values)) + "\n\n"
             + _upstream(spec, lang, "markdown")
             + f"### {w['derivation']}\n\n" + _demote_md(d.to_markdown(lang))
-            + f"\n### {w['numbers']}\n\n" + _md_display(numbers) + "\n")
+            + f"\n### {w['numbers']}\n\n{w['numbers_lead']}\n\n" + _md_display(numbers)
+            + "\n")
 
 
 def _demote(tex: str) -> str:
@@ -231,11 +241,31 @@ def _demote_md(md: str) -> str:
 
 # -- LaTeX ---------------------------------------------------------------------------------
 
+_MATRIX = re.compile(r"\\begin\{bmatrix\}.*?\\end\{bmatrix\}", re.S)
+
+
+def _spread(line: str) -> str:
+    """A matrix of display fractions with room between its rows (on paper only: the
+    Markdown a student copies keeps the plain ``\\\\``)."""
+    def rows(m):
+        text = m.group(0)
+        # \\[len] only deepens a row's strut, which a display fraction already passes
+        return text.replace(r" \\ ", r" \\ \noalign{\vskip 1.2ex} ") if r"\dfrac" in text \
+            else text
+    return _MATRIX.sub(rows, line)
+
+
 def _tex_display(lines) -> str:
     if not lines:
         return ""
-    body = " \\\\\n".join(_aligned(line) for line in lines)
-    return "\\begin{align*}\n" + body + "\n\\end{align*}\n"
+    out = []
+    for k, line in enumerate(lines):
+        out.append(_aligned(_spread(line)))
+        if k < len(lines) - 1:
+            pair = line + lines[k + 1]
+            out.append(" \\\\[1.5ex]\n" if r"\dfrac" in pair else
+                       " \\\\[0.6ex]\n" if "bmatrix" in pair else " \\\\\n")
+    return "\\begin{align*}\n" + "".join(out) + "\n\\end{align*}\n"
 
 
 def _aligned(line: str) -> str:

@@ -318,6 +318,165 @@ def test_a_class_of_hand_written_submissions_gets_its_codes_and_scores(attention
     assert svg.count("<rect") == 2
 
 
+# A second class, on the roster s001 to s005 (the same seed; s004 and s005 added):
+# s004: Q = [[1, -1], [1, 1]], K = [[-1, 2], [2, 0], [-1, 0]], V = [[1, -2], [0, 1], [-2, 2]]
+# s005: Q = [[-1, 2], [-1, 1]], K = [[-1, 1], [0, 1], [1, 1]], V = [[-2, 0], [2, -2], [3, -2]]
+ROSTER5 = ["s001", "s002", "s003", "s004", "s005"]
+
+# s005 types up the paper as a LaTeX document, the working of S shown entry by entry, the
+# rows of the matrices spaced with \\[4pt]; divides S by d = 2, not by its root, then
+# works O out correctly from that P
+PAPER = r"""\documentclass{article}
+\usepackage{amsmath}
+\begin{document}
+\noindent Eve Sato \hfill Student: s005 \\
+Homework 3, attention by hand.
+
+\paragraph{1.} The scores, each query against each key:
+\[
+S = QK^\top
+  = \begin{pmatrix}
+      (-1)(-1) + 2\cdot 1 & (-1)\cdot 0 + 2\cdot 1 & (-1)\cdot 1 + 2\cdot 1 \\
+      (-1)(-1) + 1\cdot 1 & (-1)\cdot 0 + 1\cdot 1 & (-1)\cdot 1 + 1\cdot 1
+    \end{pmatrix}
+  = \begin{pmatrix} 3 & 2 & 1 \\ 2 & 1 & 0 \end{pmatrix}
+\]
+
+\paragraph{2.} Scale by $d = 2$, then the softmax of each row:
+\[
+P = \begin{pmatrix}
+  \frac{e^{3/2}}{e^{3/2} + e + e^{1/2}} & \frac{e}{e^{3/2} + e + e^{1/2}} & \frac{e^{1/2}}{e^{3/2} + e + e^{1/2}} \\[4pt]
+  \frac{e}{e + e^{1/2} + 1} & \frac{e^{1/2}}{e + e^{1/2} + 1} & \frac{1}{e + e^{1/2} + 1}
+\end{pmatrix}
+\]
+
+\paragraph{3.} The output mixes the rows of $V$ with these weights:
+\[
+O = PV = \begin{pmatrix}
+  \frac{-2e^{3/2} + 2e + 3e^{1/2}}{e^{3/2} + e + e^{1/2}} & \frac{-2e - 2e^{1/2}}{e^{3/2} + e + e^{1/2}} \\[4pt]
+  \frac{-2e + 2e^{1/2} + 3}{e + e^{1/2} + 1} & \frac{-2e^{1/2} - 2}{e + e^{1/2} + 1}
+\end{pmatrix}
+\]
+\end{document}
+"""
+
+# s003 (found from the file's name) writes plain text from the notes, formulas in \[ \]:
+# S summed over the first coordinate only (q_i1 k_j1), then P and O right from that S
+PLAIN = r"""Chie Tanaka, s003
+Attention exercise (typed from my notes)
+
+scores: every query with every key
+\[
+S = QK^T = \begin{pmatrix} -1 & -1 & 1 \\ -1 & -1 & 1 \end{pmatrix}
+\]
+
+weights, row by row, with the 1/\sqrt{2}:
+\[
+P = \mathrm{softmax}(S/\sqrt{2}) = \begin{pmatrix}
+ \frac{e^{-1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{e^{-1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} \\
+ \frac{e^{-1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{e^{-1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}}
+\end{pmatrix}
+\]
+
+output:
+\[
+O = PV = \begin{pmatrix}
+ \frac{-2e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{3e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} \\
+ \frac{-2e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{3e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}}
+\end{pmatrix}
+\]
+"""
+
+# s004 in Japanese Markdown: S and P right, O summed over the first two values only
+DORA = r"""学籍番号: s004
+
+アテンションの計算（手計算）
+
+まずスコア:
+$$S = QK^\top = \begin{bmatrix} -3 & 2 & -1 \\ 1 & 2 & -1 \end{bmatrix}$$
+
+各行を $\sqrt{2}$ で割ってソフトマックス:
+$$P = \begin{bmatrix}
+\frac{1}{1+e^{\sqrt2}+e^{5/\sqrt2}} & \frac{e^{5/\sqrt2}}{1+e^{\sqrt2}+e^{5/\sqrt2}} & \frac{e^{\sqrt2}}{1+e^{\sqrt2}+e^{5/\sqrt2}} \\
+\frac{e^{\sqrt2}}{1+e^{\sqrt2}+e^{3/\sqrt2}} & \frac{e^{3/\sqrt2}}{1+e^{\sqrt2}+e^{3/\sqrt2}} & \frac{1}{1+e^{\sqrt2}+e^{3/\sqrt2}}
+\end{bmatrix}$$
+
+重みでバリューを足し合わせる: $o_i = \sum_{j=1}^{2} p_{ij} v_j$
+$$O = \begin{bmatrix}
+\frac{1}{1+e^{\sqrt2}+e^{5/\sqrt2}} & \frac{e^{5/\sqrt2}-2}{1+e^{\sqrt2}+e^{5/\sqrt2}} \\
+\frac{e^{\sqrt2}}{1+e^{\sqrt2}+e^{3/\sqrt2}} & \frac{e^{3/\sqrt2}-2e^{\sqrt2}}{1+e^{\sqrt2}+e^{3/\sqrt2}}
+\end{bmatrix}$$
+"""
+
+# s002's notebook, named by the file, with s001's key: right numbers, the wrong variant
+COPIED_CELL = BOB_CELL.replace(r"\mathrm{softmax}(S)", r"\mathrm{softmax}(S/\sqrt{2})")
+
+
+def test_a_second_class_on_paper_in_markdown_and_jupyter(tmp_path):
+    ex = X.exercise("attention", m=2, n=3, d=2, students=ROSTER5, seed=7)
+    assert ex.variant_of("s004").values["Q"].tolist() == [[1, -1], [1, 1]]
+    assert ex.variant_of("s005").values["V"].tolist() == [[-2, 0], [2, -2], [3, -2]]
+    folder = tmp_path / "class"
+    (folder / "paper").mkdir(parents=True)
+    (folder / "paper" / "s005-paper.tex").write_text(PAPER, encoding="utf-8")
+    (folder / "s003-plain.tex").write_text(PLAIN, encoding="utf-8")
+    (folder / "dora.md").write_text(DORA, encoding="utf-8")
+    key = documents.key(ex.spec, ex.variant_of("s001")).replace("Student: s001\n", "")
+    (folder / "s002-homework.ipynb").write_text(
+        notebook(("markdown", "## Attention"), ("markdown", key)), encoding="utf-8")
+    (folder / "zed.md").write_text("Student: s099\n\n$$S = QK^T$$\n", encoding="utf-8")
+    summary = ex.grade([folder], jobs=1)
+    got = {g.file: (g.student, g.verdict, g.score, g.codes, [s.status for s in g.steps])
+           for g in summary.grades}
+    assert got["paper/s005-paper.tex"] == ("s005", "wrong", 2.5, ["SCALE-DOUBLED"],
+                                           ["correct", "mistake", "carried"])
+    assert got["s003-plain.tex"] == ("s003", "wrong", 2.5, ["SUM-BOUND"],
+                                     ["mistake", "carried", "carried"])
+    assert got["dora.md"] == ("s004", "wrong", 2.5, ["SUM-BOUND"],
+                              ["correct", "correct", "mistake"])
+    # right for s001, handed in as s002's: nothing of it is s002's, nothing is carried
+    assert got["s002-homework.ipynb"][:4] == ("s002", "wrong", 0.0, [])
+    assert "carried" not in got["s002-homework.ipynb"][4]
+    assert got["zed.md"][:3] == (None, "unreadable", 0.0)
+    # the same key checks as holds against its own variant
+    own = ex.grade([folder / "s002-homework.ipynb"], jobs=1)
+    assert own.grades[0].student == "s002"
+    from symrow.exercises.grade import grade_text
+    assert grade_text(key, ex.spec, ex.variant_of("s001"), ex.catalogue).verdict == "holds"
+    # the class table
+    assert summary.frequent() == [("SUM-BOUND", 2, 2), ("SCALE-DOUBLED", 1, 1)]
+    rows = {r["file"]: r for r in __import__("csv").DictReader(
+        __import__("io").StringIO(summary.render("csv")))}
+    assert rows["dora.md"]["score"] == "2.5" and rows["dora.md"]["codes"] == "SUM-BOUND"
+    assert rows["dora.md"]["steps"] == "S=correct; P=correct; O=mistake"
+    assert all("\n" not in r["note"] for r in rows.values())
+    table = summary.render("markdown")
+    assert "| SUM-BOUND | 2 | 2 |" in table and "| SCALE-DOUBLED | 1 | 1 |" in table
+    assert "| s003-plain.tex | s003 | wrong | 2.5 / 3 | SUM-BOUND |" in table
+    data = json.loads(summary.render("json"))
+    assert [m["code"] for m in data["frequent_mistakes"]] == ["SUM-BOUND", "SCALE-DOUBLED"]
+    svg = summary.to_svg()
+    ET.fromstring(svg)
+    assert svg.count("<rect") == 2
+
+
+def test_a_shortened_sum_in_two_steps_keeps_its_own_factors():
+    """S's and O's shortened sums are graded on one page: the truncated factors of each
+    step have names of their own (they once shared them, and O's overwrote S's)."""
+    ex = X.exercise("attention", m=2, n=3, d=2, students=["s003"], seed=7)
+    v = ex.variants[0]
+    t = v.truth(ex.spec)
+    cands = {name: next(c for c in mutations(ex.spec, ex.spec.step(name), ex.catalogue, t)
+                        if c.code == "SUM-BOUND") for name in ("S", "O")}
+    names = [n for c in cands.values() for n, _make in c.extra]
+    assert len(set(names)) == len(names) == 4
+    Q, K, V = (_np(v.values[k]) for k in "QKV")
+    S = cands["S"].value(t, ex.spec.shapes)
+    assert np.allclose(_np(S), np.outer(Q[:, 0], K[:, 0]))       # q_i1 k_j1
+    assert np.allclose(_np(cands["O"].value(t, ex.spec.shapes)),
+                       _np(t["P"])[:, :2] @ V[:2])              # the sum over j = 1, 2
+
+
 # s001 of the linear layer: X = [[-2, 2], [0, -1]], W = [[2, 0], [2, 2]],
 # upstream [[2, -2], [-1, -1]]: dW in the transposed layout, db not summed, dX right
 GRADIENTS = r"""

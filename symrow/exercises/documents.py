@@ -21,6 +21,7 @@ exponentials as ``e^{1/\sqrt{2}}``.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import sympy
@@ -41,9 +42,13 @@ class _NumberPrinter(LatexPrinter):
         return tex if exp is None else r"\left(%s\right)^{%s}" % (tex, exp)
 
     def _exponent(self, x):
-        x = sympy.nsimplify(x)
+        # the exponents are exact already; nsimplify (a PSLQ search each) only for a float
+        if not isinstance(x, sympy.Basic) or x.has(sympy.Float):
+            x = sympy.nsimplify(x)
         for root in (2, 3, 5, 6, 7):
-            k = sympy.nsimplify(x * sympy.sqrt(root))
+            k = x * sympy.sqrt(root)
+            if not k.is_Rational:
+                k = sympy.nsimplify(k) if k.has(sympy.Float) else sympy.radsimp(k)
             if k.is_Rational and not x.is_Rational and not (k / root).is_Integer:
                 sign = "-" if k < 0 else ""
                 k = abs(k)
@@ -58,9 +63,19 @@ _PRINTER = _NumberPrinter({"fold_short_frac": False})
 def number_tex(x) -> str:
     """One entry, as LaTeX a student writes and symrow's checker reads."""
     x = sympy.sympify(x)
+    # a float equals its exact value for a cache's keys (1.0 == 1): only exact ones cached
+    return _cached_tex(x) if not x.has(sympy.Float) else _number_tex(x)
+
+
+def _number_tex(x) -> str:
     if x.has(sympy.exp) or x.has(sympy.E):
         x = sympy.factor_terms(sympy.together(x))
     return _PRINTER.doprint(x)
+
+
+#: a variant's entries are printed in its sheet, key, solution and booklet, in each
+#: language: the same numbers, written once
+_cached_tex = functools.lru_cache(maxsize=8192)(_number_tex)
 
 
 def matrix_tex(m) -> str:

@@ -184,6 +184,46 @@ def test_the_command_writes_and_grades_a_class(tmp_path):
     assert bad.returncode == 2 and "do not apply" in bad.stderr
 
 
+# Each preset's exercise, as the command writes it, and the plain `symrow check` a lecturer
+# (or a student with the key) would run on one key: the preset's own flags, or the formula
+# with the shapes of its operands; nothing the exercise's folder tells.
+_PLAIN_CHECKS = [
+    pytest.param(["combine", "--a", "2x3", "--b", "3x2"],
+                 ["--against", "combine", "--a", "2x3", "--b", "3x2"], id="combine"),
+    pytest.param(["match", "--a", "2x2", "--b", "3x2"],
+                 ["--against", "match", "--a", "2x2", "--b", "3x2"], id="match"),
+    pytest.param(["attention", "--m", "2", "--n", "3", "--d", "2"],
+                 ["--against", "attention", "--m", "2", "--n", "3", "--d", "2"], id="attention"),
+    pytest.param(["attention", "--causal", "--m", "3", "--n", "3", "--d", "2"],
+                 ["--against", "attention", "--causal", "--m", "3", "--n", "3", "--d", "2"],
+                 id="causal-attention"),
+    pytest.param(["linear-backward", "--m", "2", "--n-in", "3", "--n-out", "2"],
+                 ["--against", "Y = XW + b", "--backward", "--shape", "X=2x3", "--shape", "W=3x2"],
+                 id="linear-backward"),
+    pytest.param(["mlp-backward"],
+                 ["--against", r"Z = XW_1 + b_1; H = \operatorname{ReLU}(Z); Y = HW_2",
+                  "--backward", "--shape", "X=2x2", "--shape", "W_1=2x2", "--shape", "W_2=2x2"],
+                 id="mlp-backward"),
+    pytest.param(["attention-backward", "--m", "2", "--n", "2", "--d", "2"],
+                 ["--against", "attention", "--backward", "--m", "2", "--n", "2", "--d", "2"],
+                 id="attention-backward", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("make, plain", _PLAIN_CHECKS)
+def test_every_key_holds_under_a_plain_check(make, plain, tmp_path):
+    proc = harness.symrow_cli("exercise", *make, "--count", "2", "--seed", "7", "--formats", "md",
+                              "-o", "ex", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    # every student's key in English, and the first one's in Japanese too (the same
+    # numbers under other headings)
+    for key in ("ex/s01/key-en.md", "ex/s01/key-ja.md", "ex/s02/key-en.md"):
+        out = harness.symrow_cli("check", key, *plain, cwd=tmp_path)
+        assert out.returncode == 0 and "verdict: holds" in out.stdout, \
+            (key, out.stdout, out.stderr)
+        assert " wrong " not in out.stdout and "unreadable" not in out.stdout, out.stdout
+
+
 # -- grading submissions written by hand --------------------------------------------------
 
 # s002: Q = [[2, 1], [0, 1]], K = [[1, 0], [0, 1], [-1, 2]], V = [[3, -1], [1, -2], [0, 2]]
@@ -276,6 +316,165 @@ def test_a_class_of_hand_written_submissions_gets_its_codes_and_scores(attention
     svg = summary.to_svg()
     ET.fromstring(svg)
     assert svg.count("<rect") == 2
+
+
+# A second class, on the roster s001 to s005 (the same seed; s004 and s005 added):
+# s004: Q = [[1, -1], [1, 1]], K = [[-1, 2], [2, 0], [-1, 0]], V = [[1, -2], [0, 1], [-2, 2]]
+# s005: Q = [[-1, 2], [-1, 1]], K = [[-1, 1], [0, 1], [1, 1]], V = [[-2, 0], [2, -2], [3, -2]]
+ROSTER5 = ["s001", "s002", "s003", "s004", "s005"]
+
+# s005 types up the paper as a LaTeX document, the working of S shown entry by entry, the
+# rows of the matrices spaced with \\[4pt]; divides S by d = 2, not by its root, then
+# works O out correctly from that P
+PAPER = r"""\documentclass{article}
+\usepackage{amsmath}
+\begin{document}
+\noindent Eve Sato \hfill Student: s005 \\
+Homework 3, attention by hand.
+
+\paragraph{1.} The scores, each query against each key:
+\[
+S = QK^\top
+  = \begin{pmatrix}
+      (-1)(-1) + 2\cdot 1 & (-1)\cdot 0 + 2\cdot 1 & (-1)\cdot 1 + 2\cdot 1 \\
+      (-1)(-1) + 1\cdot 1 & (-1)\cdot 0 + 1\cdot 1 & (-1)\cdot 1 + 1\cdot 1
+    \end{pmatrix}
+  = \begin{pmatrix} 3 & 2 & 1 \\ 2 & 1 & 0 \end{pmatrix}
+\]
+
+\paragraph{2.} Scale by $d = 2$, then the softmax of each row:
+\[
+P = \begin{pmatrix}
+  \frac{e^{3/2}}{e^{3/2} + e + e^{1/2}} & \frac{e}{e^{3/2} + e + e^{1/2}} & \frac{e^{1/2}}{e^{3/2} + e + e^{1/2}} \\[4pt]
+  \frac{e}{e + e^{1/2} + 1} & \frac{e^{1/2}}{e + e^{1/2} + 1} & \frac{1}{e + e^{1/2} + 1}
+\end{pmatrix}
+\]
+
+\paragraph{3.} The output mixes the rows of $V$ with these weights:
+\[
+O = PV = \begin{pmatrix}
+  \frac{-2e^{3/2} + 2e + 3e^{1/2}}{e^{3/2} + e + e^{1/2}} & \frac{-2e - 2e^{1/2}}{e^{3/2} + e + e^{1/2}} \\[4pt]
+  \frac{-2e + 2e^{1/2} + 3}{e + e^{1/2} + 1} & \frac{-2e^{1/2} - 2}{e + e^{1/2} + 1}
+\end{pmatrix}
+\]
+\end{document}
+"""
+
+# s003 (found from the file's name) writes plain text from the notes, formulas in \[ \]:
+# S summed over the first coordinate only (q_i1 k_j1), then P and O right from that S
+PLAIN = r"""Chie Tanaka, s003
+Attention exercise (typed from my notes)
+
+scores: every query with every key
+\[
+S = QK^T = \begin{pmatrix} -1 & -1 & 1 \\ -1 & -1 & 1 \end{pmatrix}
+\]
+
+weights, row by row, with the 1/\sqrt{2}:
+\[
+P = \mathrm{softmax}(S/\sqrt{2}) = \begin{pmatrix}
+ \frac{e^{-1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{e^{-1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} \\
+ \frac{e^{-1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{e^{-1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}}
+\end{pmatrix}
+\]
+
+output:
+\[
+O = PV = \begin{pmatrix}
+ \frac{-2e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{3e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} \\
+ \frac{-2e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}} & \frac{3e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}}{2e^{-1/\sqrt{2}} + e^{1/\sqrt{2}}}
+\end{pmatrix}
+\]
+"""
+
+# s004 in Japanese Markdown: S and P right, O summed over the first two values only
+DORA = r"""学籍番号: s004
+
+アテンションの計算（手計算）
+
+まずスコア:
+$$S = QK^\top = \begin{bmatrix} -3 & 2 & -1 \\ 1 & 2 & -1 \end{bmatrix}$$
+
+各行を $\sqrt{2}$ で割ってソフトマックス:
+$$P = \begin{bmatrix}
+\frac{1}{1+e^{\sqrt2}+e^{5/\sqrt2}} & \frac{e^{5/\sqrt2}}{1+e^{\sqrt2}+e^{5/\sqrt2}} & \frac{e^{\sqrt2}}{1+e^{\sqrt2}+e^{5/\sqrt2}} \\
+\frac{e^{\sqrt2}}{1+e^{\sqrt2}+e^{3/\sqrt2}} & \frac{e^{3/\sqrt2}}{1+e^{\sqrt2}+e^{3/\sqrt2}} & \frac{1}{1+e^{\sqrt2}+e^{3/\sqrt2}}
+\end{bmatrix}$$
+
+重みでバリューを足し合わせる: $o_i = \sum_{j=1}^{2} p_{ij} v_j$
+$$O = \begin{bmatrix}
+\frac{1}{1+e^{\sqrt2}+e^{5/\sqrt2}} & \frac{e^{5/\sqrt2}-2}{1+e^{\sqrt2}+e^{5/\sqrt2}} \\
+\frac{e^{\sqrt2}}{1+e^{\sqrt2}+e^{3/\sqrt2}} & \frac{e^{3/\sqrt2}-2e^{\sqrt2}}{1+e^{\sqrt2}+e^{3/\sqrt2}}
+\end{bmatrix}$$
+"""
+
+# s002's notebook, named by the file, with s001's key: right numbers, the wrong variant
+COPIED_CELL = BOB_CELL.replace(r"\mathrm{softmax}(S)", r"\mathrm{softmax}(S/\sqrt{2})")
+
+
+def test_a_second_class_on_paper_in_markdown_and_jupyter(tmp_path):
+    ex = X.exercise("attention", m=2, n=3, d=2, students=ROSTER5, seed=7)
+    assert ex.variant_of("s004").values["Q"].tolist() == [[1, -1], [1, 1]]
+    assert ex.variant_of("s005").values["V"].tolist() == [[-2, 0], [2, -2], [3, -2]]
+    folder = tmp_path / "class"
+    (folder / "paper").mkdir(parents=True)
+    (folder / "paper" / "s005-paper.tex").write_text(PAPER, encoding="utf-8")
+    (folder / "s003-plain.tex").write_text(PLAIN, encoding="utf-8")
+    (folder / "dora.md").write_text(DORA, encoding="utf-8")
+    key = documents.key(ex.spec, ex.variant_of("s001")).replace("Student: s001\n", "")
+    (folder / "s002-homework.ipynb").write_text(
+        notebook(("markdown", "## Attention"), ("markdown", key)), encoding="utf-8")
+    (folder / "zed.md").write_text("Student: s099\n\n$$S = QK^T$$\n", encoding="utf-8")
+    summary = ex.grade([folder], jobs=1)
+    got = {g.file: (g.student, g.verdict, g.score, g.codes, [s.status for s in g.steps])
+           for g in summary.grades}
+    assert got["paper/s005-paper.tex"] == ("s005", "wrong", 2.5, ["SCALE-DOUBLED"],
+                                           ["correct", "mistake", "carried"])
+    assert got["s003-plain.tex"] == ("s003", "wrong", 2.5, ["SUM-BOUND"],
+                                     ["mistake", "carried", "carried"])
+    assert got["dora.md"] == ("s004", "wrong", 2.5, ["SUM-BOUND"],
+                              ["correct", "correct", "mistake"])
+    # right for s001, handed in as s002's: nothing of it is s002's, nothing is carried
+    assert got["s002-homework.ipynb"][:4] == ("s002", "wrong", 0.0, [])
+    assert "carried" not in got["s002-homework.ipynb"][4]
+    assert got["zed.md"][:3] == (None, "unreadable", 0.0)
+    # the same key checks as holds against its own variant
+    own = ex.grade([folder / "s002-homework.ipynb"], jobs=1)
+    assert own.grades[0].student == "s002"
+    from symrow.exercises.grade import grade_text
+    assert grade_text(key, ex.spec, ex.variant_of("s001"), ex.catalogue).verdict == "holds"
+    # the class table
+    assert summary.frequent() == [("SUM-BOUND", 2, 2), ("SCALE-DOUBLED", 1, 1)]
+    rows = {r["file"]: r for r in __import__("csv").DictReader(
+        __import__("io").StringIO(summary.render("csv")))}
+    assert rows["dora.md"]["score"] == "2.5" and rows["dora.md"]["codes"] == "SUM-BOUND"
+    assert rows["dora.md"]["steps"] == "S=correct; P=correct; O=mistake"
+    assert all("\n" not in r["note"] for r in rows.values())
+    table = summary.render("markdown")
+    assert "| SUM-BOUND | 2 | 2 |" in table and "| SCALE-DOUBLED | 1 | 1 |" in table
+    assert "| s003-plain.tex | s003 | wrong | 2.5 / 3 | SUM-BOUND |" in table
+    data = json.loads(summary.render("json"))
+    assert [m["code"] for m in data["frequent_mistakes"]] == ["SUM-BOUND", "SCALE-DOUBLED"]
+    svg = summary.to_svg()
+    ET.fromstring(svg)
+    assert svg.count("<rect") == 2
+
+
+def test_a_shortened_sum_in_two_steps_keeps_its_own_factors():
+    """S's and O's shortened sums are graded on one page: the truncated factors of each
+    step have names of their own (they once shared them, and O's overwrote S's)."""
+    ex = X.exercise("attention", m=2, n=3, d=2, students=["s003"], seed=7)
+    v = ex.variants[0]
+    t = v.truth(ex.spec)
+    cands = {name: next(c for c in mutations(ex.spec, ex.spec.step(name), ex.catalogue, t)
+                        if c.code == "SUM-BOUND") for name in ("S", "O")}
+    names = [n for c in cands.values() for n, _make in c.extra]
+    assert len(set(names)) == len(names) == 4
+    Q, K, V = (_np(v.values[k]) for k in "QKV")
+    S = cands["S"].value(t, ex.spec.shapes)
+    assert np.allclose(_np(S), np.outer(Q[:, 0], K[:, 0]))       # q_i1 k_j1
+    assert np.allclose(_np(cands["O"].value(t, ex.spec.shapes)),
+                       _np(t["P"])[:, :2] @ V[:2])              # the sum over j = 1, 2
 
 
 # s001 of the linear layer: X = [[-2, 2], [0, -1]], W = [[2, 0], [2, 2]],
@@ -400,15 +599,95 @@ def test_the_gift_file_has_one_numerical_question_per_entry(attention):
         assert not re.search(r"(?<!\\)[{}~=#]", m.group(2)), m.group(2)
 
 
-# -- the PDFs ------------------------------------------------------------------------------
+def _gift_pegjs(text: str, tmp_path) -> list:
+    """The questions gift-pegjs (the PEG grammar of Moodle's GIFT format,
+    github.com/fuhrmanator/GIFT-grammar-PEG.js) reads in ``text``."""
+    import subprocess
+    harness.require_node_module("gift-pegjs")
+    path = tmp_path / "questions.gift"
+    path.write_text(text, encoding="utf-8")
+    proc = subprocess.run(["node", str(harness.TESTS / "gift_parse.js"), str(path)],
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    data = json.loads(proc.stdout) if proc.stdout else {"error": proc.stderr}
+    assert proc.returncode == 0 and isinstance(data, list), data
+    return data
+
 
 @pytest.mark.renderer
-def test_a_solution_compiles_in_both_languages(attention, tmp_path):
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_gift_pegjs_reads_every_question_with_the_keys_numbers(attention, lang, tmp_path):
+    import html
+    spec = attention.spec
+    questions = _gift_pegjs(export.gift(spec, attention.variants, lang), tmp_path)
+    expected = []
+    for v in attention.variants:
+        t = v.truth(spec)
+        for s in spec.steps:
+            m = _np(t[s.name])
+            for i in range(m.shape[0]):
+                for j in range(m.shape[1]):
+                    expected.append((v, t, s, i, j, m[i, j], t[s.name][i, j]))
+    assert len(questions) == len(expected) == 3 * (6 + 6 + 4)
+    entry = documents.WORDS[lang]["entry"]
+    for q, (v, t, s, i, j, want, exact) in zip(questions, expected):
+        assert q["type"] == "Numerical", q
+        assert q["title"] == f"{v.student} {s.name} [{i + 1},{j + 1}]"
+        assert q["stem"]["format"] == "html"
+        choice = q["choices"]
+        assert choice["type"] == "range", choice
+        tolerance = 0.0 if exact.is_Integer else 0.0005
+        assert choice["range"] == tolerance
+        if exact.is_Integer:
+            assert choice["number"] == int(exact)
+        else:                                   # 4 decimals: within the tolerance
+            assert abs(choice["number"] - want) <= 5e-5 + 1e-12
+        # the text, unescaped by the parser and read as HTML, is the variant's TeX
+        stem = html.unescape(q["stem"]["text"])
+        for name in spec.given:
+            assert r"\(" + f"{name} = {documents.matrix_tex(t[name])}" + r"\)" in stem
+        assert r"\(" + f"{s.name} = {s.rule}" + r"\)" in stem
+        assert stem.endswith(entry.format(i=i + 1, j=j + 1) + ".")
+        assert v.student in stem
+
+
+# -- the PDFs ------------------------------------------------------------------------------
+
+def _pdf_text(pdf: bytes, tmp_path) -> str:
+    """The text of a PDF by poppler's pdftotext, white space taken out (Japanese is set
+    without spaces)."""
+    import shutil
+    import subprocess
+    tool = shutil.which("pdftotext")
+    harness.require(tool is not None, "pdftotext", "apt-get install poppler-utils")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run([tool, "-enc", "UTF-8", str(path), "-"], capture_output=True,
+                         text=True, encoding="utf-8", timeout=60).stdout
+    return re.sub(r"[\s'’]+", "", out)
+
+
+@pytest.mark.renderer
+@pytest.mark.parametrize("lang, engine", [("en", "pdflatex"), ("ja", "lualatex")])
+def test_a_solution_compiles_and_reads_as_its_student_s(attention, lang, engine, tmp_path):
     from symrow.render.pdf import compile_pdf
     v = attention.variants[0]
-    harness.require_tex("pdflatex")
-    harness.require_tex("lualatex", "luatexja.sty")
-    for lang in ("en", "ja"):
-        pdf = compile_pdf(documents.as_document(
-            documents.solution(attention.spec, v, lang, "latex"), lang), lang)
-        assert pdf.startswith(b"%PDF")
+    source = documents.as_document(documents.solution(attention.spec, v, lang, "latex"), lang)
+    pdf, log = harness.compile_tex(source, engine)
+    assert harness.overfull_boxes(log) == []
+    text = _pdf_text(pdf, tmp_path)
+    w = documents.WORDS[lang]
+    for words in (attention.spec.title[lang], w["solution"], v.student, w["derivation"],
+                  w["numbers"], w["numbers_lead"]):
+        assert re.sub(r"[\s'’]+", "", words) in text, words
+    # symrow's own route to the PDF gives one too
+    assert compile_pdf(source, lang).startswith(b"%PDF")
+
+
+@pytest.mark.renderer
+def test_a_backward_solution_compiles_without_overfull_lines(tmp_path):
+    ex = X.exercise("attention-backward", students=["s1"], seed=7)
+    source = documents.as_document(documents.solution(ex.spec, ex.variants[0], "en", "latex"),
+                                   "en")
+    pdf, log = harness.compile_tex(source, "pdflatex")
+    assert harness.overfull_boxes(log) == []
+    assert "s1" in _pdf_text(pdf, tmp_path)

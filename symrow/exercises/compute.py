@@ -184,11 +184,14 @@ def _replace(expr, old, new):
 
 def mutations(spec, step, catalogue, values: Mapping | None = None) -> list:
     """The candidates the catalogue makes of ``step``, in the catalogue's order."""
-    counter = iter(range(1, 10_000))
+    counter = iter(range(1, 100))
     letter = fresh_letters(spec, 3)[2] if len(fresh_letters(spec, 3)) > 2 else "F"
+    # the names of a shortened sum's factors carry the step's place, so that the
+    # candidates of several steps checked on one page never share a name
+    place = next((k for k, s in enumerate(spec.steps) if s.name == step.name), 0) + 1
 
     def fresh():
-        return canonical(f"{letter}_{{{next(counter)}}}")
+        return canonical(f"{letter}_{{{place * 100 + next(counter)}}}")
     out = []
     for mistake in catalogue:
         if not mistake.applies_to(step):

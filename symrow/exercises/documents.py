@@ -21,6 +21,9 @@ exponentials as ``e^{1/\sqrt{2}}``.
 
 from __future__ import annotations
 
+import functools
+import re
+
 import sympy
 from sympy.printing.latex import LatexPrinter
 
@@ -39,9 +42,13 @@ class _NumberPrinter(LatexPrinter):
         return tex if exp is None else r"\left(%s\right)^{%s}" % (tex, exp)
 
     def _exponent(self, x):
-        x = sympy.nsimplify(x)
+        # the exponents are exact already; nsimplify (a PSLQ search each) only for a float
+        if not isinstance(x, sympy.Basic) or x.has(sympy.Float):
+            x = sympy.nsimplify(x)
         for root in (2, 3, 5, 6, 7):
-            k = sympy.nsimplify(x * sympy.sqrt(root))
+            k = x * sympy.sqrt(root)
+            if not k.is_Rational:
+                k = sympy.nsimplify(k) if k.has(sympy.Float) else sympy.radsimp(k)
             if k.is_Rational and not x.is_Rational and not (k / root).is_Integer:
                 sign = "-" if k < 0 else ""
                 k = abs(k)
@@ -56,9 +63,19 @@ _PRINTER = _NumberPrinter({"fold_short_frac": False})
 def number_tex(x) -> str:
     """One entry, as LaTeX a student writes and symrow's checker reads."""
     x = sympy.sympify(x)
+    # a float equals its exact value for a cache's keys (1.0 == 1): only exact ones cached
+    return _cached_tex(x) if not x.has(sympy.Float) else _number_tex(x)
+
+
+def _number_tex(x) -> str:
     if x.has(sympy.exp) or x.has(sympy.E):
         x = sympy.factor_terms(sympy.together(x))
     return _PRINTER.doprint(x)
+
+
+#: a variant's entries are printed in its sheet, key, solution and booklet, in each
+#: language: the same numbers, written once
+_cached_tex = functools.lru_cache(maxsize=8192)(_number_tex)
 
 
 def matrix_tex(m) -> str:
@@ -70,7 +87,11 @@ def matrix_tex(m) -> str:
 
 #: the words of the documents, by language
 def _display(tex: str) -> str:
-    return "\\dfrac" + tex[5:] if tex.startswith("\\frac") else tex
+    """An entry that is a fraction (or minus one) in display style, as its neighbours."""
+    for lead in ("\\frac", "- \\frac"):
+        if tex.startswith(lead):
+            return lead.replace("\\frac", "\\dfrac") + tex[len(lead):]
+    return tex
 
 
 WORDS = {
@@ -90,6 +111,8 @@ WORDS = {
         "derivation": "symrow's derivation of this variant",
         "booklet": "All variants, with their keys",
         "points": "points",
+        "entry": "entry ({i}, {j})",
+        "numbers_lead": "Each step with this variant's numbers:",
     },
     "ja": {
         "sheet": "演習問題", "solution": "解答と解説", "key": "解答",
@@ -107,6 +130,8 @@ WORDS = {
         "derivation": "このバリアントに対する symrow の導出",
         "booklet": "全バリアントと解答",
         "points": "点",
+        "entry": "({i}, {j}) 成分",
+        "numbers_lead": "各段階をこのバリアントの数値で書くと次のとおり。",
     },
 }
 
@@ -178,7 +203,7 @@ def key(spec, variant, lang: str = "en", fmt: str = "markdown") -> str:
     lines = _given(spec, values) + _steps(spec, values, answers=True)
     if fmt == "latex":
         return (f"\\section*{{{tex_escape(_title(spec, lang))} --- {tex_escape(w['key'])}}}\n"
-                f"Student: {tex_escape(variant.student)}\\par\n" + _tex_display(lines))
+                f"Student: {tex_escape(variant.student)}\n" + _tex_display(lines))
     return (f"Student: {variant.student}\n\n## {_title(spec, lang)} — {w['key']}\n\n"
             + _md_display(lines) + "\n")
 
@@ -208,12 +233,14 @@ def solution(spec, variant, lang: str = "en", fmt: str = "markdown", derivation=
                 + _upstream(spec, lang, "latex")
                 + f"\\subsection*{{{tex_escape(w['derivation'])}}}\n"
                 + _demote(d.to_latex(lang)) +
-                f"\\subsection*{{{tex_escape(w['numbers'])}}}\n" + _tex_display(numbers))
+                f"\\subsection*{{{tex_escape(w['numbers'])}}}\n"
+                f"{tex_escape(w['numbers_lead'])}\n" + _tex_display(numbers))
     return (f"## {_title(spec, lang)} — {w['solution']}\n\n{w['student']}: {variant.student}"
             f"\n\n{w['given']}:\n\n" + _md_display(_given(spec, values)) + "\n\n"
             + _upstream(spec, lang, "markdown")
             + f"### {w['derivation']}\n\n" + _demote_md(d.to_markdown(lang))
-            + f"\n### {w['numbers']}\n\n" + _md_display(numbers) + "\n")
+            + f"\n### {w['numbers']}\n\n{w['numbers_lead']}\n\n" + _md_display(numbers)
+            + "\n")
 
 
 def _demote(tex: str) -> str:
@@ -229,11 +256,31 @@ def _demote_md(md: str) -> str:
 
 # -- LaTeX ---------------------------------------------------------------------------------
 
+_MATRIX = re.compile(r"\\begin\{bmatrix\}.*?\\end\{bmatrix\}", re.S)
+
+
+def _spread(line: str) -> str:
+    """A matrix of display fractions with room between its rows (on paper only: the
+    Markdown a student copies keeps the plain ``\\\\``)."""
+    def rows(m):
+        text = m.group(0)
+        # \\[len] only deepens a row's strut, which a display fraction already passes
+        return text.replace(r" \\ ", r" \\ \noalign{\vskip 1.2ex} ") if r"\dfrac" in text \
+            else text
+    return _MATRIX.sub(rows, line)
+
+
 def _tex_display(lines) -> str:
     if not lines:
         return ""
-    body = " \\\\\n".join(_aligned(line) for line in lines)
-    return "\\begin{align*}\n" + body + "\n\\end{align*}\n"
+    out = []
+    for k, line in enumerate(lines):
+        out.append(_aligned(_spread(line)))
+        if k < len(lines) - 1:
+            pair = line + lines[k + 1]
+            out.append(" \\\\[1.5ex]\n" if r"\dfrac" in pair else
+                       " \\\\[0.6ex]\n" if "bmatrix" in pair else " \\\\\n")
+    return "\\begin{align*}\n" + "".join(out) + "\n\\end{align*}\n"
 
 
 def _aligned(line: str) -> str:

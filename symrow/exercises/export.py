@@ -9,8 +9,9 @@ reads: ``<quiz>``, ``<question type="cloze">`` with ``<name><text>`` and
 ``<questiontext format="html"><text>`` (in CDATA), a category first.
 
 **GIFT** (Moodle's plain-text format, also read by other systems): one
-numerical question per entry, ``::s01 S[1,2]:: … {#0.4223:0.0005}``, with
-GIFT's special characters escaped in the text.
+numerical question per entry, ``::s01 S [1,2]::[html] … {#0.4223:0.0005}``;
+the text is HTML (``&`` of a matrix written ``&amp;``, as in the cloze), with
+GIFT's special characters ``~ = # { } : \`` escaped by a backslash.
 
 >>> cloze_number(sympy.Integer(3)), cloze_number(sympy.Rational(1, 3))
 ('{1:NUMERICAL:=3:0}', '{1:NUMERICAL:=0.3333:0.0005}')
@@ -109,16 +110,17 @@ def gift(spec, variants, lang: str = "en") -> str:
     lines = [f"// {title}: symrow exercise, one question per entry", ""]
     for v in variants:
         values = v.truth(spec)
-        given = " ".join(r"\(" + f"{n} = {matrix_tex(values[n])}" + r"\)" for n in spec.given)
+        given = " ".join(_html_math(f"{n} = {matrix_tex(values[n])}") for n in spec.given)
         for step in spec.steps:
             m = sympy.Matrix(values[step.name])
             for i in range(m.rows):
                 for j in range(m.cols):
                     answer, tol = decimal(m[i, j])
                     name = f"{v.student} {step.name} [{i + 1},{j + 1}]"
-                    text = (f"{w['student']}: {v.student}. {w['given']}: {given} "
-                            f"{w['task']} " + r"\(" + f"{step.name} = {step.rule}" + r"\)"
-                            + f", entry ({i + 1}, {j + 1}).")
+                    entry = w["entry"].format(i=i + 1, j=j + 1)
+                    text = (f"{escape(w['student'])}: {escape(v.student)}. "
+                            f"{escape(w['given'])}: {given} {escape(w['task'])} "
+                            f"{_html_math(step.name + ' = ' + step.rule)}, {escape(entry)}.")
                     lines.append(f"::{_gift_escape(name)}::[html]{_gift_escape(text)} "
                                  f"{{#{answer}:{tol}}}")
                     lines.append("")

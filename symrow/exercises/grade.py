@@ -147,12 +147,14 @@ def normal_name(text: str) -> str:
 
 _NUMERIC_OK = re.compile(
     r"\\(begin|end)\{[pbvBV]?matrix\}|\\(d|t)?frac|\\sqrt|\\exp|\\mathrm\{e\}|\\left|"
-    r"\\right|\\cdot|\\times|\\,|\\;|\\!|\\quad|\\mathrm|\\operatorname|\\e\b")
+    r"\\right|\\cdot|\\times|\\,|\\;|\\!|\\quad|\\mathrm|\\operatorname|\\e\b|\\displaystyle")
 
 
 def _numeric(text: str) -> bool:
     """Whether a side is numbers only (integers, fractions, roots, exponentials)."""
-    rest = _NUMERIC_OK.sub(" ", text.replace("\\\\", " "))
+    # a row break may carry its spacing, \\[4pt], as a matrix typed for paper does
+    rest = re.sub(r"\\\\\s*(\[[^\]]*\])?", " ", text)
+    rest = _NUMERIC_OK.sub(" ", rest)
     rest = re.sub(r"\\exp|\bexp\b", " ", rest)
     return not re.search(r"[A-DF-Za-df-z\\]", rest) and bool(re.search(r"\d", rest))
 
@@ -235,7 +237,8 @@ def grade_text(text: str, spec, variant, catalogue, *, file: str = "", parser: s
     score = sum(g.earned for g in steps)
     verdict = "holds" if all(g.status == "correct" for g in steps) else (
         "unreadable" if all(g.status in ("missing", "unreadable") for g in steps) else "wrong")
-    notes = [f"line {s.line}: {s.left} = {s.right[:60]} does not hold"
+    notes = [f"line {s.line}: {' '.join(s.left.split())} = {' '.join(s.right.split())[:60]} "
+             "does not hold"
              for s in report.steps if s.status == "wrong"
              and not any(g.line == s.line for g in steps if g.status == "correct")][:3]
     return Grade(file, variant.student, verdict, score, max_score, steps, notes,

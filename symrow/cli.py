@@ -640,7 +640,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="time limit for checking, in seconds of CPU time "
                         "(default: symrow.get_limits().check_timeout)")
-    p.add_argument("--lang", choices=("en", "ja"), default=None, dest="report_lang",
+    p.add_argument("--lang", default=None, dest="report_lang", metavar="en|ja",
                    help="the language of the report: en or ja (default: the page's own, "
                         "Japanese when its words are); the JSON report is the same in both")
     p.add_argument("--parser", choices=("auto", "latex2sympy2", "builtin"), default=None,

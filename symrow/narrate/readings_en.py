@@ -217,7 +217,7 @@ TEMPLATES: dict[str, str] = {
     "note_columns_softmax": ("The softmax stands to the right of a product: the formula "
                              "writes its points as columns, and normalises along them."),
     "note_columns_given": "The formula writes its points as columns, as given.",
-    "note_columns": ("Here it is read in the row view of the article: each column vector "
+    "note_columns": ("Here it is read in the row view, one point per row: each column vector "
                      "is read as a row, its one point, and the formula as its transpose, "
                      "its products in reverse order and each matrix transposed, so that a softmax "
                      "along the paper's columns is the row-wise softmax of the transposed "

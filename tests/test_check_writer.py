@@ -185,3 +185,14 @@ def test_a_prose_page_without_math_markup_is_never_wrong():
 def test_unreadable_text_is_an_unreadable_report():
     report = symrow.check("no mathematics here at all", against=XW)
     assert report.verdict == "unreadable" and report.exit_code == 2
+
+
+def test_a_lowercase_name_the_target_defines_is_its_matrix_and_max_is_entrywise():
+    """The target as the page writes it, z_1 = XW_1 + b_1; a_1 = ReLU(z_1) (joyabrata's
+    notebook): z_1 below its definition is the matrix, not a number; and the page's
+    a_1 = max(0, z_1) is ReLU entry by entry."""
+    target = r"z_1 = XW_1 + b_1; a_1 = \mathrm{ReLU}(z_1); z_2 = a_1 W_2 + b_2"
+    d = symrow.explain(target, {"X": (3, 2), "W_1": (2, 3), "W_2": (3, 2)})
+    assert d.quantities["z_1"].rows == 3 and d.quantities["a_1"].cols == 3
+    assert verdict(r"$$a_1 = \max(0, z_1)$$", d)[0] == "holds"
+    assert verdict(r"$$a_1 = \max(0, -z_1)$$", d)[0] == "wrong"

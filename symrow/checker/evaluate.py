@@ -436,9 +436,18 @@ class Evaluator:
             values = [self.value(cell, env) for (cell,) in atom.cells]
         if not values:
             raise MathError(f"a {atom.kind} over no values")
-        if any(is_matrix(v) for v in values):
+        f = sympy.Max if atom.kind == "max" else sympy.Min
+        mats = [v for v in values if is_matrix(v)]
+        if mats and not atom.name:
+            # \max(0, Z): entry by entry, as papers write ReLU (and explain reads it)
+            shape = mats[0].shape
+            if any(m.shape != shape for m in mats):
+                raise MathError(f"a {atom.kind} of matrices of different shapes")
+            return scalar_or_matrix(sympy.ImmutableMatrix(shape[0], shape[1], lambda i, j: f(
+                *[v[i, j] if is_matrix(v) else v for v in values])))
+        if mats:
             raise MathError(f"a {atom.kind} of matrices; write it entry by entry")
-        return (sympy.Max if atom.kind == "max" else sympy.Min)(*values)
+        return f(*values)
 
     def _call(self, atom: Atom, env: dict):
         """A function applied by its reading (:func:`symrow.formula.evaluate.apply`): the

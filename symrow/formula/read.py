@@ -322,6 +322,10 @@ class _Reader:
                                  f"earlier line", *_span(lhs[0]))
             defs += self._take_pending(families)
             defs.append((name, expr))
+            # a lowercase name defined here (z_1 = XW_1 + b_1) is that matrix below, not a
+            # scalar
+            self.known.add(name)
+            self.known_loose.add(_loose(name))
             written = name if n == last else written
         if not plain:
             # only functions: the result is the one no other function uses

@@ -63,8 +63,7 @@ def message(text: str, lang: str = "en") -> str:
             continue
         out = found.expand(repl)
         for name, value in found.groupdict().items():
-            if value is not None:
-                out = out.replace("{%s}" % name, message(value, lang))
+            out = out.replace("{%s}" % name, "" if value is None else message(value, lang))
         return out
     return text
 

@@ -132,6 +132,11 @@ class _Function:
     body: list            # nodes
     pos: int
     end: int
+    sub: str | None = None   # \mathrm{Att}_{\leftrightarrow}, G_\sigma: the name's subscript
+
+
+def _function_key(word: str, sub: str | None) -> str:
+    return word.lower() if sub is None else f"{word.lower()}_{{{sub}}}"
 
 
 @dataclasses.dataclass
@@ -277,8 +282,7 @@ class _Reader:
         if plain and last_function is not None and last_function > plain[-1][0]:
             # Retention(X) = ... after the definitions it uses: that function is the result
             top = self._top_function()
-            if top is self.functions.get(self._head_word(
-                    _strip_spacing(pieces[last_function]))[0].lower()):
+            if top is self.functions.get(self._def_key(pieces[last_function])):
                 plain.append((last_function, None, None, None))
         defs: list[tuple[str, Expr]] = []
         families: list[tuple[str, int]] = []
@@ -360,7 +364,7 @@ class _Reader:
             named = False
         if named and self._function_definition(list(head), list(members[1])):
             # f(x) = ... = ...: a function's definition by its first body
-            self.functions.pop(self._head_word(_strip_spacing(head))[0].lower(), None)
+            self.functions.pop(self._def_key(head), None)
         candidates = members[1:] if named else members
         error = None
         for member in reversed(candidates):
@@ -386,8 +390,12 @@ class _Reader:
     def _function_name(fn: _Function) -> str:
         """The name of a function's value: ``\\mathrm{MultiHead}``, or ``h`` for h(X)."""
         if len(fn.word) > 1:
-            return "\\mathrm{%s}" % fn.word
-        return fn.word.upper() if fn.word.islower() else fn.word
+            head = "\\" + fn.word
+        else:
+            head = fn.word.upper() if fn.word.islower() else fn.word
+        # a long subscript (\leftrightarrow) is left off the value's name
+        sub = fn.sub if fn.sub is not None and len(fn.sub) <= 12 else None
+        return NT.NameParts(head, sub=sub).canonical
 
     def _take_pending(self, families: list) -> list:
         out = []
@@ -519,6 +527,9 @@ class _Reader:
             return False
         word, k = head
         rest = lhs[k:]
+        sub = self._function_sub(rest)
+        if sub is not None:
+            rest = rest[2:]
         if rest and _is(rest[0], "\\left"):
             rest = rest[1:]
         if len(rest) < 3 or not _is(rest[0], "(") or not _is(rest[-1], ")"):
@@ -532,16 +543,43 @@ class _Reader:
             if parts is None:
                 return False
             params.append(parts.canonical)
-        if len(word) == 1 and word.isupper():
-            return False     # X(...) is a product, not a function
-        key = word.lower()
+        # on the left of a definition, G(x) = ... and G_\sigma(x) = ... define a function
+        # of the parameters (a product X(A) would not be defined by '=')
+        key = _function_key(word, sub)
         if key in self.functions:
             raise self.error(f"the function {word} is defined twice", lhs[0].pos, lhs[-1].end)
-        if key in NT.REFUSED_WORDS or NT.lookup_function(key) is not None and key != "attention":
+        if sub is None and (key in NT.REFUSED_WORDS or NT.lookup_function(key) is not None
+                            and key != "attention"):
             raise self.error(f"{word} is a function symrow knows; define a function of "
                              f"another name", lhs[0].pos, lhs[-1].end)
-        self.functions[key] = _Function(word, params, rhs, lhs[0].pos, lhs[-1].end)
+        self.functions[key] = _Function(word, params, rhs, lhs[0].pos, lhs[-1].end, sub)
         return True
+
+    def _function_sub(self, rest: list) -> str | None:
+        """The subscript a function's name carries (``_{\\leftrightarrow}`` after
+        ``\\mathrm{Att}``), when a bracket follows it; else None."""
+        if len(rest) < 3 or not _is(rest[0], "_") or not self._opens_bracket(rest[2]):
+            return None
+        try:
+            return NT._script_text(rest[1], self.src, "subscript", rest[0].pos)
+        except NT.NameError_:
+            return None
+
+    def _subscripted_call(self, cur: Cursor, word: str, k: int):
+        """``\\mathrm{Att}_{\\leftrightarrow}(Q, K, V)``, ``G_\\sigma(x)``: a call of a
+        function the text defines under a subscripted name (``k`` nodes hold the word)."""
+        rest = [cur.peek(k + j) for j in range(3)]
+        if any(n is None for n in rest):
+            return None
+        sub = self._function_sub(rest)
+        if sub is None or _function_key(word, sub) not in self.functions:
+            return None
+        tok = cur.peek()
+        for _ in range(k + 2):
+            cur.take()
+        pieces, _ = self._call_args(cur, tok)
+        fn = self.functions[_function_key(word, sub)]
+        return self._call_user(fn, self._args(pieces, tok), tok.pos)
 
     def _family_definition(self, lhs: list, rhs: list) -> bool:
         lhs = _strip_spacing(lhs)
@@ -588,6 +626,12 @@ class _Reader:
         return name, Call("degree", (Name(matrix.canonical, pos=body[0].pos),),
                           pos=lhs[0].pos)
 
+    def _def_key(self, nodes: list) -> str:
+        """The key of the function a definition's left side names."""
+        nodes = _strip_spacing(nodes)
+        word, k = self._head_word(nodes)
+        return _function_key(word, self._function_sub(nodes[k:]))
+
     def _top_function(self) -> _Function:
         if not self.functions:
             raise self.error("there is no formula here, only definitions of families such "
@@ -595,9 +639,9 @@ class _Reader:
         used = set()
         for fn in list(self.functions.values()) + list(self.families.values()):
             text = self.src.text[fn.body[0].pos:fn.body[-1].end].lower() if fn.body else ""
-            for other in self.functions:
-                if other != getattr(fn, "word", "").lower() and re.search(
-                        r"(?<![a-z])" + re.escape(other) + r"(?![a-z])", text):
+            for other, called in self.functions.items():
+                if called is not fn and re.search(
+                        r"(?<![a-z])" + re.escape(called.word.lower()) + r"(?![a-z])", text):
                     used.add(other)
         tops = [fn for key, fn in self.functions.items() if key not in used]
         if len(tops) != 1:
@@ -660,8 +704,11 @@ class _Reader:
 
     # -- expressions ----------------------------------------------------------------------
     def expression(self, nodes: list) -> Expr:
-        while nodes and _is(nodes[-1], *V.SPACING):
-            nodes = nodes[:-1]        # "... V\ ," : the space before a closing comma
+        while nodes and (_is(nodes[-1], *V.SPACING) or _is(nodes[-1], ".") and
+                         nodes[-1].kind == "sym" and len(nodes) > 1):
+            # "... V\ ," : the space before a closing comma; "... \big) \ .": the period
+            # that ends the sentence
+            nodes = nodes[:-1]
         if not nodes:
             raise self.error("there is nothing here", 0)
         value = self.sum(Cursor(nodes, nodes[0].pos, nodes[-1].end), stop=None)
@@ -1096,6 +1143,9 @@ class _Reader:
         if word and re.fullmatch(r"[A-Za-z]{2,16}", word):
             after = cur.peek(k + 1)
             key = word.lower()
+            called = self._subscripted_call(cur, word, k + 1)
+            if called is not None:
+                return called
             if self._opens_bracket(after):
                 for _ in range(k + 1):
                     cur.take()
@@ -1216,6 +1266,9 @@ class _Reader:
         if head is None:
             return None
         word, k = head
+        called = self._subscripted_call(cur, word, k)
+        if called is not None:
+            return called
         if k < 2 and word.lower() not in self.functions:
             return None
         nxt = cur.peek(k)
@@ -1377,6 +1430,39 @@ def _loose(name: str) -> str:
         return name
 
 
+def _unsized(nodes: list) -> list:
+    """Sizing commands are typography: ``\\big(`` is ``(``, ``\\Bigl[`` is ``[``; and a
+    ``\\left.`` (an invisible bracket) goes with the ``\\right`` that closes it."""
+    out: list = []
+    lefts: list[bool] = []          # for each open \left: was it \left. (dropped)?
+    k = 0
+    while k < len(nodes):
+        node = nodes[k]
+        if isinstance(node, Group):
+            out.append(Group(node.open, _unsized(node.children), node.close))
+        elif isinstance(node, Env):
+            out.append(Env(node.name, node.begin, _unsized(node.children), node.end_token,
+                           node.end, node.args))
+        elif node.text in V.SIZES:
+            pass
+        elif node.text == "\\left":
+            invisible = _is(nodes[k + 1] if k + 1 < len(nodes) else None, ".")
+            lefts.append(invisible)
+            if invisible:
+                k += 2
+                continue
+            out.append(node)
+        elif node.text == "\\right" and lefts:
+            if lefts.pop():
+                k += 2              # \left. ... \right): neither side is a bracket
+                continue
+            out.append(node)
+        else:
+            out.append(node)
+        k += 1
+    return out
+
+
 def read_latex(text: str, *, shapes=None, heads: int | None = None) -> Formula:
     """Read a formula (or several definitions, functions and families) written in LaTeX.
 
@@ -1393,7 +1479,7 @@ def read_latex(text: str, *, shapes=None, heads: int | None = None) -> Formula:
     except ValueError as err:
         raise ParseError(str(err)) from None
     src = Source(text)
-    tree = build_tree(tokenize(text), src)
+    tree = _unsized(build_tree(tokenize(text), src))
     known = {_loose(k) for k in (shapes or ())}
     formula = _Reader(src, known=known, heads=heads).definitions(tree)
     return dataclasses.replace(formula, source=text)

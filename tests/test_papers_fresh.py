@@ -737,10 +737,6 @@ TODAY = {
     "katharopoulos-matrix": {
         "value": r"refused at the definition \phi\left(x\right) = \text{elu}(x) + 1: " + _LHS,
     },
-    "katharopoulos-row-i": {
-        "refuse": r"refused at the left side V'_i: " + _LHS + r"; the sums over j are not "
-                  r"named",
-    },
     "shaw-score": {
         "value": r"refused at \sqrt d_z: ParseError 'a subscript here is not a name's' (the "
                  r"subscript z after \sqrt d); with \sqrt{d_z} it reads right",
@@ -769,11 +765,6 @@ TODAY = {
                   r"rows); as a bmatrix, 'a block matrix with more than one row of blocks is "
                   r"not supported yet'; \cdots (N not given) is never named",
     },
-    "vit-block": {
-        "refuse": r"refused at the left side \mathbf{z^\prime}_\ell: " + _LHS + r"; behind it, "
-                  r"confident wrong reading: MSA, undefined here, is read as an element-wise "
-                  r"function ('apply')",
-    },
     "moe-topk": {
         "refuse": r"refused at the left side G(x): " + _LHS + r"; then \mathrm{Softmax}\!\big( "
                   r"('Softmax needs its argument in brackets') and TopK(H(x), k) ('a list in "
@@ -786,19 +777,6 @@ TODAY = {
     "switch-router": {
         "value": r"refused at p_i(x): " + _LHS + r", which names no sum; behind it, "
                  r"p = softmax(W_r x) reads and is a " + _COLUMN_SOFTMAX + r": every p_i is 1",
-    },
-    "kernel-ridge-shogun": {
-        "refuse": r"refused with OptionError 'the size of the identity I cannot be told here; "
-                  r"write it beside a matrix, as in A + I' though {\bf I} is added to {\bf K}; "
-                  r"the inverse is not named",
-    },
-    "ridge-metacademy": {
-        "refuse": r"refused with OptionError 'the size of the identity I cannot be told here' "
-                  r"though I is added to X^T X; the inverse is not named",
-    },
-    "simclr-loss-pwc": {
-        "refuse": r"refused at the left side \mathbb{l}_{i,j}: " + _LHS + r"; behind it, "
-                  r"\log is named ('the logarithm \log is not supported yet')",
     },
     "word2vec-softmax": {
         "refuse": r"refused at the left side p(w_O|w_I): " + _LHS + r"; then at v'_{w_O} ('a "

@@ -33,7 +33,9 @@ def _numbers(d, values: dict, scalars: dict | None = None) -> np.ndarray:
         for i in range(seq.rows):
             for j in range(seq.cols):
                 subs[seq.matrix[i, j]] = value[i, j]
-    return np.array(sympy.Matrix(d.result).xreplace(subs).evalf(20).tolist(), dtype=float)
+    result = sympy.Matrix(d.result).xreplace(subs)
+    named = {s: scalars[s.name] for s in result.free_symbols if s.name in (scalars or {})}
+    return np.array(result.xreplace(named).evalf(20).tolist(), dtype=float)
 
 
 def _values(shapes: dict) -> dict:
@@ -127,3 +129,55 @@ def test_a_font_command_as_a_subscript():
 def test_an_inverse_prints_its_scalar_in_brackets():
     with pytest.raises(symrow.NotSupportedError, match=r"alpha\(I - \(1 - alpha\)"):
         symrow.explain(r"\alpha\left(I_n - (1 - \alpha) \hat{\tilde{A}}\right)^{-1} H")
+
+
+def test_a_scalar_under_a_root_or_in_an_exponent():
+    """\\sqrt{D_h} was 'the square root of a matrix'; e^{t} a matrix named e^t."""
+    shapes = {"X": (2, 3), "W": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"e^{-t} XW/\sqrt{D_h}", shapes)
+    got = _numbers(d, v, {"t": 0.3, "D_h": 4.0})
+    np.testing.assert_allclose(got, np.exp(-0.3) * v["X"] @ v["W"] / 2, rtol=1e-10)
+
+
+def test_a_scaled_identity_added_to_a_matrix():
+    """GIN's (A + (1 + eps) I) X: the identity took no size from A once scaled."""
+    shapes = {"A": (3, 3), "X": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"\left(\mathbf{A} + (1 + \epsilon) \cdot \mathbf{I}\right) \cdot "
+                       r"\mathbf{X}", shapes)
+    np.testing.assert_allclose(_numbers(d, v, {"epsilon": 0.5}),
+                               (v["A"] + 1.5 * np.eye(3)) @ v["X"], rtol=1e-10)
+
+
+def test_a_power_of_a_square_matrix():
+    """S^2 X is S S X; S^K with K not a number is refused saying to write a number."""
+    shapes = {"S": (3, 3), "X": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"S^{2} X", shapes)
+    np.testing.assert_allclose(_numbers(d, v), v["S"] @ v["S"] @ v["X"], rtol=1e-10)
+    with pytest.raises(symrow.ParseError, match=r"S\^K is a power of S.*K is not a number.*"
+                                                r"S\^\{2\}"):
+        symrow.explain(r"\mathrm{softmax}(\mathbf{S}^K \mathbf{X})", shapes)
+    with pytest.raises(symrow.ParseError, match=r"power of a matrix, and K is not a number"):
+        symrow.explain(r"(D A D)^K X", {"D": (3, 3), "A": (3, 3), "X": (3, 2)})
+
+
+def test_bars_between_blocks_are_a_concatenation_not_a_norm():
+    """DGL's [W h_i \\| W h_j] (column vectors): was refused as 'a norm'."""
+    shapes = {"a": (4, 1), "W": (2, 3), "h_i": (3, 1), "h_j": (3, 1)}
+    v = _values(shapes)
+    for bars in (r"\|", r"\Vert"):
+        d = symrow.explain(r"\vec{a}^T [W h_{i} " + bars + r" W h_{j}]", shapes)
+        np.testing.assert_allclose(_numbers(d, v), v["a"].T @ np.vstack(
+            [v["W"] @ v["h_i"], v["W"] @ v["h_j"]]), rtol=1e-10)
+    with pytest.raises(symrow.NotSupportedError, match="norm"):
+        symrow.explain(r"\|X\|")
+
+
+def test_a_left_side_that_is_no_name_lets_the_real_obstacle_speak():
+    """\\log p(y|X) = (X^T X)^{-1} X^T y was refused at its left side, before the inverse."""
+    with pytest.raises(symrow.NotSupportedError, match=r"the inverse of X\^TX"):
+        symrow.explain(r"\log p(y|X) = (X^T X)^{-1} X^T y")
+    with pytest.raises(symrow.ParseError, match="left side"):
+        symrow.explain(r"\log p(y|X) = X^T y")

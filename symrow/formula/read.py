@@ -103,6 +103,8 @@ _SEPARATORS = {";", ","}
 _CLOSERS = {")": "(", "]": "[", "\\rbrack": "\\lbrack", "\\}": "\\{"}
 _OPENERS = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\{": "\\}"}
 _ELLIPSES = {"\\dots", "\\ldots", "\\cdots"}
+#: bars between the blocks of a concatenation, [a \| b]
+_JOINS = {"\\|", "\\Vert", "\\parallel"}
 _HADAMARD = {"\\odot", "\\circ"}
 #: commands that hold words, and the words that only join formulas ("where", "and")
 _PROSE = {"\\text", "\\mbox", "\\textrm", "\\textnormal", "\\mathrm", "\\textit"}
@@ -314,7 +316,23 @@ class _Reader:
             if degree is not None:
                 name, expr = degree
             else:
-                name = self.lhs_name(lhs)
+                try:
+                    name = self.lhs_name(lhs)
+                except ParseError as lhs_error:
+                    # \log p(y|X) = ...: what stands in the way on the right (an inverse,
+                    # a sum) is the real obstacle; name it first
+                    saved = (list(self.notes), dict(self.fonts), list(self.pending))
+                    try:
+                        value = self.expression(rhs)
+                    finally:
+                        self.notes, self.fonts, self.pending = saved
+                    for e in walk(value):
+                        if isinstance(e, Power) and e.exponent < 0 and \
+                                not isinstance(e.arg, Name):
+                            # an inverse of a sum or product: no shape makes it diagonal
+                            raise self.unsupported(f"the inverse of {text(e.arg)}",
+                                                   e.pos, e.pos + 1) from None
+                    raise lhs_error from None
                 if name in [d for d, _ in defs]:
                     raise self.error(f"{name} is defined twice", *_span(lhs[0]))
                 expr = self.expression(rhs)
@@ -886,7 +904,19 @@ class _Reader:
             return self._transpose(value, caret)
         if word in ("+", "{+}", "\\dagger", "{\\dagger}"):
             raise self.unsupported("the pseudo-inverse of a matrix", caret.pos, arg.end)
-        exponent = self.sum(Cursor(_nodes(arg), arg.pos, arg.end), stop=None)
+        exponent = self._scalar_alone(self.sum(Cursor(_nodes(arg), arg.pos, arg.end),
+                                               stop=None))
+        if isinstance(value, _Scalar) and isinstance(exponent, _Scalar):
+            # e^{t}, d^{1/2}: a number's power is a number
+            if value.name == "e" and "e" not in self.known:
+                return _Scalar(sympy.exp(exponent.value), value.pos, arg.end)
+            return _Scalar(value.value ** exponent.value, value.pos, arg.end)
+        if isinstance(exponent, _Scalar) and exponent.value.free_symbols and \
+                not isinstance(value, _Scalar):
+            k = self.src.text[arg.pos:arg.end].strip("{} ")
+            raise self.error(f"{text(value)}^{{{k}}} is a power of a matrix, and {k} is not "
+                             f"a number here; write the power as a whole number, as in "
+                             f"{text(value)}^{{2}}", caret.pos, arg.end)
         if not isinstance(exponent, _Scalar) or not exponent.value.is_Rational:
             raise self.error("an exponent must be a number, such as 2 or -1/2", *_span(arg))
         if isinstance(value, _Scalar):
@@ -1029,8 +1059,39 @@ class _Reader:
             raise self.error("empty brackets", *_span(opener))
         return inner, node.end
 
+    def _joined(self, inner: list, opener: Token, end: int):
+        """``[W h_i \\| W h_j]``, ``[a \\Vert b]``: a concatenation, GAT's and DGL's
+        spelling (not a norm: the bars stand between two blocks)."""
+        pieces: list[list] = [[]]
+        depth = 0
+        for node in inner:
+            if _is(node, "(", "[", "\\left", "\\{"):
+                depth += 1
+            elif _is(node, ")", "]", "\\right", "\\}"):
+                depth -= 1
+            if depth == 0 and _is(node, *_JOINS):
+                pieces.append([])
+                continue
+            pieces[-1].append(node)
+        pieces = [_strip_spacing(p) for p in pieces]
+        if len(pieces) < 2 or not all(pieces):
+            return None
+        self._enter(opener.pos, end)
+        try:
+            parts = [self.sum(Cursor(p, p[0].pos, p[-1].end), stop=None) for p in pieces]
+        finally:
+            self.depth -= 1
+        if any(isinstance(p, _Scalar) for p in parts):
+            raise self.error("a concatenation of a number; the blocks are vectors or "
+                             "matrices", opener.pos, end)
+        return Concat(tuple(parts), pos=opener.pos)
+
     def _bracketed(self, cur: Cursor, opener: Token, close: str, right: bool = False):
         inner, end = self._bracket_nodes(cur, opener, close, right)
+        if close in ("]", "\\rbrack"):
+            joined = self._joined(inner, opener, end)
+            if joined is not None:
+                return joined
         if len(_split_commas(inner)) > 1:
             comma = next(n for n in inner if _is(n, ",", ";"))   # where _split_commas split
             raise self.error("a list in brackets is not a matrix formula; a function's "
@@ -1116,10 +1177,25 @@ class _Reader:
         tok = cur.take()
         if _is(cur.peek(), "["):
             raise self.unsupported("a root other than the square root", *_span(tok))
-        inner = self._arg(cur, "\\sqrt", tok)
+        inner = self._scalar_alone(self._arg(cur, "\\sqrt", tok))
         if not isinstance(inner, _Scalar):
             raise self.unsupported("the square root of a matrix", *_span(tok))
         return _Scalar(sympy.sqrt(inner.value), tok.pos, inner.end)
+
+    def _scalar_alone(self, value):
+        """A name alone in an exponent or under a root (``\\sqrt{D_h}``, ``e^{t}``) is a
+        scalar, unless a shape is given for it."""
+        if isinstance(value, Name) and value.name not in self.known and \
+                _loose(value.name) not in self.known_loose:
+            try:
+                parts = NT.parse_name(value.name)
+            except (NT.NameError_, ParseError):
+                return value
+            if parts.kind in ("capital", "lower") and parts.accent is None and (
+                    parts.sub is None or _NAME_SUB.match(parts.sub)) and parts.sup is None:
+                symbol = parts.head + (f"_{parts.sub}" if parts.sub else "")
+                return _Scalar(size_symbol(symbol), value.pos, value.pos, value.name)
+        return value
 
     def _max(self, cur: Cursor, tok=None):
         """``\\max(0, X)`` (or ``\\max\\{0, X\\}``): ReLU."""
@@ -1344,6 +1420,15 @@ class _Reader:
 
     def _name(self, cur: Cursor) -> Expr:
         parts, pos, end = self._read_parts(cur)
+        if parts.sup is not None and re.fullmatch(r"[A-Za-z]", parts.sup) and \
+                parts.canonical not in self.known and self.known:
+            base = dataclasses.replace(parts, sup=None).canonical
+            if base in self.known or _loose(base) in self.known_loose:
+                k = parts.sup
+                raise self.error(f"{parts.canonical} is a power of {base} (a shape is given "
+                                 f"for {base}, not for {parts.canonical}), and {k} is not a "
+                                 f"number here; write the power as a whole number, as in "
+                                 f"{base}^{{2}}", pos, end)
         return self._named(parts, pos, end)
 
     def _named(self, parts, pos: int, end: int) -> Expr:
@@ -1377,6 +1462,12 @@ class _Reader:
         bound = self._bound(name, pos)
         if bound is not None:
             return bound
+        if parts.head == "e" and parts.sub is None and parts.sup is not None and \
+                "e" not in self.known and name not in self.known and \
+                re.fullmatch(r"-?[A-Za-z](_[A-Za-z0-9]{1,8})?", parts.sup):
+            # e^{t}, e^{-t}: the exponential of a scalar is a scalar
+            sign = -1 if parts.sup.startswith("-") else 1
+            return _Scalar(sympy.exp(sign * size_symbol(parts.sup.lstrip("-"))), pos, end)
         if name in self.known or _loose(name) in self.known_loose or parts.font or \
                 parts.sup is not None:
             # a layer's superscript (b^{[l]}) makes a vector: a scalar would not carry one

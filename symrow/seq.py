@@ -51,7 +51,7 @@ from .limits import get_limits
 from .nodes import RowVec
 from .printable import Printable
 from .reader.lexer import ParseError
-from .reader.notation import NameError_, NameParts, parse_name
+from .reader.notation import NameError_, NameParts, accent_text, parse_name, wrap_accent
 from .scripts import ACCENTS, BOLD, GREEK, SUB, SUP, script
 
 __all__ = ["VecSeq", "vecseq", "size_symbol", "check_size", "check_name", "check_distinct"]
@@ -253,7 +253,7 @@ class VecSeq(Printable):
         return self._accented(self.letter)
 
     def _accented(self, letter: str) -> str:
-        out = "\\%s{%s}" % (self.accent, letter) if self.accent else letter
+        out = wrap_accent(self.accent, letter) if self.accent else letter
         return "\\bar{%s}" % out if self.parts.grad == "bar" else out
 
     def _partial(self, tex: str) -> str:
@@ -302,7 +302,7 @@ class VecSeq(Printable):
         else:
             out = GREEK.get(parts.head, parts.head)
         if parts.accent:
-            out += ACCENTS.get(parts.accent, "")
+            out += accent_text(parts.accent, ACCENTS)
         if parts.grad == "bar":
             out += ACCENTS["bar"]
         if parts.sub:
@@ -334,7 +334,7 @@ class VecSeq(Printable):
         letter = self.letter
         tag = script(self.tag, SUP, "^") if self.tag else ""
         sub = script(index, SUB, "_") if index != "ℓ" else "_ℓ"
-        accent = ACCENTS.get(self.accent, "") if self.accent else ""
+        accent = accent_text(self.accent, ACCENTS) if self.accent else ""
         if self.parts.grad == "bar":
             accent += ACCENTS["bar"]
         if self.parts.kind == "word":

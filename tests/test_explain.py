@@ -254,7 +254,7 @@ def test_products_associate_to_the_left_unless_parenthesised():
     (r"\mathrm{tr}(X^\top X)", "trace", 1), (r"\operatorname{tr}(A)B", "trace", 1),
     (r"\det(A) B", "determinant", 1), (r"\operatorname{rank}(A)", "rank", 1),
     (r"\mathrm{vec}(X)", "vec", 1), (r"\|X\|", "norm", 1), (r"\lVert X \rVert", "norm", 1),
-    (r"\mathrm{einsum}(X, W)", "Einstein", 1), (r"X W^{2}", "power of W", 4),
+    (r"\mathrm{einsum}(X, W)", "Einstein", 1), (r"X W^{-1}", "inverse of W", 4),
     ("XW + 1", "adding a number", 6),
 ])
 def test_refused_constructs_name_themselves_and_their_column(formula, construct, column):

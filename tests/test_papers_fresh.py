@@ -634,28 +634,10 @@ _AS_POINTS = ("the value is right, but the column vectors are narrated as points
               "coordinate, with no word on the convention: ")
 
 TODAY = {
-    "hopfield-update": {
-        "value": r"refused at \big( ... \big): ParseError 'the formula ends too early' (at the "
-                 r"end), and the trailing '\ .' is refused too (ParseError 'unexpected .'); "
-                 r"behind them, " + _COLUMN_SOFTMAX + ": each of the N x 1 entries is its own "
-                 r"row, every weight is 1, and xi^new is the sum of the columns of X",
-        "backward": r"refused as explain is, at \big(",
-    },
-    "hopfield-states": {
-        "value": r"refused at \big(: ParseError 'the formula ends too early'; behind it, "
-                 + _COLUMN_SOFTMAX + r": beta X^T Xi (N x S) is normalised over the S states, "
-                 r"not over the N stored patterns",
-    },
     "hopfield-transposed": {
         "value": r"refused at the transposed left side \big( Q^new \big)^T: " + _LHS +
                  r"; behind it (left side renamed), " + _COLUMN_SOFTMAX + r", where the "
                  r"source says 'the softmax is applied column-wise to K Q^T'",
-    },
-    "hopfield-layer": {
-        "value": r"refused at W^T_K (superscript written before the subscript): ParseError "
-                 r"'a subscript here is not a name's; indices of entries belong in a hand "
-                 r"derivation'; behind it, \big( ... \big) ('the formula ends too early')",
-        "backward": r"refused as explain is, at W^T_K",
     },
     "hopfield-chain": {
         "value": r"refused at the chain Z = Q^new W_V = ... = ...: " + _CHAIN + r"; its last "
@@ -708,25 +690,9 @@ TODAY = {
                  r"identity I cannot be told here' though I is added to \beta \Theta",
         "backward": r"refused as explain is, at \mathbf{X^{(0)}}",
     },
-    "sgc-paper": {
-        "refuse": r"refused at the left side \hat{\mathbf{Y}}_\text{SGC}: " + _LHS + r"; with "
-                  r"a plain left side S^K is taken for one name (OptionError 'shapes were "
-                  r"given for S, which the formula does not use; it uses S^K')",
-    },
-    "appnp-step": {
-        "value": r"refused at \hat{\tilde{\mathbf{A}}}: ParseError 'two accents on one name'; "
-                 r"with one accent it reads",
-        "backward": r"refused as explain is, at the two accents",
-    },
     "appnp-pyg": {
         "refuse": r"refused with OptionError 'X^(0) = X only renames X; a definition must "
                   r"compute something', which names neither the recursion in k nor K",
-    },
-    "ppnp-inverse": {
-        "refuse": r"refused at \hat{\tilde{\mathbf{A}}} ('two accents on one name'); with one "
-                  r"accent the inverse is named, but the message prints the matrix as "
-                  r"'alpha(I - 1 - alpha \hat{A})' (brackets lost; the source's is "
-                  r"alpha(I_n - (1 - alpha) \hat{A}))",
     },
     "luong-general-hcnoh": {
         "value": r"refused at ^\text{T}: ParseError '\text needs a letter after it'; with ^T, "
@@ -771,10 +737,6 @@ TODAY = {
     "katharopoulos-matrix": {
         "value": r"refused at the definition \phi\left(x\right) = \text{elu}(x) + 1: " + _LHS,
     },
-    "katharopoulos-row-i": {
-        "refuse": r"refused at the left side V'_i: " + _LHS + r"; the sums over j are not "
-                  r"named",
-    },
     "shaw-score": {
         "value": r"refused at \sqrt d_z: ParseError 'a subscript here is not a name's' (the "
                  r"subscript z after \sqrt d); with \sqrt{d_z} it reads right",
@@ -787,15 +749,6 @@ TODAY = {
         "refuse": r"refused at the '&=' continuation line ('this '=' has no name on its "
                   r"left'); on one line, at [-(i-1), \dots, 1, 0] ('a list in brackets is not "
                   r"a matrix formula'); \dots is not named",
-    },
-    "rope": {
-        "value": r"refused at the left side f_{\{q,k\}}(\boldsymbol{x}_m, m): " + _LHS +
-                 r", which names neither R nor the rotation",
-    },
-    "gmlp-sgu": {
-        "value": r"refused at f_{W,b}(Z), a function under a subscripted name: " + _LHS +
-                 r"; written out, W Z_2 + b with b one bias per token (3 x 1) is refused "
-                 r"(ShapeError 'adds matrices of different shapes')",
     },
     "gmlp-block": {
         "refuse": r"confident wrong reading (exit 0): s(Z), the spatial gating unit that this "
@@ -812,16 +765,6 @@ TODAY = {
                   r"rows); as a bmatrix, 'a block matrix with more than one row of blocks is "
                   r"not supported yet'; \cdots (N not given) is never named",
     },
-    "vit-block": {
-        "refuse": r"refused at the left side \mathbf{z^\prime}_\ell: " + _LHS + r"; behind it, "
-                  r"confident wrong reading: MSA, undefined here, is read as an element-wise "
-                  r"function ('apply')",
-    },
-    "moe-softmax-gate": {
-        "value": r"refused at the left side G_\sigma(x): " + _LHS + r"; with a plain left "
-                 r"side it reads right",
-        "backward": r"refused as explain is, at the left side",
-    },
     "moe-topk": {
         "refuse": r"refused at the left side G(x): " + _LHS + r"; then \mathrm{Softmax}\!\big( "
                   r"('Softmax needs its argument in brackets') and TopK(H(x), k) ('a list in "
@@ -834,19 +777,6 @@ TODAY = {
     "switch-router": {
         "value": r"refused at p_i(x): " + _LHS + r", which names no sum; behind it, "
                  r"p = softmax(W_r x) reads and is a " + _COLUMN_SOFTMAX + r": every p_i is 1",
-    },
-    "kernel-ridge-shogun": {
-        "refuse": r"refused with OptionError 'the size of the identity I cannot be told here; "
-                  r"write it beside a matrix, as in A + I' though {\bf I} is added to {\bf K}; "
-                  r"the inverse is not named",
-    },
-    "ridge-metacademy": {
-        "refuse": r"refused with OptionError 'the size of the identity I cannot be told here' "
-                  r"though I is added to X^T X; the inverse is not named",
-    },
-    "simclr-loss-pwc": {
-        "refuse": r"refused at the left side \mathbb{l}_{i,j}: " + _LHS + r"; behind it, "
-                  r"\log is named ('the logarithm \log is not supported yet')",
     },
     "word2vec-softmax": {
         "refuse": r"refused at the left side p(w_O|w_I): " + _LHS + r"; then at v'_{w_O} ('a "

@@ -239,6 +239,18 @@ class _Planner:
             self.by_expr[key] = node
         return node
 
+    def _scaled_identity(self, size, expr) -> _Draft:
+        """I, or (1 + eps) I, at the size of what it is added to."""
+        if isinstance(expr, E.Identity):
+            return self.identity(size, expr)
+        x = self.identity(size, expr.arg)
+        key = expr
+        node = self.by_expr.get(key)
+        if node is None:
+            node = self.add(_Draft(Scale, (x,), size, size, expr, num=expr.num, den=expr.den))
+            self.by_expr[key] = node
+        return node
+
     def _pair(self, left: E.Expr, right: E.Expr, product: bool):
         """The drafts of two sides; an identity takes its size from the other side."""
         if isinstance(left, E.Identity) and isinstance(right, E.Identity):
@@ -327,6 +339,13 @@ class _Planner:
             return self.add(_Draft(Combine, (a, b), a.rows, b.cols, expr))
         if isinstance(expr, E.Power):
             x = self.get(expr.arg)
+            if not is_diagonal(x) and x.rows == x.cols and sympy.Integer(expr.exponent) == \
+                    expr.exponent and 2 <= expr.exponent <= 8:
+                # S^3 of a square matrix: the product S S S, read as it is written out
+                out = expr.arg
+                for _ in range(int(expr.exponent) - 1):
+                    out = E.Product(out, expr.arg, pos=expr.pos)
+                return self.get(out)
             if not is_diagonal(x):
                 what = E.text(expr.arg)
                 hint = (f": {what} is not known to be diagonal (if it is, declare it with "
@@ -359,10 +378,10 @@ class _Planner:
                     and self.mask_name not in self.defined:
                 x, m = self.get(expr.terms[0]), self.get(expr.terms[1])
                 return self.add(_Draft(Mask, (x, m), x.rows, x.cols, expr, causal=self.causal))
-            known = [self.get(t) for t in expr.terms if not isinstance(t, E.Identity)]
+            known = [self.get(t) for t in expr.terms if not _is_identity(t)]
             if not known:
                 raise OptionError("a sum of identities: the size of I cannot be told")
-            terms = [self.identity(known[0].rows, t) if isinstance(t, E.Identity) else
+            terms = [self._scaled_identity(known[0].rows, t) if _is_identity(t) else
                      self.get(t) for t in expr.terms]
             is_row = tuple(t.rows == 1 and any(o.rows != 1 for o in terms) for t in terms)
             main = next(t for t, row in zip(terms, is_row) if not row)
@@ -599,3 +618,9 @@ def _scalar_notes(nodes, ties: Mapping) -> list:
             seen.add(sym)
             out.append(("scalar", {"symbol": sym}))
     return out
+
+
+def _is_identity(expr) -> bool:
+    """I, or a scaled I such as (1 + eps) I."""
+    return isinstance(expr, E.Identity) or (isinstance(expr, E.Scaled) and
+                                            isinstance(expr.arg, E.Identity))

@@ -285,8 +285,13 @@ def text(expr: Expr, *, _outer: str = "") -> str:
         inner = text(expr.arg)
         if isinstance(expr.arg, Sum):
             inner = f"({inner})"
-        num = "" if expr.num == 1 else _scalar_text(expr.num) + " "
+        num = "" if expr.num == 1 else _scalar_text(expr.num)
+        if isinstance(expr.num, sympy.Add):
+            num = f"({num})"                      # (1 - alpha) A, not 1 - alpha A
+        num = num + " " if num else ""
         den = "" if expr.den == 1 else "/" + _scalar_text(expr.den)
+        if isinstance(expr.den, sympy.Add):
+            den = f"/({_scalar_text(expr.den)})"
         out = num + inner + den
         return f"({out})" if _outer == "product" else out
     if isinstance(expr, Sum):

@@ -103,6 +103,8 @@ _SEPARATORS = {";", ","}
 _CLOSERS = {")": "(", "]": "[", "\\rbrack": "\\lbrack", "\\}": "\\{"}
 _OPENERS = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\{": "\\}"}
 _ELLIPSES = {"\\dots", "\\ldots", "\\cdots"}
+#: bars between the blocks of a concatenation, [a \| b]
+_JOINS = {"\\|", "\\Vert", "\\parallel"}
 _HADAMARD = {"\\odot", "\\circ"}
 #: commands that hold words, and the words that only join formulas ("where", "and")
 _PROSE = {"\\text", "\\mbox", "\\textrm", "\\textnormal", "\\mathrm", "\\textit"}
@@ -132,6 +134,11 @@ class _Function:
     body: list            # nodes
     pos: int
     end: int
+    sub: str | None = None   # \mathrm{Att}_{\leftrightarrow}, G_\sigma: the name's subscript
+
+
+def _function_key(word: str, sub: str | None) -> str:
+    return word.lower() if sub is None else f"{word.lower()}_{{{sub}}}"
 
 
 @dataclasses.dataclass
@@ -277,8 +284,7 @@ class _Reader:
         if plain and last_function is not None and last_function > plain[-1][0]:
             # Retention(X) = ... after the definitions it uses: that function is the result
             top = self._top_function()
-            if top is self.functions.get(self._head_word(
-                    _strip_spacing(pieces[last_function]))[0].lower()):
+            if top is self.functions.get(self._def_key(pieces[last_function])):
                 plain.append((last_function, None, None, None))
         defs: list[tuple[str, Expr]] = []
         families: list[tuple[str, int]] = []
@@ -310,7 +316,23 @@ class _Reader:
             if degree is not None:
                 name, expr = degree
             else:
-                name = self.lhs_name(lhs)
+                try:
+                    name = self.lhs_name(lhs)
+                except ParseError as lhs_error:
+                    # \log p(y|X) = ...: what stands in the way on the right (an inverse,
+                    # a sum) is the real obstacle; name it first
+                    saved = (list(self.notes), dict(self.fonts), list(self.pending))
+                    try:
+                        value = self.expression(rhs)
+                    finally:
+                        self.notes, self.fonts, self.pending = saved
+                    for e in walk(value):
+                        if isinstance(e, Power) and e.exponent < 0 and \
+                                not isinstance(e.arg, Name):
+                            # an inverse of a sum or product: no shape makes it diagonal
+                            raise self.unsupported(f"the inverse of {text(e.arg)}",
+                                                   e.pos, e.pos + 1) from None
+                    raise lhs_error from None
                 if name in [d for d, _ in defs]:
                     raise self.error(f"{name} is defined twice", *_span(lhs[0]))
                 expr = self.expression(rhs)
@@ -364,7 +386,7 @@ class _Reader:
             named = False
         if named and self._function_definition(list(head), list(members[1])):
             # f(x) = ... = ...: a function's definition by its first body
-            self.functions.pop(self._head_word(_strip_spacing(head))[0].lower(), None)
+            self.functions.pop(self._def_key(head), None)
         candidates = members[1:] if named else members
         error = None
         for member in reversed(candidates):
@@ -390,8 +412,12 @@ class _Reader:
     def _function_name(fn: _Function) -> str:
         """The name of a function's value: ``\\mathrm{MultiHead}``, or ``h`` for h(X)."""
         if len(fn.word) > 1:
-            return "\\mathrm{%s}" % fn.word
-        return fn.word.upper() if fn.word.islower() else fn.word
+            head = "\\" + fn.word
+        else:
+            head = fn.word.upper() if fn.word.islower() else fn.word
+        # a long subscript (\leftrightarrow) is left off the value's name
+        sub = fn.sub if fn.sub is not None and len(fn.sub) <= 12 else None
+        return NT.NameParts(head, sub=sub).canonical
 
     def _take_pending(self, families: list) -> list:
         out = []
@@ -523,6 +549,9 @@ class _Reader:
             return False
         word, k = head
         rest = lhs[k:]
+        sub = self._function_sub(rest)
+        if sub is not None:
+            rest = rest[2:]
         if rest and _is(rest[0], "\\left"):
             rest = rest[1:]
         if len(rest) < 3 or not _is(rest[0], "(") or not _is(rest[-1], ")"):
@@ -536,16 +565,43 @@ class _Reader:
             if parts is None:
                 return False
             params.append(parts.canonical)
-        if len(word) == 1 and word.isupper():
-            return False     # X(...) is a product, not a function
-        key = word.lower()
+        # on the left of a definition, G(x) = ... and G_\sigma(x) = ... define a function
+        # of the parameters (a product X(A) would not be defined by '=')
+        key = _function_key(word, sub)
         if key in self.functions:
             raise self.error(f"the function {word} is defined twice", lhs[0].pos, lhs[-1].end)
-        if key in NT.REFUSED_WORDS or NT.lookup_function(key) is not None and key != "attention":
+        if sub is None and (key in NT.REFUSED_WORDS or NT.lookup_function(key) is not None
+                            and key != "attention"):
             raise self.error(f"{word} is a function symrow knows; define a function of "
                              f"another name", lhs[0].pos, lhs[-1].end)
-        self.functions[key] = _Function(word, params, rhs, lhs[0].pos, lhs[-1].end)
+        self.functions[key] = _Function(word, params, rhs, lhs[0].pos, lhs[-1].end, sub)
         return True
+
+    def _function_sub(self, rest: list) -> str | None:
+        """The subscript a function's name carries (``_{\\leftrightarrow}`` after
+        ``\\mathrm{Att}``), when a bracket follows it; else None."""
+        if len(rest) < 3 or not _is(rest[0], "_") or not self._opens_bracket(rest[2]):
+            return None
+        try:
+            return NT._script_text(rest[1], self.src, "subscript", rest[0].pos)
+        except NT.NameError_:
+            return None
+
+    def _subscripted_call(self, cur: Cursor, word: str, k: int):
+        """``\\mathrm{Att}_{\\leftrightarrow}(Q, K, V)``, ``G_\\sigma(x)``: a call of a
+        function the text defines under a subscripted name (``k`` nodes hold the word)."""
+        rest = [cur.peek(k + j) for j in range(3)]
+        if any(n is None for n in rest):
+            return None
+        sub = self._function_sub(rest)
+        if sub is None or _function_key(word, sub) not in self.functions:
+            return None
+        tok = cur.peek()
+        for _ in range(k + 2):
+            cur.take()
+        pieces, _ = self._call_args(cur, tok)
+        fn = self.functions[_function_key(word, sub)]
+        return self._call_user(fn, self._args(pieces, tok), tok.pos)
 
     def _family_definition(self, lhs: list, rhs: list) -> bool:
         lhs = _strip_spacing(lhs)
@@ -592,6 +648,12 @@ class _Reader:
         return name, Call("degree", (Name(matrix.canonical, pos=body[0].pos),),
                           pos=lhs[0].pos)
 
+    def _def_key(self, nodes: list) -> str:
+        """The key of the function a definition's left side names."""
+        nodes = _strip_spacing(nodes)
+        word, k = self._head_word(nodes)
+        return _function_key(word, self._function_sub(nodes[k:]))
+
     def _top_function(self) -> _Function:
         if not self.functions:
             raise self.error("there is no formula here, only definitions of families such "
@@ -599,9 +661,9 @@ class _Reader:
         used = set()
         for fn in list(self.functions.values()) + list(self.families.values()):
             text = self.src.text[fn.body[0].pos:fn.body[-1].end].lower() if fn.body else ""
-            for other in self.functions:
-                if other != getattr(fn, "word", "").lower() and re.search(
-                        r"(?<![a-z])" + re.escape(other) + r"(?![a-z])", text):
+            for other, called in self.functions.items():
+                if called is not fn and re.search(
+                        r"(?<![a-z])" + re.escape(called.word.lower()) + r"(?![a-z])", text):
                     used.add(other)
         tops = [fn for key, fn in self.functions.items() if key not in used]
         if len(tops) != 1:
@@ -664,8 +726,11 @@ class _Reader:
 
     # -- expressions ----------------------------------------------------------------------
     def expression(self, nodes: list) -> Expr:
-        while nodes and _is(nodes[-1], *V.SPACING):
-            nodes = nodes[:-1]        # "... V\ ," : the space before a closing comma
+        while nodes and (_is(nodes[-1], *V.SPACING) or _is(nodes[-1], ".") and
+                         nodes[-1].kind == "sym" and len(nodes) > 1):
+            # "... V\ ," : the space before a closing comma; "... \big) \ .": the period
+            # that ends the sentence
+            nodes = nodes[:-1]
         if not nodes:
             raise self.error("there is nothing here", 0)
         value = self.sum(Cursor(nodes, nodes[0].pos, nodes[-1].end), stop=None)
@@ -843,7 +908,19 @@ class _Reader:
             return self._transpose(value, caret)
         if word in ("+", "{+}", "\\dagger", "{\\dagger}"):
             raise self.unsupported("the pseudo-inverse of a matrix", caret.pos, arg.end)
-        exponent = self.sum(Cursor(_nodes(arg), arg.pos, arg.end), stop=None)
+        exponent = self._scalar_alone(self.sum(Cursor(_nodes(arg), arg.pos, arg.end),
+                                               stop=None))
+        if isinstance(value, _Scalar) and isinstance(exponent, _Scalar):
+            # e^{t}, d^{1/2}: a number's power is a number
+            if value.name == "e" and "e" not in self.known:
+                return _Scalar(sympy.exp(exponent.value), value.pos, arg.end)
+            return _Scalar(value.value ** exponent.value, value.pos, arg.end)
+        if isinstance(exponent, _Scalar) and exponent.value.free_symbols and \
+                not isinstance(value, _Scalar):
+            k = self.src.text[arg.pos:arg.end].strip("{} ")
+            raise self.error(f"{text(value)}^{{{k}}} is a power of a matrix, and {k} is not "
+                             f"a number here; write the power as a whole number, as in "
+                             f"{text(value)}^{{2}}", caret.pos, arg.end)
         if not isinstance(exponent, _Scalar) or not exponent.value.is_Rational:
             raise self.error("an exponent must be a number, such as 2 or -1/2", *_span(arg))
         if isinstance(value, _Scalar):
@@ -986,8 +1063,39 @@ class _Reader:
             raise self.error("empty brackets", *_span(opener))
         return inner, node.end
 
+    def _joined(self, inner: list, opener: Token, end: int):
+        """``[W h_i \\| W h_j]``, ``[a \\Vert b]``: a concatenation, GAT's and DGL's
+        spelling (not a norm: the bars stand between two blocks)."""
+        pieces: list[list] = [[]]
+        depth = 0
+        for node in inner:
+            if _is(node, "(", "[", "\\left", "\\{"):
+                depth += 1
+            elif _is(node, ")", "]", "\\right", "\\}"):
+                depth -= 1
+            if depth == 0 and _is(node, *_JOINS):
+                pieces.append([])
+                continue
+            pieces[-1].append(node)
+        pieces = [_strip_spacing(p) for p in pieces]
+        if len(pieces) < 2 or not all(pieces):
+            return None
+        self._enter(opener.pos, end)
+        try:
+            parts = [self.sum(Cursor(p, p[0].pos, p[-1].end), stop=None) for p in pieces]
+        finally:
+            self.depth -= 1
+        if any(isinstance(p, _Scalar) for p in parts):
+            raise self.error("a concatenation of a number; the blocks are vectors or "
+                             "matrices", opener.pos, end)
+        return Concat(tuple(parts), pos=opener.pos)
+
     def _bracketed(self, cur: Cursor, opener: Token, close: str, right: bool = False):
         inner, end = self._bracket_nodes(cur, opener, close, right)
+        if close in ("]", "\\rbrack"):
+            joined = self._joined(inner, opener, end)
+            if joined is not None:
+                return joined
         if len(_split_commas(inner)) > 1:
             comma = next(n for n in inner if _is(n, ",", ";"))   # where _split_commas split
             raise self.error("a list in brackets is not a matrix formula; a function's "
@@ -1073,10 +1181,25 @@ class _Reader:
         tok = cur.take()
         if _is(cur.peek(), "["):
             raise self.unsupported("a root other than the square root", *_span(tok))
-        inner = self._arg(cur, "\\sqrt", tok)
+        inner = self._scalar_alone(self._arg(cur, "\\sqrt", tok))
         if not isinstance(inner, _Scalar):
             raise self.unsupported("the square root of a matrix", *_span(tok))
         return _Scalar(sympy.sqrt(inner.value), tok.pos, inner.end)
+
+    def _scalar_alone(self, value):
+        """A name alone in an exponent or under a root (``\\sqrt{D_h}``, ``e^{t}``) is a
+        scalar, unless a shape is given for it."""
+        if isinstance(value, Name) and value.name not in self.known and \
+                _loose(value.name) not in self.known_loose:
+            try:
+                parts = NT.parse_name(value.name)
+            except (NT.NameError_, ParseError):
+                return value
+            if parts.kind in ("capital", "lower") and parts.accent is None and (
+                    parts.sub is None or _NAME_SUB.match(parts.sub)) and parts.sup is None:
+                symbol = parts.head + (f"_{parts.sub}" if parts.sub else "")
+                return _Scalar(size_symbol(symbol), value.pos, value.pos, value.name)
+        return value
 
     def _max(self, cur: Cursor, tok=None):
         """``\\max(0, X)`` (or ``\\max\\{0, X\\}``): ReLU."""
@@ -1100,6 +1223,9 @@ class _Reader:
         if word and re.fullmatch(r"[A-Za-z]{2,16}", word):
             after = cur.peek(k + 1)
             key = word.lower()
+            called = self._subscripted_call(cur, word, k + 1)
+            if called is not None:
+                return called
             if self._opens_bracket(after):
                 for _ in range(k + 1):
                     cur.take()
@@ -1220,6 +1346,9 @@ class _Reader:
         if head is None:
             return None
         word, k = head
+        called = self._subscripted_call(cur, word, k)
+        if called is not None:
+            return called
         if k < 2 and word.lower() not in self.functions:
             return None
         nxt = cur.peek(k)
@@ -1295,6 +1424,15 @@ class _Reader:
 
     def _name(self, cur: Cursor) -> Expr:
         parts, pos, end = self._read_parts(cur)
+        if parts.sup is not None and re.fullmatch(r"[A-Za-z]", parts.sup) and \
+                parts.canonical not in self.known and self.known:
+            base = dataclasses.replace(parts, sup=None).canonical
+            if base in self.known or _loose(base) in self.known_loose:
+                k = parts.sup
+                raise self.error(f"{parts.canonical} is a power of {base} (a shape is given "
+                                 f"for {base}, not for {parts.canonical}), and {k} is not a "
+                                 f"number here; write the power as a whole number, as in "
+                                 f"{base}^{{2}}", pos, end)
         return self._named(parts, pos, end)
 
     def _named(self, parts, pos: int, end: int) -> Expr:
@@ -1328,6 +1466,12 @@ class _Reader:
         bound = self._bound(name, pos)
         if bound is not None:
             return bound
+        if parts.head == "e" and parts.sub is None and parts.sup is not None and \
+                "e" not in self.known and name not in self.known and \
+                re.fullmatch(r"-?[A-Za-z](_[A-Za-z0-9]{1,8})?", parts.sup):
+            # e^{t}, e^{-t}: the exponential of a scalar is a scalar
+            sign = -1 if parts.sup.startswith("-") else 1
+            return _Scalar(sympy.exp(sign * size_symbol(parts.sup.lstrip("-"))), pos, end)
         if name in self.known or _loose(name) in self.known_loose or parts.font or \
                 parts.sup is not None:
             # a layer's superscript (b^{[l]}) makes a vector: a scalar would not carry one
@@ -1381,6 +1525,39 @@ def _loose(name: str) -> str:
         return name
 
 
+def _unsized(nodes: list) -> list:
+    """Sizing commands are typography: ``\\big(`` is ``(``, ``\\Bigl[`` is ``[``; and a
+    ``\\left.`` (an invisible bracket) goes with the ``\\right`` that closes it."""
+    out: list = []
+    lefts: list[bool] = []          # for each open \left: was it \left. (dropped)?
+    k = 0
+    while k < len(nodes):
+        node = nodes[k]
+        if isinstance(node, Group):
+            out.append(Group(node.open, _unsized(node.children), node.close))
+        elif isinstance(node, Env):
+            out.append(Env(node.name, node.begin, _unsized(node.children), node.end_token,
+                           node.end, node.args))
+        elif node.text in V.SIZES:
+            pass
+        elif node.text == "\\left":
+            invisible = _is(nodes[k + 1] if k + 1 < len(nodes) else None, ".")
+            lefts.append(invisible)
+            if invisible:
+                k += 2
+                continue
+            out.append(node)
+        elif node.text == "\\right" and lefts:
+            if lefts.pop():
+                k += 2              # \left. ... \right): neither side is a bracket
+                continue
+            out.append(node)
+        else:
+            out.append(node)
+        k += 1
+    return out
+
+
 def read_latex(text: str, *, shapes=None, heads: int | None = None) -> Formula:
     """Read a formula (or several definitions, functions and families) written in LaTeX.
 
@@ -1397,7 +1574,7 @@ def read_latex(text: str, *, shapes=None, heads: int | None = None) -> Formula:
     except ValueError as err:
         raise ParseError(str(err)) from None
     src = Source(text)
-    tree = build_tree(tokenize(text), src)
+    tree = _unsized(build_tree(tokenize(text), src))
     known = {_loose(k) for k in (shapes or ())}
     formula = _Reader(src, known=known, heads=heads).definitions(tree)
     return dataclasses.replace(formula, source=text)

@@ -136,7 +136,7 @@ class NameParts:
         if with_font and self.font and self.kind != "word":
             head = "%s{%s}" % (self.font, head)
         if self.accent:
-            head = "\\%s{%s}" % (self.accent, head)
+            head = wrap_accent(self.accent, head)
         if grad and self.grad:   # the gradient: a bar over the name's head (X̄, \bar{\hat{A}})
             head = "\\bar{%s}" % head
         return head
@@ -171,6 +171,18 @@ class NameParts:
 
     def with_font(self, font: str | None) -> "NameParts":
         return dataclasses.replace(self, font=font)
+
+
+def wrap_accent(accent: str, inner: str) -> str:
+    """``inner`` under its accents (``"hat tilde"``, the outer first): ``\\hat{\\tilde{A}}``."""
+    for name in reversed(accent.split()):
+        inner = "\\%s{%s}" % (name, inner)
+    return inner
+
+
+def accent_text(accent: str, marks: dict) -> str:
+    """The combining marks of ``accent`` as text, the inner one first."""
+    return "".join(marks.get(name, "") for name in reversed(accent.split()))
 
 
 def is_name_start(node) -> bool:
@@ -254,7 +266,9 @@ def _head(cur: Cursor, src: Source) -> tuple:
         if tok.text in V.ACCENTS:
             if accent is not None:
                 if V.ACCENTS[tok.text] != "bar":
-                    raise NameError_("two accents on one name", tok.pos, arg.end)
+                    # \hat{\tilde{A}}: two accents, the outer one first
+                    return (head, font, f"{V.ACCENTS[tok.text]} {accent}",
+                            inner_sub or sub2, arg.end, None)
                 return head, font, accent, inner_sub or sub2, arg.end, "bar"
             accent = V.ACCENTS[tok.text]
         elif tok.text in V.BOLD:
@@ -295,7 +309,7 @@ def read_name(cur: Cursor, src: Source) -> tuple[NameParts, int, int]:
     start = cur.peek().pos
     head, font, accent, sub, end, grad = _head(cur, src)
     sup = None
-    for _ in range(2):
+    for _ in range(4):
         node = cur.peek()
         if not isinstance(node, Token) or node.text not in ("_", "^"):
             break
@@ -329,6 +343,12 @@ def read_name(cur: Cursor, src: Source) -> tuple[NameParts, int, int]:
             raise NameError_(f"write {node.text}{{{arg.text}}} with braces: without them "
                              f"LaTeX takes only the first digit, {node.text}{arg.text[0]}",
                              node.pos, arg.end)
+        if isinstance(arg, Token) and arg.text in UPRIGHT and isinstance(cur.peek(2), Group):
+            # _\text{SGC}, ^\mathrm{new}: the font's argument is the script
+            font_arg = cur.peek(2)
+            cur.nodes[cur.i + 1:cur.i + 3] = [Group(font_arg.open, [arg, font_arg],
+                                                    font_arg.close)]
+            continue
         if node.text == "_":
             if sub is not None:
                 raise NameError_("two subscripts on one name", node.pos, arg.end)
@@ -337,6 +357,14 @@ def read_name(cur: Cursor, src: Source) -> tuple[NameParts, int, int]:
             sub = _script_text(arg, src, "subscript", node.pos)
         else:
             if sup is not None or _is_transpose_or_power(arg, src):
+                nxt = cur.peek(2)
+                if sub is None and isinstance(nxt, Token) and nxt.text == "_" and \
+                        cur.peek(3) is not None:
+                    # W^T_K: the name's subscript after its transpose; the transpose is
+                    # read after the name, as in W_K^T
+                    i = cur.i
+                    cur.nodes[i:i + 4] = cur.nodes[i + 2:i + 4] + cur.nodes[i:i + 2]
+                    continue
                 break
             cur.take()
             cur.take()

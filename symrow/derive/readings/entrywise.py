@@ -141,7 +141,7 @@ def _sigma(x):
 
 for _fn in (EntryFunction("exp", r"\exp", "exp", sympy.exp, display=N.Exp),
             EntryFunction("relu", r"\operatorname{ReLU}", "ReLU", _relu),
-            EntryFunction("sigma", r"\sigma", "σ", _sigma, spellings=("sigmoid",)),
+            EntryFunction("sigma", r"\sigma", "σ", _sigma, spellings=("sigmoid", "sigm")),
             EntryFunction("tanh", r"\tanh", "tanh", sympy.tanh)):
     register_entry_function(_fn)
 

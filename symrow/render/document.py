@@ -195,7 +195,10 @@ def to_markdown(derivation, lang: str = "en", *, expand=None, width=None) -> str
         heading=lambda s: "#" * (s.params.get("level", 2) + 1) + " " + heading_number(s)
         + sentence(s, lang, _md_escape, "markdown"),
         paragraph=lambda s: sentence(s, lang, _md_escape, "markdown"),
-        display=lambda node, ems: "$$\n" + display(node, "aligned", ems) + "\n$$",
+        # (a web page is read on a screen, not projected: a score over its scale in
+        # an exponential stays a \frac, so that KaTeX's lines stay low)
+        display=lambda node, ems: "$$\n" + display(node, "aligned", ems, exp_fraction="text")
+        + "\n$$",
         expand=expand, width=width, figure=lambda s: _md_figure(s, lang))
 
 
@@ -217,7 +220,8 @@ def to_jupyter_latex(derivation, lang: str = "en", *, expand=None, width=None) -
         derivation, lang,
         heading=lambda s: heading_number(s) + sentence(s, lang, str, "markdown"),
         paragraph=lambda s: sentence(s, lang, str, "markdown"),
-        display=lambda node, ems: "$$" + display(node, "aligned", ems) + "$$",
+        display=lambda node, ems: "$$" + display(node, "aligned", ems, exp_fraction="text")
+        + "$$",
         expand=expand, width=width)
 
 

@@ -60,12 +60,13 @@ def _whole(value) -> bool:
     return isinstance(value, (int, sympy.Integer)) and not isinstance(value, bool)
 
 
-def sentence(step, lang: str, escape, mode: str = "latex") -> str:
+def sentence(step, lang: str, escape, mode: str = "latex", slide: bool = False) -> str:
     """A step's narration in ``lang``: words escaped by ``escape``, math in ``$``, units
     kept to their numbers as ``mode`` (``"latex"`` or ``"markdown"``) does it; in
-    Markdown, a list of formulas is one formula (:func:`_listed`)."""
+    Markdown, a list of formulas is one formula (:func:`_listed`).  With ``slide``,
+    the step's phrase on a slide, when it has one (:func:`symrow.narrate.slide_key`)."""
     glue = _GLUE[mode]
-    pieces = [(kind, v, join) for kind, v, join in glued(segments(step, lang), lang)]
+    pieces = [(kind, v, join) for kind, v, join in glued(segments(step, lang, slide), lang)]
     if mode == "markdown":
         pieces = _listed(pieces)
     else:

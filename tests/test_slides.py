@@ -575,3 +575,47 @@ def test_a_missing_beamer_or_pgf_names_its_package(document, names):
     assert "\n" not in message
     for name in names:
         assert name in message, message
+
+
+# -- slides in the style of slides -------------------------------------------------------------
+
+def _prose(frame: str) -> str:
+    """The running text a frame shows: its notes, title, displays and math left out."""
+    f = re.sub(r"\n\\note\[item\]\{.*", "", frame, flags=re.S)  # the notes come last
+    f = re.sub(r"\\begin\{frame\}(\[t\])?\{.*?\}\n(\\framesubtitle\{.*?\}\n)?", "", f)
+    f = re.sub(r"\\begin\{align\*\}.*?\\end\{align\*\}", "", f, flags=re.S)
+    f = re.sub(r"\$[^$]*\$", " X ", f)        # a formula counts as a word
+    f = re.sub(r"\\uncover<\d+->\{|\\[a-zA-Z*]+|[{}~]", " ", f)
+    return f
+
+
+@pytest.mark.parametrize("name,lang", [("attention_332", "en"), ("attention_332", "ja"),
+                                       ("handout", "en"), ("handout", "ja")])
+def test_frames_carry_phrases_and_their_notes_the_sentences(name, lang):
+    """No frame of `symrow attention --m 3 --n 3 --d 2 --slides` or of the handout's
+    slides carries more than about two lines of prose (25 words; in Japanese 60
+    characters) outside its notes, and the notes hold each step's sentence as the
+    documents write it."""
+    from symrow.render.document import sentence, tex_escape
+    from symrow.narrate import slide_key
+    obj = symrow.attention(3, 3, 2) if name == "attention_332" else deck_object(name)
+    src = obj.to_beamer(lang)
+    frames = re.findall(r"\\begin\{frame\}\[t\].*?\\end\{frame\}", src, re.S)
+    assert len(frames) > 8
+    for frame in frames:
+        words = _prose(frame)
+        size = len(words.split()) if lang == "en" else len(re.sub(r"\s", "", words))
+        assert size <= (25 if lang == "en" else 60), (size, words.strip())
+    steps = [s for s in beamer.shown(obj).steps if s.kind not in ("heading", "figure")]
+    assert all(slide_key(s, lang) for s in steps)   # every step has its phrase
+    for step in steps:
+        assert "\\note[item]{%s}\n" % sentence(step, lang, tex_escape) in src, step.kind
+
+
+def test_every_phrase_stands_for_a_sentence_in_both_languages():
+    from symrow.narrate import LANGUAGES
+    phrases = {code: {k for k in lang.templates if k.startswith("slide.")}
+               for code, lang in LANGUAGES.items()}
+    assert phrases["en"] == phrases["ja"] and len(phrases["en"]) > 150
+    for code, keys in phrases.items():
+        assert all(k[len("slide."):] in LANGUAGES[code].templates for k in keys)

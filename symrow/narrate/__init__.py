@@ -27,7 +27,7 @@ from typing import Any
 from ..steps import Step
 from .languages import LANGUAGES, Language, codes, get_language, register
 
-__all__ = ["segments", "template", "template_key", "check_lang", "article", "glued", "phrase",
+__all__ = ["segments", "template", "template_key", "slide_key", "check_lang", "article", "glued", "phrase",
            "Titles", "goes_on", "register_templates", "unregister_templates", "SOURCES", "LANGUAGES", "Language",
            "get_language", "register", "codes"]
 
@@ -109,19 +109,43 @@ class Titles(Mapping):
         return f"Titles({self.key!r})"
 
 
-def template(step: Step, lang: str) -> str:
-    """The template text for a step, in ``lang``."""
-    return get_language(lang).templates[template_key(step, lang)]
-
-
-def template_key(step: Step, lang: str) -> str:
-    """The key of the template a step is narrated with in ``lang`` (see the module's
-    documentation for the order in which keys are tried).
-
-    >>> template_key(Step("combine_entry", {"variant": "concrete"}), "en")
-    'combine_entry.concrete'
-    """
+def template(step: Step, lang: str, slide: bool = False) -> str:
+    """The template text for a step, in ``lang``; with ``slide``, its phrase for a
+    slide (:func:`slide_key`) when it has one."""
     table = get_language(lang).templates
+    if slide:
+        key = slide_key(step, lang)
+        if key is not None:
+            return table[key]
+    return table[template_key(step, lang)]
+
+
+#: what a slide's phrase for a step is keyed by: ``"slide."`` and a key its sentence
+#: could be found under (``"slide.match_product.attention"``)
+SLIDE = "slide."
+
+
+def slide_key(step: Step, lang: str) -> str | None:
+    """The key of a step's phrase on a slide: a few words over its display, where the
+    document's sentence goes to the frame's notes.  The keys are tried in the order
+    of :func:`template_key`, each with ``"slide."`` before it; None when there is none
+    (the slide then shows the sentence).
+
+    >>> slide_key(Step("match_product", {"style": "attention"}), "en")
+    'slide.match_product.attention'
+    >>> slide_key(Step("heading", {"topic": "combine"}), "en") is None
+    True
+    """
+    if step.kind == "heading":
+        return None
+    table = get_language(lang).templates
+    for key in _keys(step):
+        if SLIDE + key in table:
+            return SLIDE + key
+    return None
+
+
+def _keys(step: Step) -> list:
     base = f"heading.{step.params['topic']}" if step.kind == "heading" else step.kind
     style, variant = step.params.get("style"), step.params.get("variant")
     keys = []
@@ -132,6 +156,18 @@ def template_key(step: Step, lang: str) -> str:
     if variant:
         keys.append(f"{base}.{variant}")
     keys.append(base)
+    return keys
+
+
+def template_key(step: Step, lang: str) -> str:
+    """The key of the template a step is narrated with in ``lang`` (see the module's
+    documentation for the order in which keys are tried).
+
+    >>> template_key(Step("combine_entry", {"variant": "concrete"}), "en")
+    'combine_entry.concrete'
+    """
+    table = get_language(lang).templates
+    keys = _keys(step)
     for key in keys:
         if key in table:
             return key
@@ -169,15 +205,16 @@ def goes_on(step: Step) -> bool:
     return False
 
 
-def segments(step: Step, lang: str) -> list[tuple[str, Any]]:
-    """The narration as ``("text", str)`` and ``("math", value)`` pieces.
+def segments(step: Step, lang: str, slide: bool = False) -> list[tuple[str, Any]]:
+    """The narration as ``("text", str)`` and ``("math", value)`` pieces; with
+    ``slide``, of the step's phrase on a slide when it has one (:func:`slide_key`).
 
     A field written ``{ell:a}`` is preceded by its indefinite article, chosen
     by how the value is read aloud: "a 3-dimensional", "an 8-dimensional",
     "an ℓ-dimensional", "a d-dimensional".
     """
     out: list[tuple[str, Any]] = []
-    for literal, field, spec, _conv in _FORMATTER.parse(template(step, lang)):
+    for literal, field, spec, _conv in _FORMATTER.parse(template(step, lang, slide)):
         if spec == "a":
             literal = (literal or "") + article(step.params[field]) + " "
         if literal:

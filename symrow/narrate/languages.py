@@ -39,7 +39,7 @@ from typing import Any, Mapping
 
 from ..errors import OptionError
 from . import (attention_en, attention_ja, en, figures_en, figures_ja, handout_en, handout_ja,
-               ja, readings_en, readings_ja)
+               ja, readings_en, readings_ja, slides_en, slides_ja)
 
 __all__ = ["Language", "LANGUAGES", "register", "get_language", "codes", "WRAPS"]
 
@@ -163,11 +163,13 @@ def get_language(code: Any) -> Language:
 
 
 register(Language(
-    code="en", name="English", sources=(en, readings_en, attention_en, handout_en, figures_en),
+    code="en", name="English", sources=(en, readings_en, attention_en, handout_en, figures_en,
+                                            slides_en),
     engine="pdflatex", document_class="article"))
 
 register(Language(
-    code="ja", name="日本語", sources=(ja, readings_ja, attention_ja, handout_ja, figures_ja),
+    code="ja", name="日本語", sources=(ja, readings_ja, attention_ja, handout_ja, figures_ja,
+                                            slides_ja),
     engine="lualatex", document_class="ltjsarticle",
     # a missing glyph stops the build instead of leaving a gap
     preamble="\\tracinglostchars=3\n",

@@ -44,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from ..narrate import check_lang, get_language, goes_on, segments
+from ..narrate import check_lang, get_language, goes_on, segments, slide_key
 from .document import (extra_preamble, figure_caption, heading_number, sentence as _narrated,
                        tex_escape)
 from ..nodes import SoftmaxExpansion
@@ -148,6 +148,9 @@ class Block:
     #: is long enough to be counted a line over (see _sentence_height)
     spare: float = 0.0
     kind: str = ""          # the kind of step it shows
+    #: the document's sentence, in the frame's notes, when the frame shows the
+    #: step's phrase for a slide instead (see :func:`symrow.narrate.slide_key`)
+    note: str = ""
 
     @property
     def height(self) -> float:
@@ -243,7 +246,8 @@ def _figure_frame(step, lang: str, title: str, subtitle: str) -> FigureFrame:
     caption = figure_caption(step, lang, tex_escape)
     # the caption is \\small: 10 pt type on 12 pt lines, about 1.35 times the letters a
     # line of the frame's own type is counted to hold (see _FULLER)
-    lines = _sentence_height(step, lang, get_language(lang).slide_chars * 1.35) * 12.0 / BASELINE
+    lines = _sentence_height(step, lang, get_language(lang).slide_chars * 1.35,
+                             slide=False) * 12.0 / BASELINE
     room = (FRAME_HEIGHT - (SUBTITLE_HEIGHT if subtitle else 0.0)
             - lines * (1.6 if step.params.get("note") else 1.0) - _PICTURE_SKIPS)
     picture = fig.to_tikz(lang, slides=True, max_height=room)
@@ -254,19 +258,21 @@ def _figure_frame(step, lang: str, title: str, subtitle: str) -> FigureFrame:
                        dropped=len(scene.dropped))
 
 
-def _sentence(step, lang: str) -> str:
-    """The step's sentence as LaTeX, as the documents write it."""
-    return _narrated(step, lang, tex_escape)
+def _sentence(step, lang: str, slide: bool = False) -> str:
+    """The step's sentence as LaTeX, as the documents write it; with ``slide``, its
+    phrase for a slide when it has one."""
+    return _narrated(step, lang, tex_escape, slide=slide)
 
 
-def _sentence_height(step, lang: str, line_chars: float | None = None) -> float:
+def _sentence_height(step, lang: str, line_chars: float | None = None,
+                     slide: bool = True) -> float:
     """Estimated height of a sentence, in pt: its lines, from its width in
     characters of running text (an inline formula measured as TeX sets
     it), and a little more for each line that a tall inline formula
     (``q^{(1)}_i``) pushes apart from its neighbours."""
     measure = printer().measure_in(TEX)
     chars, tall = 0.0, 0
-    for kind, v in segments(step, lang):
+    for kind, v in segments(step, lang, slide):
         if kind == "text":
             # a wide (CJK) character is as wide as about two Latin letters
             chars += sum(2 if ord(ch) > 0x2E80 else 1 for ch in v)
@@ -299,13 +305,15 @@ def _equations(rows: list) -> list:
 
 
 def _block(step, lang: str) -> Block:
-    sentence = _sentence(step, lang)
+    # a few words over the display; the sentence goes to the notes
+    sentence = _sentence(step, lang, slide=True)
+    note = _sentence(step, lang) if slide_key(step, lang) is not None else ""
     height = _sentence_height(step, lang) if sentence else 0.0
     width = SOFTMAX_WIDTH if isinstance(step.display, SoftmaxExpansion) else SLIDE_WIDTH
     equations = _equations(display_rows(step.display, width, TEX, exp_sums="slash")) \
         if step.display is not None else []
     spare = _sentence_spare(step, lang, height) if sentence else 0.0
-    return Block(sentence, height, equations, spare=spare, kind=step.kind)
+    return Block(sentence, height, equations, spare=spare, kind=step.kind, note=note)
 
 
 def _split(block: Block, room: float) -> list:
@@ -314,7 +322,7 @@ def _split(block: Block, room: float) -> list:
     between equations; an equation that fits on no frame, or not after the
     sentence on the first, breaks between its lines.  A part that goes on
     with a chain (``&= ...``) starts again from the chain's left side."""
-    parts = [Block(block.sentence, block.sentence_height, [])]
+    parts = [Block(block.sentence, block.sentence_height, [], note=block.note)]
     lhs, lhs_box = "", None  # the left side of the chain so far, and its (height, depth)
 
     def fits(part: Block, piece: list) -> bool:
@@ -532,7 +540,14 @@ def _frame(frame: Frame) -> str:
             part += "\n" + _display(lines) if part else _NO_EMPTY_LINE + _display(lines)
         parts.append(part)
         slide += 1
-    return head + "\n\n".join(parts) + "\n\\end{frame}\n"
+    return head + "\n\n".join(parts) + _notes(frame) + "\n\\end{frame}\n"
+
+
+def _notes(frame: Frame) -> str:
+    """The sentences of the frame's steps, as the documents write them, in its notes
+    (``\\note[item]``, one item a step): off the frame, shown with Beamer's
+    ``\\setbeameroption{show notes}`` (or on a second screen)."""
+    return "".join("\n\\note[item]{%s}" % b.note for b in frame.blocks if b.note)
 
 
 def _title_frame(title: str, subtitle: str | None = None, author: str | None = None,

@@ -60,12 +60,13 @@ def _whole(value) -> bool:
     return isinstance(value, (int, sympy.Integer)) and not isinstance(value, bool)
 
 
-def sentence(step, lang: str, escape, mode: str = "latex") -> str:
+def sentence(step, lang: str, escape, mode: str = "latex", slide: bool = False) -> str:
     """A step's narration in ``lang``: words escaped by ``escape``, math in ``$``, units
     kept to their numbers as ``mode`` (``"latex"`` or ``"markdown"``) does it; in
-    Markdown, a list of formulas is one formula (:func:`_listed`)."""
+    Markdown, a list of formulas is one formula (:func:`_listed`).  With ``slide``,
+    the step's phrase on a slide, when it has one (:func:`symrow.narrate.slide_key`)."""
     glue = _GLUE[mode]
-    pieces = [(kind, v, join) for kind, v, join in glued(segments(step, lang), lang)]
+    pieces = [(kind, v, join) for kind, v, join in glued(segments(step, lang, slide), lang)]
     if mode == "markdown":
         pieces = _listed(pieces)
     else:
@@ -195,7 +196,10 @@ def to_markdown(derivation, lang: str = "en", *, expand=None, width=None) -> str
         heading=lambda s: "#" * (s.params.get("level", 2) + 1) + " " + heading_number(s)
         + sentence(s, lang, _md_escape, "markdown"),
         paragraph=lambda s: sentence(s, lang, _md_escape, "markdown"),
-        display=lambda node, ems: "$$\n" + display(node, "aligned", ems) + "\n$$",
+        # (a web page is read on a screen, not projected: a score over its scale in
+        # an exponential stays a \frac, so that KaTeX's lines stay low)
+        display=lambda node, ems: "$$\n" + display(node, "aligned", ems, exp_fraction="text")
+        + "\n$$",
         expand=expand, width=width, figure=lambda s: _md_figure(s, lang))
 
 
@@ -217,7 +221,8 @@ def to_jupyter_latex(derivation, lang: str = "en", *, expand=None, width=None) -
         derivation, lang,
         heading=lambda s: heading_number(s) + sentence(s, lang, str, "markdown"),
         paragraph=lambda s: sentence(s, lang, str, "markdown"),
-        display=lambda node, ems: "$$" + display(node, "aligned", ems) + "$$",
+        display=lambda node, ems: "$$" + display(node, "aligned", ems, exp_fraction="text")
+        + "$$",
         expand=expand, width=width)
 
 

@@ -60,6 +60,11 @@ class SymrowLatexPrinter(LatexPrinter):
         # softmax's numerator: its indices at scriptscript size) or "slash"
         # ((q_11 k_11 + q_12 k_12) / \sqrt{d}, at text size: slides)
         "exp_sums": "stacked",
+        # an exponential's fraction of one term (a score over its scale, s_11 / sqrt(d)):
+        # "display" (\dfrac, the default: in a softmax's numerator the score keeps the
+        # formula's size, which projected slides and printed pages need) or "text"
+        # (\frac, set in the style around it: web pages, where KaTeX's lines stay low)
+        "exp_fraction": "display",
     }
 
     def __init__(self, settings=None):
@@ -267,7 +272,7 @@ class SymrowLatexPrinter(LatexPrinter):
             return r"\exp\left(%s / %s\right)" % (self._slash_part(node.arg.num),
                                                   self._slash_part(node.arg.den))
         if isinstance(node.arg, N.Frac) and self._settings["fraction"] == "stacked" \
-                and not summed(node.arg):  # (a sum stays a \frac, as softmax_lines writes it)
+                and self._settings["exp_fraction"] == "display" and not summed(node.arg):  # (a sum stays a \frac, as softmax_lines writes it)
             # the same fraction written stacked: in display style (\dfrac), so that
             # in a softmax's numerator or denominator (text style) the scores and
             # their scale keep the size of the formula around them, and their
@@ -342,7 +347,9 @@ class SymrowLatexPrinter(LatexPrinter):
             # of one, in display style
             # (an exponent, e^{...}, is a script: there it stays a \frac)
             if self._settings["exp_style"] == "e" or node.keys and len(node.keys[0]) > 1 \
-                    and self._settings["exp_sums"] != "slash":
+                    and self._settings["exp_sums"] != "slash" \
+                    or not (node.keys and len(node.keys[0]) > 1) \
+                    and self._settings["exp_fraction"] != "display":
                 open_, close = open_ + r"\frac{", "}{" + s_tex + "}" + close
             elif node.keys and len(node.keys[0]) > 1 and self._settings["exp_sums"] == "slash":
                 open_, close = open_ + r"\left(", r"\right) / " + s_tex + close

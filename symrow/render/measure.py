@@ -43,6 +43,7 @@ import re
 from typing import NamedTuple
 
 import sympy
+from sympy.printing.precedence import PRECEDENCE, precedence_traditional
 
 from .. import nodes as N
 
@@ -361,6 +362,20 @@ def _group(tokens: list, k: int):
     return tokens[k + 1:], len(tokens)
 
 
+def _matching_right(tokens: list, k: int):
+    """The index of the ``\\right`` that closes a ``\\left`` whose contents start at
+    tokens[k], or None."""
+    depth = 1
+    for j in range(k, len(tokens)):
+        if tokens[j] == r"\left":
+            depth += 1
+        elif tokens[j] == r"\right":
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
 def _glyph(ch: str, table: dict, style: str, kind: str = "ord") -> Box:
     s, g = SCALE[style], _GLYPH_SCALE[style]
     w, h, d, ic = table.get(ch) or _ROMAN.get(ch) or (0.6, 0.694, 0.0, 0.0)
@@ -429,6 +444,16 @@ def _tokens_box(tokens: list, style: str, font: dict = _ITALIC) -> Box:
             boxes.append(fraction(_tokens_box(num, inner, font), _tokens_box(den, inner, font),
                                   fstyle))
             continue
+        if tok == r"\left":
+            # \left( ... \right): the delimiters are sized to what they enclose (a
+            # \dfrac in parentheses, (1/2) in a combine's weights, is 2.4 ems tall)
+            end = _matching_right(tokens, k + 1)
+            if end is not None:
+                kind = "(" if k < len(tokens) and tokens[k] in ("(", ")", ".") else "["
+                inner = _tokens_box(tokens[k + 1:end], style, font)
+                boxes.append(delimited(inner, style, kind))
+                k = end + 2  # past \right and its delimiter
+                continue
         if tok in (r"\left", r"\right", r"\displaystyle", r"\textstyle", r"\limits"):
             continue
         if tok in _SPACES:
@@ -519,6 +544,8 @@ class Measure:
         self.stacked = printer._settings["fraction"] == "stacked"
         #: whether an exponential's inner product over its scale is written num / den
         self.slash_sums = printer._settings["exp_sums"] == "slash"
+        #: whether an exponential's fraction of one term is a ``\\dfrac``
+        self.exp_display = printer._settings["exp_fraction"] == "display"
         #: boxes of the display nodes measured so far, by identity: a large
         #: display measures the same subtrees (an exponential, a denominator)
         #: many times.  The node is kept with its box, so its id stays its own.
@@ -595,7 +622,11 @@ class Measure:
             if k and number and prev_number:
                 boxes.append(leaf_box(r"\cdot", style))
             paren = (k and number and f.is_negative) or isinstance(
-                f, (N.OSum, N.Neg, N.Rel, N.Chain, sympy.Add))
+                f, (N.OSum, N.Neg, N.Rel, N.Chain, sympy.Add)) or (
+                # as the printer's parenthesize: a SymPy factor no tighter than a
+                # product, a fraction (1/2) among them, is set in \left( \right)
+                isinstance(f, sympy.Basic) and not getattr(f, "is_fraction", False)
+                and precedence_traditional(f) <= PRECEDENCE["Mul"])
             boxes.append(self._paren_if(f, style, bool(paren)))
             prev_number = number
         return row(boxes, style)
@@ -647,7 +678,7 @@ class Measure:
                      else delimited(self(p, style), style, metrics=self.metrics)
                      for p in (arg.num, arg.den)]
             inner = row([parts[0], leaf_box("/", style), parts[1]], style)
-        elif isinstance(arg, N.Frac) and self.stacked and not summed(arg):
+        elif isinstance(arg, N.Frac) and self.stacked and self.exp_display and not summed(arg):
             inner = self(arg, "D")  # \dfrac, in any style
         else:
             inner = self(arg, style)

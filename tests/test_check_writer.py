@@ -196,3 +196,24 @@ def test_a_lowercase_name_the_target_defines_is_its_matrix_and_max_is_entrywise(
     assert d.quantities["z_1"].rows == 3 and d.quantities["a_1"].cols == 3
     assert verdict(r"$$a_1 = \max(0, z_1)$$", d)[0] == "holds"
     assert verdict(r"$$a_1 = \max(0, -z_1)$$", d)[0] == "wrong"
+
+
+SCALED_PAGE = r"""
+$$S = \frac{QK^\top}{\sqrt{d}}, \quad P = \mathrm{softmax}(S), \quad O = PV$$
+$$\bar{V} = P^\top \bar{O}, \quad \bar{P} = \bar{O} V^\top$$
+$$\bar{S} = P \odot \left(\bar{P} - \operatorname{rowsum}(\bar{P} \odot P)\right)$$
+$$\bar{Q} = \frac{1}{\sqrt{d}} \bar{S} K, \quad \bar{K} = \frac{1}{\sqrt{d}} \bar{S}^\top Q$$
+"""
+
+
+def test_the_gradient_of_the_page_s_scaled_scores_is_the_page_s_own():
+    """A page that scales its scores, S = QK^T/√d, means by S̄ the gradient of its own S
+    (symrow's G, the gradient of S/√d), and carries the 1/√d into Q̄ and K̄: it holds; the
+    same page without the 1/√d in Q̄ is wrong there."""
+    b = symrow.backward(r"\mathrm{softmax}(QK^T/\sqrt{d})V", {"Q": (2, 3), "K": (2, 3),
+                                                               "V": (2, 2)})
+    got, statuses, report = verdict(SCALED_PAGE, b)
+    assert got == "holds" and statuses.count("holds") == 7, report.to_text()
+    bad = SCALED_PAGE.replace(r"\bar{Q} = \frac{1}{\sqrt{d}} \bar{S} K", r"\bar{Q} = \bar{S} K")
+    got, statuses, report = verdict(bad, b)
+    assert got == "wrong" and statuses.count("wrong") == 1, report.to_text()

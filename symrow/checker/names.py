@@ -304,6 +304,8 @@ class NameReader:
             for alias, owners in aliases.items():
                 if alias not in names and len(owners) == 1:
                     names[alias] = owners.pop()
+            # the page's names for the derivation's quantities (its S̄ of its scaled S)
+            names.update(getattr(ref, "aliases", {}))
             ref._canonical_names = names
         return names
 

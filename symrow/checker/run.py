@@ -927,8 +927,25 @@ class _Run:
             if shown is None:
                 return None
             found.append((ctx, value, shown))
+        from ..reader.notation import parse_name
+        from .engine import gradient_of_value
+        from .values import is_matrix
         for ctx, value, _ in found:
+            # against a backward pass, the page's S̄ is the gradient of the page's S (the
+            # scaled scores), not of the derivation's: taken before S is redefined
+            grad = gradient_of_value(ctx.ref, value)
             ctx.ref.define(name, value)
+            owner = _quantity_of(ctx.ref, grad, value.shape)
+            if owner is not None:
+                try:
+                    bar = parse_name(name).gradient().canonical
+                except (NameError_, ValueError):
+                    bar = None
+                if bar is not None and bar in ctx.ref.quantities and owner[0] != bar:
+                    # the page's S̄ names the derivation's gradient of S/√d
+                    ctx.ref.aliases = {**getattr(ctx.ref, "aliases", {}), bar: owner[0]}
+                    ctx.ref.__dict__.pop("_canonical_names", None)
+                    self.cache.clear()      # units read with the derivation's S̄
         for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
             del self.cache[key]
         for ctx in contexts:
@@ -1411,6 +1428,32 @@ def _join(first, second):
     return Chain(first.members[:-1] + [joined] + second.members[1:],
                  first.relations + second.relations, display=first.display,
                  before=first.before)
+
+
+def _quantity_of(ref, value, shape) -> tuple | None:
+    """(name,) of the derivation's quantity whose value is ``value`` (a gradient the engine
+    derived for a value the formula leaves unnamed, such as that of S/√d), or None.
+    Compared in numbers, at one choice of every entry."""
+    from ..seq import size_symbol
+    from .values import is_matrix
+    if value is None or not is_matrix(value) or tuple(value.shape) != tuple(shape):
+        return None
+    if value[0, 0] in ref.owner:
+        return (ref.owner[value[0, 0]][0],)
+    sizes = {size_symbol(n): v for n, v in ref.sizes.items()}
+    sizes.setdefault(size_symbol("d_k"), ref.sizes.get("d", 0))
+    mine = ref.ground(sympy.ImmutableMatrix(value).xreplace(sizes))
+    free = sorted(mine.free_symbols, key=str)
+    point = {sym: sympy.Rational(k % 7 + 2, 5 + k % 3) * (-1) ** k for k, sym in enumerate(free)}
+    want = [complex(sympy.N(x.xreplace(point), 15)) for x in mine]
+    for q in ref.quantities.values():
+        if (q.rows, q.cols) != tuple(shape) or q.level == 0 or not q.ground.free_symbols or \
+                not q.ground.free_symbols <= set(free):
+            continue
+        got = [complex(sympy.N(x.xreplace(point), 15)) for x in q.ground]
+        if all(abs(a - b) <= 1e-9 * (1 + abs(b)) for a, b in zip(got, want)):
+            return (q.name,)
+    return None
 
 
 def _bias_axis_hint(step, derivation) -> list[str]:

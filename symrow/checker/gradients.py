@@ -317,6 +317,14 @@ def _factors(expr) -> list | None:
     return None
 
 
+def _unscaled(expr):
+    """A product without its number in front (``\\bar{S}K/\\sqrt{d}`` -> ``\\bar{S}K``)."""
+    from ..formula import expr as E
+    while isinstance(expr, E.Scaled):
+        expr = expr.arg
+    return expr
+
+
 def hints(left: str, right: str, derivation) -> list[str]:
     """What a wrong gradient claim ``left = right`` most likely got wrong: the factors in
     the wrong order or transposed (W^T Ȳ for Ȳ W^T), one use of a matrix used twice, or
@@ -345,6 +353,10 @@ def hints(left: str, right: str, derivation) -> list[str]:
         out.append(f"{owner} is used {len(correct.terms)} times, and this is the share of one "
                    f"use; its gradient adds the shares of all its uses: "
                    f"{target} = {E.text(correct)}")
+        return out
+    if E.text(_unscaled(rhs)) == E.text(_unscaled(correct)):
+        # the same product, scaled differently (a 1/√d dropped or doubled): the
+        # hints of the entries name the factor; "wrong order" would be false
         return out
     want, have = _factors(correct), _factors(rhs)
     if want is not None and have is not None and sorted(want) == sorted(have) and \

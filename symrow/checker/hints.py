@@ -10,7 +10,13 @@ and says so when one of them accounts for the whole difference:
   j, and this one sums down a column;
 * a **missing** (or an extra) **1/√d** inside the softmax, or a score
   scaled where the derivation's S = QK^T is not;
-* a gradient through ReLU with its **mask dropped** (ReLU′ taken as 1).
+* a gradient through ReLU with its **mask dropped** (ReLU′ taken as 1);
+* in a backward pass, a gradient back through the scores **without their 1/√d**
+  (or with one too many), said in plain words: no name the page does not use;
+* a gradient back through the softmax with its Jacobian **taken element-wise**
+  (P ⊙ P̄: the term -p_{ij} \sum_k p_{ik} \bar{p}_{ik} dropped) or with that
+  term's **sign flipped**, on S̄ and on every gradient computed from it;
+* a forward softmax computed entry by entry, **without its row sum**.
 
 A hint is only given when undoing the mistake makes the step hold.
 
@@ -147,22 +153,160 @@ def _scale_hint(left, right, ref) -> str | None:
     return None
 
 
+def _backward(ref) -> bool:
+    """Whether the reference is a backward pass (it has gradients, named with a bar)."""
+    return any(name.startswith("\\bar{") for name in ref.quantities)
+
+
 def _factor_hint(left, right, ref) -> str | None:
-    """A score scaled by 1/√d where the derivation's S is not (or the other way round)."""
+    """A score scaled by 1/√d where the derivation's S is not (or the other way round);
+    in a backward pass, a gradient back through the scores without their 1/√d."""
     d = ref.sizes.get("d")
     if not d or d == 1 or any(isinstance(x, sympy.exp) for x in left.atoms(sympy.exp)):
         return None
     root = sympy.sqrt(d)
     found = _owner_entry(ref, left, right)
     name = found[0].name if found else "this"
+    backward = _backward(ref)
     if _holds(left, right * root, ref) or _holds(left / root, right, ref):
+        if backward:
+            return (f"the gradient carries one 1/\\sqrt{{d}} too many: the scores are "
+                    f"divided by \\sqrt{{d}} once, so the gradient back through them "
+                    f"carries 1/\\sqrt{{d}} once (here \\sqrt{{d}} = \\sqrt{{{d}}})")
         return (f"the right side carries a 1/\\sqrt{{d}} that {name} does not have here: "
                 f"this derivation's S = QK^T is unscaled, and the 1/\\sqrt{{d}} is applied "
                 f"inside the softmax, P = softmax(S/\\sqrt{{d}})")
     if _holds(left, right / root, ref) or _holds(left * root, right, ref):
+        if backward:
+            return (f"the 1/\\sqrt{{d}} of the scores is missing in the gradient: the scores "
+                    f"enter the softmax divided by \\sqrt{{d}}, so every gradient back "
+                    f"through them carries a factor 1/\\sqrt{{d}} (here \\sqrt{{d}} = "
+                    f"\\sqrt{{{d}}})")
         return (f"the 1/\\sqrt{{d}} is missing on the right (here \\sqrt{{d}} = "
                 f"\\sqrt{{{d}}})")
     return None
+
+
+def _softmax_pair(ref):
+    """The softmax's output P and its gradient P̄ in a backward pass, or None."""
+    for q in ref.quantities.values():
+        if q.definition is None or not q.definition[0, 0].atoms(sympy.exp):
+            continue
+        bar = ref.quantities.get("\\bar{%s}" % q.name)
+        if bar is not None and bar.symbols.shape == q.symbols.shape:
+            return q, bar
+    return None
+
+
+def _unfold_to(expr, ref, level: int):
+    """``expr`` with every entry of a quantity above ``level`` replaced by its
+    definition, until none is left."""
+    mapping = {}
+    for q in ref.quantities.values():
+        if q.level > level and q.definition is not None:
+            for i in range(q.rows):
+                for j in range(q.cols):
+                    mapping[q.entry(i, j)] = q.definition[i, j]
+    for _ in range(12):
+        if not expr.free_symbols & mapping.keys():
+            return expr
+        expr = expr.xreplace(mapping)
+    return expr
+
+
+def _jacobian_hint(left, right, ref) -> str | None:
+    """A gradient back through the softmax with its Jacobian taken element-wise (the
+    -p_{ij} \\sum_k p_{ik} \\bar{p}_{ik} term dropped) or with that term's sign flipped:
+    the step holds once the term is put back (or its sign turned). Found on the
+    gradient of the softmax's input and on every gradient computed from it (Q̄, K̄)."""
+    found = _owner_entry(ref, left, right)
+    pair = _softmax_pair(ref)
+    if found is None or pair is None:
+        return None
+    p, pbar = pair
+    rows, cols = p.symbols.shape
+
+    def a(i, j):
+        return p.entry(i, j) * pbar.entry(i, j)
+
+    def b(i, j):
+        return p.entry(i, j) * sum(p.entry(i, k) * pbar.entry(i, k) for k in range(cols))
+
+    d = ref.sizes.get("d")
+    scales = [sympy.S.One] + ([1 / sympy.sqrt(d)] if d and d != 1 else [])
+    # the quantity that is the softmax's vector-Jacobian product (times a scale)
+    vjp = None
+    for q in sorted(ref.quantities.values(), key=lambda q: q.level):
+        if q.symbols.shape != (rows, cols) or q.definition is None or q in pair:
+            continue
+        c = next((c for c in scales if _holds(q.entry(0, 0), c * (a(0, 0) - b(0, 0)), ref)),
+                 None)
+        if c is not None:
+            vjp = (q, c)
+            break
+    if vjp is None:
+        return None
+    x, c = vjp
+    unfolded = _unfold_to(left, ref, x.level)
+    if not _uses(unfolded, x):
+        return None
+    P, Pb, pl, pbl = p.name, pbar.name, p.letter, pbar.letter
+    row = f"{pl}_{{ij}} \\sum_k {pl}_{{ik}} {pbl}_{{ik}}"
+    fixes = [(sympy.S.One, "")]
+    if d and d != 1:
+        # the page's right side without the 1/√d as well: it is √d times the mistake
+        fixes.append((1 / sympy.sqrt(d), "; the 1/\\sqrt{d} of the scores is missing too"))
+    for factor, tail in fixes:
+        for kind, mistake in (("element-wise", a), ("sign", lambda i, j: a(i, j) + b(i, j))):
+            wrong = unfolded.xreplace({x.entry(i, j): c * mistake(i, j)
+                                       for i in range(rows) for j in range(cols)})
+            if not _holds(wrong, right * factor, ref):
+                continue
+            if kind == "element-wise":
+                return (f"the softmax's Jacobian has a second term, -{row}: each row's "
+                        f"gradient is shifted by its weighted mean, {P} \\odot ({Pb} - "
+                        f"\\mathrm{{rowsum}}({P} \\odot {Pb})), not {P} \\odot {Pb}" + tail)
+            return (f"the sign of the softmax Jacobian's second term is wrong: the row's "
+                    f"weighted mean is subtracted, {pl}_{{ij}}({pbl}_{{ij}} - \\sum_k "
+                    f"{pl}_{{ik}} {pbl}_{{ik}}), not added" + tail)
+    return None
+
+
+def _row_sum_hint(left, right, ref) -> str | None:
+    """A softmax computed entry by entry, p_{ij} = e^{s_{ij}} with no denominator: the step
+    holds once each exponential is divided by the sum of its row."""
+    found = _owner_entry(ref, left, right)
+    if found is None:
+        return None
+    target, i, j = found
+    if target.definition is None or not right.atoms(sympy.exp):
+        return None
+    num, den = sympy.fraction(sympy.together(target.definition[i - 1, j - 1]))
+    if not den.atoms(sympy.exp) or not isinstance(den, sympy.Add) or \
+            len(den.args) != target.cols:
+        return None
+    if _holds(right, left * den, ref):
+        tail = ""
+    else:
+        d = ref.sizes.get("d")
+        if not d or d == 1:
+            return None
+        root = sympy.sqrt(d)
+        scaled = right.xreplace({e: sympy.exp(e.args[0] / root) for e in right.atoms(sympy.exp)})
+        if not _holds(scaled, left * den, ref):
+            return None
+        tail = f"; and the softmax takes S/\\sqrt{{d}}, so each exponent is divided by \\sqrt{{{d}}}"
+    inner = None
+    exps = target.definition[i - 1, j - 1].atoms(sympy.exp)
+    for sym in sorted(set().union(*(e.free_symbols for e in exps)), key=str):
+        owner = ref.owner.get(sym)
+        if owner is not None:
+            inner = ref.quantities[owner[0]].letter
+            break
+    s = inner or "s"
+    return (f"each row of {target.name} is divided by its sum \\sum_j e^{{{s}_{{ij}}}}: "
+            f"{target.letter}_{{ij}} = e^{{{s}_{{ij}}}} / \\sum_{{j'}} e^{{{s}_{{ij'}}}}, so "
+            f"that the row is a distribution" + tail)
 
 
 def _mask_hint(left, right, ref) -> str | None:
@@ -186,7 +330,8 @@ def hints(left, right, ref) -> list[str]:
     if getattr(left, "free_symbols", None) is None or \
             getattr(right, "free_symbols", None) is None:
         return out
-    for make in (_mask_hint, _swap_hint, _scale_hint, _factor_hint):
+    for make in (_mask_hint, _jacobian_hint, _row_sum_hint, _swap_hint, _scale_hint,
+                 _factor_hint):
         try:
             hint = make(left, right, ref)
         except (MathError, TypeError, ValueError, ZeroDivisionError):

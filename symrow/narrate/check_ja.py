@@ -175,6 +175,33 @@ MESSAGES: list = [
     (r"the right side carries a 1/\\sqrt\{d\} that (.+?) does not have here: .+",
      r"右辺には \1 にない 1/\\sqrt{d} が付いている：この導出の S = QK^T は割らずに置き、"
      r"1/\\sqrt{d} は softmax の中で掛ける（P = softmax(S/\\sqrt{d})）"),
+    (r"the 1/\\sqrt\{d\} of the scores is missing in the gradient: the scores enter the "
+     r"softmax divided by \\sqrt\{d\}, so every gradient back through them carries a factor "
+     r"1/\\sqrt\{d\} \(here \\sqrt\{d\} = (.+)\)",
+     r"勾配にスコアの 1/\\sqrt{d} が抜けている：スコアは \\sqrt{d} で割ってから softmax に"
+     r"入るので、そこを通って戻る勾配にはどれも 1/\\sqrt{d} が掛かる（ここでは \\sqrt{d} = \1）"),
+    (r"the gradient carries one 1/\\sqrt\{d\} too many: the scores are divided by "
+     r"\\sqrt\{d\} once, so the gradient back through them carries 1/\\sqrt\{d\} once "
+     r"\(here \\sqrt\{d\} = (.+)\)",
+     r"勾配に 1/\\sqrt{d} が1つ多い：スコアを \\sqrt{d} で割るのは1回だけなので、そこを通って"
+     r"戻る勾配に掛かる 1/\\sqrt{d} も1回だけである（ここでは \\sqrt{d} = \1）"),
+    (r"the softmax's Jacobian has a second term, -(.+?): each row's gradient is shifted by "
+     r"its weighted mean, (.+), not (.+?)(?P<T1>; the 1/\\sqrt\{d\} of the scores is missing "
+     r"too)?",
+     r"softmax のヤコビアンには2つ目の項 -\1 がある：各行の勾配はその行の重み付き平均だけ"
+     r"ずらされ、\3 ではなく \2 となる{T1}"),
+    (r"the sign of the softmax Jacobian's second term is wrong: the row's weighted mean is "
+     r"subtracted, (.+), not added(?P<T1>; the 1/\\sqrt\{d\} of the scores is missing too)?",
+     r"softmax のヤコビアンの2つ目の項の符号が違う：行の重み付き平均は足すのではなく引く"
+     r"（\1）{T1}"),
+    (r"; the 1/\\sqrt\{d\} of the scores is missing too",
+     r"。スコアの 1/\\sqrt{d} も抜けている"),
+    (r"; and the softmax takes S/\\sqrt\{d\}, so each exponent is divided by (.+)",
+     r"。また softmax は S/\\sqrt{d} に取るので、各指数を \1 で割る"),
+    (r"each row of (.+?) is divided by its sum (.+?): (.+), so that the row is a "
+     r"distribution(?P<T1>; and the softmax takes S/\\sqrt\{d\}, so each exponent is divided "
+     r"by .+)?",
+     r"\1 の各行はその和 \2 で割る：\3 として、行が配分になるようにする{T1}"),
     (r"the indices of (.+?) are swapped: with (.+?) written for (.+?) the step would hold",
      r"\1 の添字が入れ替わっている：\3 の代わりに \2 と書くとこの行は成り立つ"),
     (r"the two sides are each other's transpose: .+",

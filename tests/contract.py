@@ -81,6 +81,7 @@ REFERENCES: dict[str, Callable] = {
     r"(X \odot Y) W": lambda a: (a["X"] * a["Y"]) @ a["W"],
     r"\mathrm{LayerNorm}(X) W": lambda a: _layernorm(a["X"]) @ a["W"],
     "(A + I) X": lambda a: (a["A"] + np.eye(len(a["A"]))) @ a["X"],
+    r"X\mathbf{1}": lambda a: a["X"] @ np.ones((a["X"].shape[1], 1)),
     "DX": lambda a: _diag(a["D"]) @ a["X"],
     r"X \Lambda": lambda a: a["X"] @ _diag(a[r"\Lambda"]),
     "D^{-1/2} X": lambda a: np.diag(np.diag(a["D"]) ** -0.5) @ a["X"],

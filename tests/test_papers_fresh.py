@@ -643,14 +643,6 @@ TODAY = {
         "value": r"refused at the chain Z = Q^new W_V = ... = ...: " + _CHAIN + r"; its last "
                  r"member alone reads right",
     },
-    "phuong-hutter-attention": {
-        "value": r"refused at the \leftarrow lines: ParseError 'only the last line may be a "
-                 r"bare expression'; with '=' for '\leftarrow', \boldsymbol{1} is refused "
-                 r"('\boldsymbol{...} must hold a letter') and d_\mathrm{attn} ('a size's "
-                 r"subscript must be letters or digits'); behind them (no bias, plain d), "
-                 + _COLUMN_SOFTMAX + r": softmax(K^T Q / sqrt d) is normalised over the l_x "
-                 r"queries instead of the l_z keys (the source's eq. 2)",
-    },
     "wikipedia-self-attention": {
         "value": r"refused at \mapsto: ParseError '\mapsto is not part of a formula symrow "
                  r"reads'; with Y = ... for X \mapsto ... it reads right",
@@ -721,13 +713,15 @@ TODAY = {
         "backward": r"refused as explain is, at the left side",
     },
     "performer": {
-        "value": r"refused at the left side \mathrm{Att}_{\leftrightarrow}(Q,K,V): " + _LHS +
-                 r"; then 'A is used before it is defined' (the source defines A and D after "
-                 r"the formula), then \mathbf{1}_L ('\mathbf{...} must hold a letter')",
+        "value": r"refused: the source defines A and D after the formula that uses them, "
+                 r"under the function Attn(Q, K, V), so the result read is D alone ('shapes "
+                 r"were given for V, which the formula does not use'); with the definitions "
+                 r"in order (A, D, then D^{-1}AV) it reads right, diag(A\mathbf{1}_L) included",
     },
     "performer-notes": {
-        "value": r"refused at 1_L: ParseError 'a subscript here is not a name's' (at '_'), "
-                 r"which names neither exp nor diag (written in plain letters)",
+        "value": r"refused as performer is: A and D are defined after the formula Attn(Q, K, "
+                 r"V) = D^{-1}AV that uses them ('shapes were given for V, which the formula "
+                 r"does not use'), which names neither exp nor diag",
     },
     "performer-pwc-typo": {
         "refuse": r"refused at the left side \hat{Att_{\leftrightarrow}}(Q, K, V): " + _LHS +

@@ -101,7 +101,11 @@ ENTRY_REFERENCES: dict[str, Callable] = {
     "sigma": lambda x: 1 / (1 + np.exp(-x)),
     "tanh": np.tanh,
     "gelu": lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))),
+    # at the parameter ENTRY_PARAMETER (a function with one: LeakyReLU's slope)
+    "leakyrelu": lambda x: np.where(x > 0, x, 0.3 * x),
 }
+#: the parameter written for a function that has one, \operatorname{leakyrelu}_{0.3}(X)
+ENTRY_PARAMETER = "0.3"
 
 FORMATS = ("to_text", "to_latex", "to_markdown")
 
@@ -355,6 +359,8 @@ def entry_function_problems(key: str) -> list[str]:
     f = ENTRY_REFERENCES[key]
     tex = r"\operatorname{%s}(X) W" % key if key not in ("exp", "tanh", "sigma") else \
         r"\%s(X) W" % key
+    if fn.param is not None:
+        tex = r"\operatorname{%s}_{%s}(X) W" % (key, ENTRY_PARAMETER)
     example = Example(tex, {"X": (2, 3), "W": (3, 2)})
     REFERENCES.setdefault(tex, lambda a: f(a["X"]) @ a["W"])
     out = values(example, REFERENCES[tex])

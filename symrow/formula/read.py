@@ -605,6 +605,28 @@ class _Reader:
         fn = self.functions[_function_key(word, sub)]
         return self._call_user(fn, self._args(pieces, tok), tok.pos)
 
+    def _parametric_call(self, cur: Cursor, word: str, k: int):
+        """``\\mathrm{LeakyReLU}_{0.2}(X)``: a function applied entry by entry with its
+        parameter written as the subscript of its name (a number, or a letter)."""
+        from ..derive.readings.entrywise import ENTRY_FUNCTIONS
+        fn = NT.lookup_function(word)
+        entry = ENTRY_FUNCTIONS.get(fn.key) if fn is not None else None
+        if entry is None or entry.param is None:
+            return None
+        sub = cur.peek(k + 1)
+        written = _plain(sub).replace("{", "").replace("}", "").replace(" ", "")
+        if not re.fullmatch(r"\d+(\.\d+)?|\d+/\d+|\\?[A-Za-z]+", written) or (
+                written.startswith("\\") and written not in NT.GREEK_LOWER):
+            raise self.error(f"the subscript of {word} must be its parameter, a number or a "
+                             f"letter, as in {word}_{{0.2}}", *_span(cur.peek(k)))
+        if not self._opens_bracket(cur.peek(k + 2)):
+            raise self.error(f"{word} needs its argument in brackets, as in {word}(X)",
+                             *_span(cur.peek()))
+        tok = cur.peek()
+        for _ in range(k + 2):
+            cur.take()
+        return self._call(cur, f"{entry.key}:{written}", tok)
+
     def _family_definition(self, lhs: list, rhs: list) -> bool:
         lhs = _strip_spacing(lhs)
         parts = self._one_name(lhs)
@@ -1267,6 +1289,10 @@ class _Reader:
             called = self._subscripted_call(cur, word, k + 1)
             if called is not None:
                 return called
+            if _is(after, "_"):
+                called = self._parametric_call(cur, word, k + 1)
+                if called is not None:
+                    return called
             if self._opens_bracket(after):
                 for _ in range(k + 1):
                     cur.take()

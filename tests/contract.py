@@ -81,6 +81,7 @@ REFERENCES: dict[str, Callable] = {
     r"(X \odot Y) W": lambda a: (a["X"] * a["Y"]) @ a["W"],
     r"\mathrm{LayerNorm}(X) W": lambda a: _layernorm(a["X"]) @ a["W"],
     "(A + I) X": lambda a: (a["A"] + np.eye(len(a["A"]))) @ a["X"],
+    r"X\mathbf{1}": lambda a: a["X"] @ np.ones((a["X"].shape[1], 1)),
     "DX": lambda a: _diag(a["D"]) @ a["X"],
     r"X \Lambda": lambda a: a["X"] @ _diag(a[r"\Lambda"]),
     "D^{-1/2} X": lambda a: np.diag(np.diag(a["D"]) ** -0.5) @ a["X"],
@@ -100,7 +101,11 @@ ENTRY_REFERENCES: dict[str, Callable] = {
     "sigma": lambda x: 1 / (1 + np.exp(-x)),
     "tanh": np.tanh,
     "gelu": lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))),
+    # at the parameter ENTRY_PARAMETER (a function with one: LeakyReLU's slope)
+    "leakyrelu": lambda x: np.where(x > 0, x, 0.3 * x),
 }
+#: the parameter written for a function that has one, \operatorname{leakyrelu}_{0.3}(X)
+ENTRY_PARAMETER = "0.3"
 
 FORMATS = ("to_text", "to_latex", "to_markdown")
 
@@ -354,6 +359,8 @@ def entry_function_problems(key: str) -> list[str]:
     f = ENTRY_REFERENCES[key]
     tex = r"\operatorname{%s}(X) W" % key if key not in ("exp", "tanh", "sigma") else \
         r"\%s(X) W" % key
+    if fn.param is not None:
+        tex = r"\operatorname{%s}_{%s}(X) W" % (key, ENTRY_PARAMETER)
     example = Example(tex, {"X": (2, 3), "W": (3, 2)})
     REFERENCES.setdefault(tex, lambda a: f(a["X"]) @ a["W"])
     out = values(example, REFERENCES[tex])

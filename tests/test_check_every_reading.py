@@ -117,6 +117,8 @@ def test_the_derivation_of_every_entry_function_holds(key, lang):
     by erf), as the contract test writes it."""
     tex = r"\operatorname{%s}(X) W" % key if key not in ("exp", "tanh", "sigma") else \
         r"\%s(X) W" % key
+    if ENTRY_FUNCTIONS[key].param is not None:     # LeakyReLU: its slope written
+        tex = r"\operatorname{%s}_{0.3}(X) W" % key
     d = symrow.explain(tex, {"X": (2, 3), "W": (3, 2)})
     r = symrow.check(d.to_latex(lang), d, timeout=120)
     bad = [line for s in r.steps if s.status in ("wrong", "unreadable")

@@ -69,7 +69,8 @@ class ConstructReader:
         if fn is not None and fn.reading == "apply":
             cur.take()
             cur.take()
-            key = fn.key + "'" if self._prime(cur) else fn.key
+            key = self._parameter(cur, fn.key)
+            key = key + "'" if self._prime(cur) else key
             self._elementwise(cur, em, key, tok.pos, arg.end)
             return
         if fn is not None and fn.reading not in ("diag", "degree") and \
@@ -189,6 +190,22 @@ class ConstructReader:
             raise TranslateError(f"{func} of nothing", a, b)
         self._engine_call(func, [inner], em, pos, b)
         self._postfix(cur, em, simple=False)
+
+    @staticmethod
+    def _parameter(cur: Cursor, key: str) -> str:
+        """``\\operatorname{LeakyReLU}_{0.2}``: a function with its parameter written as a
+        subscript is keyed ``leakyrelu:0.2``, as explain keys it (consumed)."""
+        from ..derive.readings.entrywise import ENTRY_FUNCTIONS
+        entry = ENTRY_FUNCTIONS.get(key)
+        if entry is None or entry.param is None or not is_token(cur.peek(), "_"):
+            return key
+        arg = cur.peek(1)
+        written = plain(arg_nodes(arg)).replace(" ", "") if arg is not None else ""
+        if not written:
+            return key
+        cur.take()
+        cur.take()
+        return f"{key}:{written}"
 
     @staticmethod
     def _prime(cur: Cursor) -> bool:

@@ -221,6 +221,10 @@ class Reference:
 
     # -- construction ---------------------------------------------------------
     def _seq(self, name: str, value) -> VecSeq:
+        plan = getattr(self.derivation, "plan", None)
+        own = plan.named.get(name) if plan is not None and hasattr(plan, "named") else None
+        if own is not None and own.seq is not None and own.reading == "ones":
+            return own.seq            # the all-ones vector 1_n: its name is no letter's
         return VecSeq(name, value.rows, value.cols, max_dim=self.max_dim)
 
     def _add(self, name, seq, level, symbols, definition, ground) -> None:

@@ -395,7 +395,12 @@ class _Rules:
         """The gradient of a forward value, by its name: ``V̄``, ``G`` (the backward pass's
         name for the gradient of ``S/√d``), or ``∂L/∂(S/√d)`` when it has none."""
         if node.named:
-            name, parts = _bar(node.name, self.notation)
+            if node.seq is not None and not (node.given or node.derived):
+                # a constant (the all-ones vector 1, which is no name to parse)
+                parts = node.seq.parts.gradient(self.notation)
+                name = parts.canonical
+            else:
+                name, parts = _bar(node.name, self.notation)
             return self.names.get(name) or VecSeq(name, *node.seq.shape, parts=parts)
         g = self.grads.get(node.index)
         if g is not None:

@@ -105,6 +105,17 @@ def convention_of(formula: E.Formula, shapes: Mapping | None) -> tuple:
                 continue
             left, right = _edge(node.left, "right"), _edge(node.right, "left")
             shown = E.text(node)
+            rv = right.arg if isinstance(right, E.Transpose) else right
+            if isinstance(left, E.Ones) and isinstance(right, E.Name) and right.name in vectors:
+                # 1 b: the row b repeated once for each point
+                say("row", f"{right.name} is a row repeated by a column of ones ({shown})")
+                continue
+            if isinstance(right, E.Transpose) and isinstance(rv, E.Ones):
+                if isinstance(left, E.Name) and left.name in vectors:
+                    # b 1^T: the column b repeated once for each point
+                    say("column", f"{left.name} is a column repeated by a row of ones "
+                        f"({shown})", "right", left.name)
+                continue
             if isinstance(right, E.Name) and right.name in vectors and not _weight(right.name):
                 say("column", f"{right.name} stands to the right of a matrix ({shown})",
                     "right", right.name)
@@ -112,7 +123,6 @@ def convention_of(formula: E.Formula, shapes: Mapping | None) -> tuple:
                     left.arg.name in vectors:
                 say("column", f"{left.arg.name} is transposed on the left ({shown})",
                     "left", left.arg.name)
-            rv = right.arg if isinstance(right, E.Transpose) else right
             if isinstance(left, E.Name) and left.name in vectors and not (
                     isinstance(rv, E.Name) and rv.name in vectors):
                 say("row", f"{left.name} stands to the left of a matrix ({shown})")
@@ -146,6 +156,8 @@ def _t(expr: E.Expr, flip=frozenset()) -> E.Expr:
         return expr if expr.name in flip else E.Transpose(expr, pos=pos)
     if isinstance(expr, E.Identity):
         return expr
+    if isinstance(expr, E.Ones):      # a column of ones is, in the row view, a row
+        return E.Transpose(expr, pos=pos)
     if isinstance(expr, E.Transpose):
         inner = _t(expr.arg, flip)
         return inner.arg if isinstance(inner, E.Transpose) else E.Transpose(inner, pos=pos)

@@ -55,7 +55,7 @@ from ..reader.lexer import Source
 from ..reader.notation import NameError_, parse_name
 from ..seq import VecSeq
 from .readings import (READINGS, Apply, Bias, ColScale, Combine, Concat, DiagonalOperand,
-                       DiagPower, Hadamard, Identity, Mask, Match, Operand, Reading, RowScale,
+                       DiagPower, Hadamard, Identity, Mask, Match, Ones, Operand, Reading, RowScale,
                        Scale, Softmax, Sum, TCombine, Transpose, is_diagonal)
 
 __all__ = ["Plan", "plan", "FREE_LETTERS"]
@@ -187,7 +187,8 @@ class _Draft:
 class _Planner:
     def __init__(self, formula: E.Formula, shapes: Mapping, *, values: Mapping,
                  causal: bool, names: Mapping, max_dim, seqs: Mapping, unnamed: set,
-                 diagonal=frozenset(), labels=None):
+                 diagonal=frozenset(), labels=None, ones=None):
+        self.ones = dict(ones or {})
         self.diagonal = set(diagonal)
         self.labels = dict(labels or {})
         self.groups = dict(formula.groups)
@@ -236,6 +237,17 @@ class _Planner:
         if node is None:
             node = self.add(_Draft(Identity, (), size, size, expr))
             node.seq = VecSeq("I", size, size, max_dim=self.max_dim)
+            self.by_expr[key] = node
+        return node
+
+    def all_ones(self, expr: E.Ones) -> _Draft:
+        """The all-ones vector, at the size the shape inference found for it."""
+        size = self.ones[expr]
+        key = ("ones", size)
+        node = self.by_expr.get(key)
+        if node is None:
+            node = self.add(_Draft(Ones, (), size, 1, expr))
+            node.seq = Ones.seq_of(size, self.max_dim)
             self.by_expr[key] = node
         return node
 
@@ -365,6 +377,8 @@ class _Planner:
             if cls is None:
                 raise self.unsupported(f"the function {expr.func}", expr)
             return cls.from_call(self, expr)
+        if isinstance(expr, E.Ones):
+            return self.all_ones(expr)
         if isinstance(expr, E.Identity):
             raise OptionError("the size of the identity I cannot be told here; write it "
                               "beside a matrix, as in A + I, or give its size")
@@ -576,7 +590,7 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
                           f"use as an operand; it uses {', '.join(shp.operands)}")
     pl = _Planner(formula, shp.operands, values=values, causal=causal, names=names or {},
                   max_dim=max_dim, seqs=seqs, unnamed=unnamed or set(), diagonal=diagonal,
-                  labels=labels)
+                  labels=labels, ones=shp.ones)
     pl.run()
     if causal:
         mask = next((n for n in pl.nodes if issubclass(n.cls, Mask)), None)

@@ -88,6 +88,10 @@ def display_expr(expr: E.Expr, plan: Plan, names=None):
             return cls.display_call(args) if cls is not None else N.Call(e.func, args)
         if isinstance(e, E.Identity):
             return plan.named["I"].seq if "I" in plan.named else N.Label("I", "I")
+        if isinstance(e, E.Ones):    # as written: \mathbf{1}, \mathbf{1}_L
+            sub = e.sub or (str(e.size) if e.size is not None else "")
+            return N.Label("\\mathbf{1}" + ("_{%s}" % sub if sub else ""),
+                           "𝟏" + (f"_{sub}" if sub else ""))
         raise TypeError(type(e).__name__)
     return show(expr)
 

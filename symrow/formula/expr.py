@@ -20,7 +20,8 @@ of which symrow knows how to read row by row:
 * :class:`Call`: a function with a reading of its own, named in the
   notation table (:mod:`symrow.reader.notation`): ``LayerNorm``, ``diag``,
   the degree matrix;
-* :class:`Identity`: the identity matrix ``I``.
+* :class:`Identity`: the identity matrix ``I``;
+* :class:`Ones`: the all-ones column ``\\mathbf{1}`` (``\\mathbf{1}_n``, ``1_n``).
 
 A :class:`Formula` is a list of definitions ``name = expr``; the last one
 is the result.  Nodes compare by structure only (positions are ignored), so
@@ -45,7 +46,7 @@ from ..reader import notation as _notation
 from ..reader.notation import function_display, lookup_function
 
 __all__ = ["Expr", "Name", "Transpose", "Product", "Scaled", "Sum", "Softmax", "Apply",
-           "Concat", "Power", "Hadamard", "Call", "Identity", "Formula", "text", "walk",
+           "Concat", "Power", "Hadamard", "Call", "Identity", "Ones", "Formula", "text", "walk",
            "children", "rebuild", "FUNCTIONS"]
 
 class _Functions(Mapping):
@@ -181,6 +182,22 @@ class Call(Expr):
 class Identity(Expr):
     """The identity matrix ``I`` (its size follows from where it stands)."""
 
+    pos: int | None = dataclasses.field(default=None, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Ones(Expr):
+    """The all-ones vector ``\\mathbf{1}``, a column as written (``\\mathbf{1}^\\top`` is
+    a row).  ``sub`` is its size as written (``"n"`` of ``\\mathbf{1}_n``, ``"3"``), or
+    None: its size then follows from what it meets (``A\\mathbf{1}``: the columns of A),
+    found by the shape inference.  ``slot`` tells apart the occurrences written without a
+    size, which may have different sizes (``b_q \\mathbf{1}^\\top`` and ``b_k
+    \\mathbf{1}^\\top``); ``size`` is a size already known (an int or a size symbol: the
+    backward pass writes the vectors of its forward pass so)."""
+
+    sub: str | None = None
+    slot: int = 0
+    size: object = None
     pos: int | None = dataclasses.field(default=None, compare=False)
 
 
@@ -322,4 +339,6 @@ def text(expr: Expr, *, _outer: str = "") -> str:
         return f"{name}({', '.join(text(a) for a in expr.args)})"
     if isinstance(expr, Identity):
         return "I"
+    if isinstance(expr, Ones):
+        return "1" + (f"_{expr.sub}" if expr.sub else "")
     raise TypeError(type(expr).__name__)

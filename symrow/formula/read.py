@@ -71,7 +71,7 @@ from ..reader.macros import expand as expand_macros
 from ..errors import NotSupportedError, OptionError, ParseError
 from ..seq import size_symbol
 from .expr import (FUNCTIONS, Apply, Call, Concat, Expr, Formula, Hadamard, Identity, Name,
-                   Power, Product, Scaled, Softmax, Sum, Transpose, text, walk)
+                   Ones, Power, Product, Scaled, Softmax, Sum, Transpose, text, walk)
 
 __all__ = ["read_formula", "read_latex", "from_sympy", "softmax", "apply", "MAX_FORMULA"]
 
@@ -97,8 +97,9 @@ _UNSUPPORTED = {
     "\\cdots": "an ellipsis", "\\dots": "an ellipsis", "\\ldots": "an ellipsis",
     "\\vdots": "an ellipsis", "\\ddots": "an ellipsis",
 }
-_EQUALS = {"=", "\\coloneqq", "\\triangleq", "\\equiv", "\\coloneq", "\\eqqcolon",
-           "\\stackrel", "\\overset"}
+#: what joins a name to its definition (an algorithm's assignment Q \\leftarrow W X too)
+_EQUALS = {"=", "\\leftarrow", "\\gets", "\\coloneqq", "\\triangleq", "\\equiv", "\\coloneq",
+           "\\eqqcolon", "\\stackrel", "\\overset"}
 _SEPARATORS = {";", ","}
 _CLOSERS = {")": "(", "]": "[", "\\rbrack": "\\lbrack", "\\}": "\\{"}
 _OPENERS = {"(": ")", "[": "]", "\\lbrack": "\\rbrack", "\\{": "\\}"}
@@ -236,6 +237,7 @@ class _Reader:
         self.calling: list[str] = []
         self.tied: dict[str, set] = {}        # a family's name with its index -> instances
         self.aside: set = set()               # names only in other members of a chain
+        self.ones = 0                         # all-ones vectors read without a size
 
     # -- errors -----------------------------------------------------------------------
     def error(self, message: str, pos: int, end: int | None = None) -> ParseError:
@@ -603,6 +605,28 @@ class _Reader:
         fn = self.functions[_function_key(word, sub)]
         return self._call_user(fn, self._args(pieces, tok), tok.pos)
 
+    def _parametric_call(self, cur: Cursor, word: str, k: int):
+        """``\\mathrm{LeakyReLU}_{0.2}(X)``: a function applied entry by entry with its
+        parameter written as the subscript of its name (a number, or a letter)."""
+        from ..derive.readings.entrywise import ENTRY_FUNCTIONS
+        fn = NT.lookup_function(word)
+        entry = ENTRY_FUNCTIONS.get(fn.key) if fn is not None else None
+        if entry is None or entry.param is None:
+            return None
+        sub = cur.peek(k + 1)
+        written = _plain(sub).replace("{", "").replace("}", "").replace(" ", "")
+        if not re.fullmatch(r"\d+(\.\d+)?|\d+/\d+|\\?[A-Za-z]+", written) or (
+                written.startswith("\\") and written not in NT.GREEK_LOWER):
+            raise self.error(f"the subscript of {word} must be its parameter, a number or a "
+                             f"letter, as in {word}_{{0.2}}", *_span(cur.peek(k)))
+        if not self._opens_bracket(cur.peek(k + 2)):
+            raise self.error(f"{word} needs its argument in brackets, as in {word}(X)",
+                             *_span(cur.peek()))
+        tok = cur.peek()
+        for _ in range(k + 2):
+            cur.take()
+        return self._call(cur, f"{entry.key}:{written}", tok)
+
     def _family_definition(self, lhs: list, rhs: list) -> bool:
         lhs = _strip_spacing(lhs)
         parts = self._one_name(lhs)
@@ -886,10 +910,45 @@ class _Reader:
                     raise self.error("'^' needs an exponent", *_span(node))
                 value = self._power(value, node, arg)
                 continue
+            if _is(node, "_") and isinstance(value, Ones) and value.sub is None:
+                cur.take()
+                value = self._ones_size(value, node, cur.take())
+                continue
+            if _is(node, "_") and isinstance(value, _Scalar) and value.value == 1 and \
+                    value.name is None and self.src.text[value.pos:value.end] == "1":
+                # 1_n: the all-ones vector of size n, in plain type
+                cur.take()
+                value = self._ones_size(Ones(pos=value.pos), node, cur.take())
+                continue
             if _is(node, "_") and not isinstance(value, Name):
                 raise self.error("a subscript here is not a name's; indices of entries "
                                  "belong in a hand derivation, not in a formula", *_span(node))
             return value
+
+    def _ones_size(self, ones: Ones, underscore: Token, arg) -> Ones:
+        """``\\mathbf{1}_n``, ``1_{L}``: the all-ones vector with its size written."""
+        sub = _plain(arg).replace("{", "").replace("}", "") if arg is not None else ""
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]{0,7}|[1-9][0-9]{0,5}", sub):
+            end = arg.end if arg is not None else underscore.end
+            raise self.error("the all-ones vector's subscript must be its size, a letter or a "
+                             "number, as in \\mathbf{1}_n; an indicator function such as "
+                             "\\mathbb{1}_{x > 0} is not supported", underscore.pos, end)
+        return Ones(sub, 0, pos=ones.pos)
+
+    def _ones(self, cur: Cursor):
+        """``\\mathbf{1}``, ``\\mathbf 1``, ``\\boldsymbol{1}``, ``\\mathbb{1}``: the all-ones
+        vector (its size follows from what it meets, or from its subscript); None when
+        the font holds something else."""
+        tok, arg = cur.peek(), cur.peek(1)
+        if _plain(arg) not in ("1", "{1}") or isinstance(arg, Token) and arg.kind != "num":
+            return None
+        if tok.text == "\\mathbb" and self._opens_bracket(cur.peek(2)):
+            raise self.unsupported("an indicator function \\mathbb{1}[...]", tok.pos,
+                                   arg.end)
+        cur.take()
+        cur.take()
+        self.ones += 1
+        return Ones(None, self.ones, pos=tok.pos)
 
     def _transpose(self, value, tok):
         if isinstance(value, _Scalar):
@@ -970,6 +1029,10 @@ class _Reader:
             raise self.error(f"'{text}' needs something on its left", *_span(tok))
         if text in NT.OPERATORS and NT.OPERATORS[text] is None:
             raise self.unsupported(_UNSUPPORTED.get(text, text), *_span(tok))
+        if text in V.BOLD or text == "\\mathbb":
+            ones = self._ones(cur)
+            if ones is not None:
+                return ones
         if text in NT.UPRIGHT:
             return self._font(cur)
         if text in V.ACCENTS or text in V.BOLD or text in NT.GREEK_CAPITALS:
@@ -1226,6 +1289,10 @@ class _Reader:
             called = self._subscripted_call(cur, word, k + 1)
             if called is not None:
                 return called
+            if _is(after, "_"):
+                called = self._parametric_call(cur, word, k + 1)
+                if called is not None:
+                    return called
             if self._opens_bracket(after):
                 for _ in range(k + 1):
                     cur.take()

@@ -33,7 +33,7 @@ import sympy
 from ..errors import OptionError, ShapeError, SizeError, SymrowError
 from ..seq import check_size, size_symbol
 from ..reader.notation import NameError_, lookup_function, parse_name
-from .expr import (Apply, Call, Concat, Expr, Formula, Hadamard, Identity, Name, Power,
+from .expr import (Apply, Call, Concat, Expr, Formula, Hadamard, Identity, Name, Ones, Power,
                    Product, Scaled, Softmax, Sum, Transpose, children, text, walk)
 
 __all__ = ["Shapes", "infer", "GENERAL_NAMES", "Sizes", "KNOWN"]
@@ -51,12 +51,15 @@ class Shapes:
     * ``operands``: each operand's name -> (rows, cols), in order of appearance;
     * ``concrete``: True when every size is an int;
     * ``ties``: size symbols written in the formula (``d`` of ``\\sqrt{d}``)
-      -> the size they stand for (an int, or themselves in general form).
+      -> the size they stand for (an int, or themselves in general form);
+    * ``ones``: each all-ones vector of the formula (:class:`~symrow.formula.expr.Ones`)
+      -> its size.
     """
 
     operands: dict
     concrete: bool
     ties: dict
+    ones: dict = dataclasses.field(default_factory=dict)
 
 
 class _Sizes:
@@ -119,6 +122,7 @@ class _Inference:
         self.concat: list[tuple[int, list[int]]] = []
         self.biases = _bias_names(formula)
         self.ones: list[int] = []          # sizes that are 1 by the reading (a bias row)
+        self.all_ones: dict[Ones, int] = {}   # each all-ones vector -> its size
 
     def shape_text(self, rc) -> str:
         return f"{_show(self.u.get(rc[0]))} x {_show(self.u.get(rc[1]))}"
@@ -172,6 +176,8 @@ class _Inference:
         if isinstance(expr, Identity):
             v = self.u.new()
             return v, v
+        if isinstance(expr, Ones):
+            return self._all_ones(expr)
         if isinstance(expr, Hadamard):
             left, right = self.shape(expr.left), self.shape(expr.right)
             if not (self.u.union(left[0], right[0]) and self.u.union(left[1], right[1])):
@@ -211,6 +217,25 @@ class _Inference:
             self.concat.append((cols, [rc[1] for rc in shapes]))
             return shapes[0][0], cols
         raise TypeError(type(expr).__name__)
+
+    def _all_ones(self, expr: Ones) -> tuple[int, int]:
+        """A column of ones: as many rows as what it meets needs (or as its subscript
+        says), one column."""
+        if expr in self.all_ones:
+            v = self.all_ones[expr]
+        else:
+            v = self.all_ones[expr] = self.u.new()
+            if expr.size is not None:
+                self.u.set(v, expr.size)
+            elif expr.sub is not None and expr.sub.isdigit():
+                self.u.set(v, int(expr.sub))
+            elif expr.sub is not None:
+                sym = size_symbol(expr.sub)
+                self.scalars.add(sym.name)
+                self.ties.append((sym, v))
+        one = self.u.new()
+        self._one(one)
+        return v, one
 
     def _is_bias(self, term: Expr, rc) -> bool:
         """A term added to every row: a lowercase name used only as a term of sums
@@ -280,10 +305,11 @@ class Sizes:
     * ``same(a, b)``: the sizes a and b are one (False when they cannot be);
     * ``one(a)``: a is 1, because of what the reading is (a row);
     * ``new(value)``: a size of its own, of ``value`` (an int or a size symbol);
+    * ``known(a)``: the value of a (None while it is not known);
     * ``shown(shape)``: a shape as the error messages write it, ``2 x 3``.
 
-    >>> KNOWN.same(2, 2), KNOWN.one(3), KNOWN.new(4), KNOWN.shown((2, 3))
-    (True, False, 4, '2 x 3')
+    >>> KNOWN.same(2, 2), KNOWN.one(3), KNOWN.new(4), KNOWN.known(5), KNOWN.shown((2, 3))
+    (True, False, 4, 5, '2 x 3')
     """
 
     def same(self, a, b) -> bool:
@@ -294,6 +320,10 @@ class Sizes:
 
     def new(self, value):
         return value
+
+    def known(self, a):
+        """The value of size a, or None when it is not known yet."""
+        return a
 
     def shown(self, shape) -> str:
         return f"{shape[0]} x {shape[1]}"
@@ -323,6 +353,9 @@ class _Unknown(Sizes):
         elif value is not None:
             self.inference.u.set(v, value)
         return v
+
+    def known(self, a):
+        return self.inference.u.get(a)
 
     def shown(self, shape) -> str:
         return self.inference.shape_text(shape)
@@ -457,6 +490,9 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
                 roots.append(root)
     ones = {u.find(v) for v in inf.ones}
     values = [u.value.get(root) for root in roots if root not in ones]
+    for v in inf.all_ones.values():
+        if u.find(v) not in roots:
+            roots.append(u.find(v))
     kinds = {isinstance(v, int) for v in values if v is not None}
     if kinds == {True, False}:
         shown = ", ".join(f"{n}: {_show(u.get(r))} x {_show(u.get(c))}"
@@ -482,6 +518,12 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
                         f"cannot infer the number of {what} of {name} from the formula and "
                         f"the shapes given; give it, e.g. shapes={{{name!r}: {example}}} "
                         f"(on the command line: --shape {name}={example[0]}x{example[1]})")
+        for expr, v in inf.all_ones.items():
+            if u.get(v) is None:
+                raise ShapeError(
+                    f"nothing in the formula tells the size of the all-ones vector "
+                    f"\\mathbf{{1}}; write it beside what it sums, as in X\\mathbf{{1}}, or "
+                    f"with its size, as in \\mathbf{{1}}_{{3}}")
         for sym, v in inf.ties:
             ties.setdefault(sym, u.get(v))
     else:
@@ -517,5 +559,5 @@ def infer(formula: Formula, given: Mapping | None, *, conventions: Mapping | Non
         for sym, v in inf.ties:
             ties.setdefault(sym, u.get(v))
     shapes = {name: (u.get(r), u.get(c)) for name, (r, c) in inf.operands.items()}
-    return Shapes(shapes, concrete, ties)
+    return Shapes(shapes, concrete, ties, {e: u.get(v) for e, v in inf.all_ones.items()})
 

@@ -124,6 +124,13 @@ TEMPLATES: dict[str, str] = {
               "between coordinates:"),
     "apply_definition.gelu": ("{f} is taken in its exact form, {=x} times the standard normal "
                               "distribution function at {=x} (not the tanh approximation):"),
+    "apply_definition.leakyrelu": ("{f} keeps a positive entry and multiplies a negative "
+                                   "one by its slope {p}; the formula does not write the "
+                                   "slope, so it stays the symbol {p} (give it as the "
+                                   "subscript of {f}, as in GAT's slope 0.2):"),
+    "apply_definition.leakyrelu.given": ("{f} keeps a positive entry and multiplies a "
+                                         "negative one by the slope {p} written in the "
+                                         "formula:"),
     "apply_row": ("Each point {x_i} is sent to the point {f_i}, which has as many "
                   "coordinates:"),
 

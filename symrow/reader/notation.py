@@ -467,6 +467,10 @@ def function_display(key: str) -> tuple[str, str]:
     fn = lookup_function(key)
     if fn is not None:
         return fn.tex, fn.text
+    base, sep, written = key.partition(":")
+    if sep and lookup_function(base) is not None:     # leakyrelu:0.2, its slope written
+        tex, txt = function_display(base)
+        return "%s_{%s}" % (tex, written), f"{txt}_{written.lstrip(chr(92))}"
     if "\\" + key in GREEK_LOWER:
         return "\\" + key, _GREEK_TEXT.get(key, key)
     return r"\operatorname{%s}" % key, key

@@ -52,7 +52,9 @@ from .diagonal import (ColDot, ColScale, Degree, Diag, DiagonalOperand, DiagPowe
 from .layers import Bias, Hadamard, LayerNorm, LayerNormVJP, PointSum
 from .normalize import Normalize, NormalizeVJP
 from .expdiag import ExpDiag
+from .ones import Ones
 from . import gelu  # noqa: F401  (GELU, applied entry by entry)
+from . import leakyrelu  # noqa: F401  (LeakyReLU and its slope, entry by entry)
 
 __all__ = ["READINGS", "Reading", "Ctx", "Example", "register", "unregister", "KINDS", "GIVEN",
            "ELEMENTWISE", "ROWWISE", "MIXING", "DIAGONAL", "Operand", "Combine", "Match",
@@ -60,6 +62,6 @@ __all__ = ["READINGS", "Reading", "Ctx", "Example", "register", "unregister", "K
            "Bias", "Hadamard", "LayerNorm", "RowScale", "ColScale", "DiagPower", "Degree",
            "Diag", "Identity", "DiagonalOperand", "is_diagonal", "SoftmaxVJP", "PointSum",
            "RowDot", "ColDot", "Block", "DiagRow", "RowSpread", "LayerNormVJP", "Normalize",
-           "NormalizeVJP", "ExpDiag",
+           "NormalizeVJP", "ExpDiag", "Ones",
            "EntryFunction", "ENTRY_FUNCTIONS", "register_entry_function", "read_whole",
            "function_of", "exp_of", "row_softmax", "MaskedRow", "matrix_product"]

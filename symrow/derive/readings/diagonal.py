@@ -173,7 +173,8 @@ class Degree(_Diagonal):
 
 @register
 class Diag(_Diagonal):
-    """``diag(s)``: the entries of the row s on the diagonal."""
+    """``diag(s)``: the entries of the row s (or of the column s, as papers write
+    ``\\mathrm{diag}(A\\mathbf{1})``) on the diagonal."""
 
     reading = "diag"
     notation = Function("diag", "diag", r"\operatorname{diag}", "diag")
@@ -182,25 +183,35 @@ class Diag(_Diagonal):
 
     @classmethod
     def shape_rule(cls, sizes, expr, shapes):
-        """A row of numbers on the diagonal."""
+        """A row (or a column) of numbers on the diagonal."""
         first = shapes[0]
+        if sizes.known(first[1]) == 1 and sizes.known(first[0]) != 1:
+            return first[0], first[0]          # a column, such as A1
         if not sizes.one(first[0]):
-            raise ShapeError(f"diag takes a row of numbers; {E.text(expr.args[0])} is "
-                             f"{sizes.shown(first)}")
+            raise ShapeError(f"diag takes a row or a column of numbers; "
+                             f"{E.text(expr.args[0])} is {sizes.shown(first)}")
         return first[1], first[1]
 
     @classmethod
     def evaluate(cls, args):
         s = args[0]
+        if s.cols == 1 and s.rows != 1:
+            s = s.T
         return sympy.Matrix(s.cols, s.cols, lambda i, j: s[0, i] if i == j else sympy.S.Zero)
+
+    def _column(self) -> bool:
+        s = self.inputs[0]
+        return s.cols == 1 and s.rows != 1
 
     def compose(self, part):
         return N.Call("diag", [part(self.inputs[0])])
 
     def entry(self, i, j):
+        s = self.inputs[0]
+        at = (lambda k: (k, 1)) if self._column() else (lambda k: (1, k))
         if isinstance(i, int) and isinstance(j, int):
-            return self.inputs[0].entry(1, i) if i == j else sympy.S.Zero
-        return self.inputs[0].entry_symbol(1, i)
+            return s.entry(*at(i)) if i == j else sympy.S.Zero
+        return s.entry_symbol(*at(i))
 
     def entry_symbol(self, i, j):
         if self.seq is not None:
@@ -221,7 +232,9 @@ class Diag(_Diagonal):
                 ctx.step("diag", {"S": whole, "s": s.whole()}, shown, part=part)]
 
     def backward(self, g, bw):
-        """D = diag(s): s̄_j = d̄_jj."""
+        """D = diag(s): s̄_j = d̄_jj (a column for a column s)."""
+        if self._column():
+            return [(0, E.Transpose(E.Call("diagrow", (g,))))]
         return [(0, E.Call("diagrow", (g,)))]
 
 

@@ -21,6 +21,7 @@ phi(x)
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Callable
 
 import sympy
@@ -56,6 +57,10 @@ class EntryFunction:
     spellings: tuple = ()
     display: Callable | None = None
     definition: Callable | None = None
+    #: the symbol of a parameter its value has (LeakyReLU's slope), which a formula may
+    #: write as the name's subscript: the function is then keyed ``key:written``
+    #: (``leakyrelu:0.2``), and its value has the parameter in place of the symbol
+    param: sympy.Symbol | None = None
 
 
 #: the functions applied entry by entry, by key
@@ -102,6 +107,22 @@ def exp_of(arg):
     return sympy.exp(arg)
 
 
+def parametric(key: str) -> tuple:
+    """``(function, parameter)`` of a key ``leakyrelu:0.2`` (a registered function with its
+    parameter written: a number, or a symbol), or ``(None, None)``.
+
+    >>> fn, slope = parametric("leakyrelu:0.2"); fn.key, slope
+    ('leakyrelu', 1/5)
+    """
+    base, sep, written = key.partition(":")
+    fn = ENTRY_FUNCTIONS.get(base)
+    if not sep or fn is None or fn.param is None:
+        return None, None
+    if re.fullmatch(r"\d+(\.\d+)?|\d+/\d+", written):
+        return fn, sympy.Rational(written)
+    return fn, sympy.Symbol(written.lstrip("\\"), positive=True)
+
+
 def function_of(name: str) -> Callable:
     """The SymPy function of one entry that ``name`` (``relu``, ``phi``, ...) stands for;
     ``relu'`` is its derivative (ReLU's is the step function, an undefined φ's is φ′)."""
@@ -112,6 +133,9 @@ def function_of(name: str) -> Callable:
         if derivative.has(sympy.Derivative):   # an undefined φ: φ′ at the argument
             return lambda arg: derivative.subs(x, arg)
         return lambda arg: derivative.xreplace({x: arg})
+    fn, param = parametric(name)
+    if fn is not None:
+        return lambda arg: fn.value(arg).xreplace({fn.param: param})
     fn = ENTRY_FUNCTIONS.get(name)
     return fn.value if fn is not None and fn.value is not None else sympy.Function(name)
 
@@ -294,11 +318,22 @@ class Apply(Reading):
         steps = [ctx.heading("apply", fX=fX, part=part),
                  ctx.step("apply", {"f": f, "fX": fX, "X": inner.whole(), "x_i": inner.row(I),
                                     "f_i": f_i}, display, part=part)]
-        fn = ENTRY_FUNCTIONS.get(self.func)
+        fn, param = parametric(self.func)
+        fn = fn or ENTRY_FUNCTIONS.get(self.func)
         if fn is not None and fn.definition is not None:
             x = sympy.Symbol("x")
-            steps.append(ctx.step("apply_definition", {"f": f, "variant": self.func},
-                                  N.Chain([call(self.func, x), fn.definition(x)]), part=part))
+            variant = fn.key
+            if fn.param is not None:
+                written = self.func.partition(":")[2]
+                # the parameter as the formula writes it (0.2, not 1/5)
+                param = N.Label(written, written) if written else fn.param
+                shown = fn.definition(x, param)
+                variant += ".given" if self.func != fn.key else ""
+            else:
+                shown = fn.definition(x)
+            steps.append(ctx.step("apply_definition", {"f": f, "variant": variant,
+                                                        "p": param},
+                                  N.Chain([call(self.func, x), shown]), part=part))
         steps.append(ctx.step("apply_row", {"f_i": f_i, "x_i": inner.row(I), "f": f},
                               N.Chain([self.row(I) if self.named else f_i,
                                        row_bmat(inner.cols, lambda c: call(

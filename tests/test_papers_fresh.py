@@ -702,15 +702,16 @@ TODAY = {
         "backward": r"refused as explain is, at the left side",
     },
     "performer": {
-        "value": r"refused: the source defines A and D after the formula that uses them, "
-                 r"under the function Attn(Q, K, V), so the result read is D alone ('shapes "
-                 r"were given for V, which the formula does not use'); with the definitions "
-                 r"in order (A, D, then D^{-1}AV) it reads right, diag(A\mathbf{1}_L) included",
+        "value": r"refused: the source defines A and D after the formula Attn(Q, K, V) = "
+                 r"D^{-1}AV that uses them, so Attn is never applied and the last line is D "
+                 r"('Attn(Q, K, V) is defined but never used ... which is the result?'); with "
+                 r"the definitions in order (A, D, then Attn) it reads right, "
+                 r"diag(A\mathbf{1}_L) included",
     },
     "performer-notes": {
         "value": r"refused as performer is: A and D are defined after the formula Attn(Q, K, "
-                 r"V) = D^{-1}AV that uses them ('shapes were given for V, which the formula "
-                 r"does not use'), which names neither exp nor diag",
+                 r"V) = D^{-1}AV that uses them ('defined but never used ... which is the "
+                 r"result?'), which names neither exp nor diag",
     },
     "performer-pwc-typo": {
         "refuse": r"refused at the left side \hat{Att_{\leftrightarrow}}(Q, K, V): " + _LHS +

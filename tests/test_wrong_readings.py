@@ -167,3 +167,18 @@ def test_a_chain_of_equal_members_is_read_by_its_last_member_that_reads():
     assert sorted(d.operands) == ["A", "B", "W_0", "x"] and d.result.shape == (2, 1)
     r = symrow.explain(r"\max\{0, XW\}", {"X": (2, 3), "W": (3, 2)})
     assert [n.reading for n in r.plan.nodes][-1] == "apply"
+
+
+def test_a_function_defined_but_never_applied_is_not_dropped_for_the_last_line():
+    """Performer's appendix prints Attn(Q, K, V) = D^{-1}AV, then defines A and D after it:
+    taking the last line, D, for the result (and ignoring Attn) would be a confident wrong
+    reading; it is refused with what to do."""
+    tex = (r"\mathrm{Attn}(Q, K, V) = D^{-1}AV \\ A = \exp(QK^T/\sqrt{d}) \\ "
+           r"D = \mathrm{diag}(A\mathbf{1}_L)")
+    with pytest.raises(symrow.SymrowError, match="defined but never used.*last line defines D"):
+        symrow.explain(tex)
+    # in order, it reads: the function comes last and is the result
+    ordered = (r"A = \exp(QK^T/\sqrt{d}) \\ D = \mathrm{diag}(A\mathbf{1}_L) \\ "
+               r"\mathrm{Attn}(Q, K, V) = D^{-1}AV")
+    d = symrow.explain(ordered, {"Q": (2, 2), "K": (3, 2), "V": (3, 2)})
+    assert d.result.shape == (2, 2)

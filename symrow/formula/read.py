@@ -235,6 +235,8 @@ class _Reader:
         self.instance_bindings: dict[str, tuple] = {}
         self.pending: list[tuple[str, Expr]] = []   # instances read, to define before use
         self.calling: list[str] = []
+        #: the functions of the text that some line applies
+        self.called: set = set()
         self.tied: dict[str, set] = {}        # a family's name with its index -> instances
         self.aside: set = set()               # names only in other members of a chain
         self.ones = 0                         # all-ones vectors read without a size
@@ -351,6 +353,15 @@ class _Reader:
             self.known.add(name)
             self.known_loose.add(_loose(name))
             written = name if n == last else written
+        unused = [fn for fn in self.functions.values() if fn.word not in self.called]
+        if plain and defs and unused and written is not None:
+            # Attn(Q, K, V) = D^{-1}AV, then A = ..., D = ...: the function is never
+            # applied, and taking the last line (D) for the result would be a guess
+            fn = unused[0]
+            raise self.error(f"{fn.word}({', '.join(fn.params)}) is defined but never used, "
+                             f"and the last line defines {written}: which is the result? "
+                             f"Define what {fn.word} uses on the lines before it, so that it "
+                             f"comes last, or end with the formula to read", fn.pos, fn.end)
         if not plain:
             # only functions: the result is the one no other function uses
             top = self._top_function()
@@ -704,6 +715,7 @@ class _Reader:
         if fn.word in self.calling:
             raise self.error(f"{fn.word} is defined in terms of itself", fn.pos, fn.end)
         self.calling.append(fn.word)
+        self.called.add(fn.word)
         self.bindings.append(dict(zip(fn.params, args)))
         try:
             return self.expression(fn.body)

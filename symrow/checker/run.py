@@ -929,7 +929,6 @@ class _Run:
             found.append((ctx, value, shown))
         from ..reader.notation import parse_name
         from .engine import gradient_of_value
-        from .values import is_matrix
         for ctx, value, _ in found:
             # against a backward pass, the page's S̄ is the gradient of the page's S (the
             # scaled scores), not of the derivation's: taken before S is redefined

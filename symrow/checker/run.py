@@ -769,13 +769,14 @@ class _Run:
                 self.pending[id(out[-1])] = report(outcome.pending)
         return out
 
-    _PAIR = re.compile(r"\(\s*([A-Za-z]|\d+)\s*,\s*([A-Za-z]|\d+)\s*\)")
+    # two size letters: a pair of numbers, x = (1, 2), is a vector's values, not a shape
+    _PAIR = re.compile(r"\(\s*([A-Za-z])\s*,\s*([A-Za-z])\s*\)")
 
     def shape_statement(self, chain, target: Target):
         """``X = (m, n)``: a matrix said to have m rows and n columns, the shape written
-        as a pair (as some pages write it, after numpy).  The sizes it names are the
-        page's own for what follows; a number that is not the matrix's size is the page's
-        error.  None when the chain is not one."""
+        as a pair of size letters (as some pages write it, after numpy).  The sizes it
+        names are the page's own for what follows.  None when the chain is not one (a pair
+        of numbers is a vector's values, not a shape)."""
         if chain.problem is not None or len(chain.members) != 2 or \
                 chain.relations[0].kind != "eq":
             return None
@@ -791,6 +792,8 @@ class _Run:
             (key, atom), = unit.atoms.items()
             if atom.kind != "whole" or unit.text.strip() != key:
                 return None
+        if not self.text_of(chain.members[0]).strip()[:1].isupper():
+            return None          # a matrix's name; x = (a, b) may be a vector's entries
         named = []
         for ctx in self.contexts_for(target):
             q = ctx.ref.quantities[atom.name]

@@ -977,8 +977,8 @@ def test_a_column_vector_is_one_point(case, derived):
     narration must not silently call it d points with 1 coordinate each."""
     d = _read(case, derived)
     text = " ".join(d.to_text().split())
-    wrong = re.findall(r"(\S+) is a vector sequence: ([2-9]|\d\d+) points \S+, each with 1 "
-                       r"coordinate", text)
+    wrong = re.findall(r"(\S+) is a vector sequence: its points \S+, ([2-9]|\d\d+) in all, "
+                       r"each in 1-dimensional space", text)
     assert not wrong, f"column vectors narrated as points of one coordinate: {wrong}"
 
 

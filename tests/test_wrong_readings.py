@@ -147,8 +147,8 @@ def test_the_transformers_scores_have_d_k_coordinates_not_d():
     d = symrow.explain(r"\mathrm{softmax}(QK^T/\sqrt{d_k})V")
     assert str(d.operands["Q"].shape[1]) == "d_k" and str(d.operands["K"].shape[1]) == "d_k"
     text = " ".join(d.to_text().split())
-    assert "each with dₖ coordinates" in text and "its variance is dₖ" in text
-    assert "𝐪ᵢ, each with d coordinates" not in text
+    assert "each in dₖ-dimensional space" in text and "its variance is dₖ" in text
+    assert "each in d-dimensional space" not in text
 
 
 def test_grouped_query_attention_is_not_plain_multi_head():

@@ -19,10 +19,10 @@ TEMPLATES: dict[str, str] = {
     "heading.operands": "The operands as vector sequences",
     "numbers.exact": "With the numbers given, {C} works out to:",
     "numbers.approx": "With the numbers given, {C} works out to (rounded to three decimals):",
-    "operand.symbols": ("{X} is a vector sequence: {m} points {x_i}, each with {ell} "
-                        "coordinates, stacked one per row:"),
-    "operand.values": ("{X} is a vector sequence of {m} points {x_i}, each with {ell} "
-                       "coordinates, here given as numbers:"),
+    "operand.symbols": ("{X} is a vector sequence: its points {x_i}, {m} in all, each in "
+                        "{ell}-dimensional space, stacked one per row:"),
+    "operand.values": ("{X} is a vector sequence: its points {x_i}, {m} in all, each in "
+                       "{ell}-dimensional space, here given as numbers:"),
     "plan": ("Read from the inside out, the formula computes these matrices in turn; "
              "the last one, {C}, is the result:"),
 

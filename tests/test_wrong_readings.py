@@ -148,7 +148,8 @@ def test_the_transformers_scores_have_d_k_coordinates_not_d():
     assert str(d.operands["Q"].shape[1]) == "d_k" and str(d.operands["K"].shape[1]) == "d_k"
     text = " ".join(d.to_text().split())
     assert "each in dₖ-dimensional space" in text and "its variance is dₖ" in text
-    assert "each in d-dimensional space" not in text
+    assert "𝐪ᵢ, m in all, each in d-dimensional space" not in text
+    assert "𝐪ᵢ, m in all, each in dₖ-dimensional space" in text
 
 
 def test_grouped_query_attention_is_not_plain_multi_head():

@@ -483,3 +483,44 @@ def comparing_parse(parse_module, mismatches: list):
         return tree
 
     return parse
+
+
+# -- numbers of a derivation, against numpy --------------------------------------------------
+
+def result_numbers(d, values: dict, scalars: dict | None = None):
+    """The result of derivation ``d`` in numbers, its operands given ``values`` (arrays by
+    name; an operand read in the row view, its shape reversed, takes the transposed
+    values) and its scalars ``scalars`` (by SymPy symbol, or by the symbol's name)."""
+    import numpy as np
+    import sympy
+    subs = {}
+    for name, seq in d.operands.items():
+        value = np.asarray(values[name], dtype=float)
+        if seq.shape != value.shape:
+            assert seq.shape == value.shape[::-1], (name, seq.shape, value.shape)
+            value = value.T
+        for i in range(seq.rows):
+            for j in range(seq.cols):
+                subs[seq.matrix[i, j]] = value[i, j]
+    result = sympy.Matrix(d.result).xreplace(subs)
+    named = {}
+    for key, v in (scalars or {}).items():
+        if isinstance(key, str):
+            named.update({s: v for s in result.free_symbols if s.name == key})
+        else:
+            named[key] = v
+    return np.array(result.xreplace(named).evalf(20).tolist(), dtype=float)
+
+
+def central_gradient(f, arrays: dict, name: str, h: float = 1e-6):
+    """The gradient of the number ``f(arrays)`` by the array ``arrays[name]``, by central
+    differences (an independent check of a backward pass)."""
+    import numpy as np
+    want = np.zeros_like(arrays[name])
+    for idx in np.ndindex(want.shape):
+        p = {k: v.copy() for k, v in arrays.items()}
+        m = {k: v.copy() for k, v in arrays.items()}
+        p[name][idx] += h
+        m[name][idx] -= h
+        want[idx] = (f(p) - f(m)) / (2 * h)
+    return want

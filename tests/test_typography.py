@@ -14,28 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import sympy
 
+import harness
 import symrow
 
 RNG = np.random.default_rng(24)
 
 
-def _numbers(d, values: dict, scalars: dict | None = None) -> np.ndarray:
-    """The derivation's result at these values (an operand kept as its row view, its
-    shape reversed, takes the transposed values)."""
-    subs = {sympy.Symbol(k, positive=True): v for k, v in (scalars or {}).items()}
-    for name, seq in d.operands.items():
-        value = np.asarray(values[name], dtype=float)
-        if seq.shape != value.shape:
-            assert seq.shape == value.shape[::-1], (name, seq.shape, value.shape)
-            value = value.T
-        for i in range(seq.rows):
-            for j in range(seq.cols):
-                subs[seq.matrix[i, j]] = value[i, j]
-    result = sympy.Matrix(d.result).xreplace(subs)
-    named = {s: scalars[s.name] for s in result.free_symbols if s.name in (scalars or {})}
-    return np.array(result.xreplace(named).evalf(20).tolist(), dtype=float)
+_numbers = harness.result_numbers
 
 
 def _values(shapes: dict) -> dict:

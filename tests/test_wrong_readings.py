@@ -58,19 +58,7 @@ import pytest
 import sympy
 
 
-def _numbers(d, values: dict, scalars: dict | None = None) -> np.ndarray:
-    """The derivation's result at these values of the operands (an operand read as its
-    row view, its shape reversed, takes the transposed values)."""
-    subs = dict(scalars or {})
-    for name, seq in d.operands.items():
-        value = np.asarray(values[name], dtype=float)
-        if seq.shape != value.shape:
-            assert seq.shape == value.shape[::-1], (name, seq.shape, value.shape)
-            value = value.T
-        for i in range(seq.rows):
-            for j in range(seq.cols):
-                subs[seq.matrix[i, j]] = value[i, j]
-    return np.array(sympy.Matrix(d.result).xreplace(subs).evalf(20).tolist(), dtype=float)
+_numbers = harness.result_numbers
 
 
 def _softmax_columns(x):

@@ -198,8 +198,8 @@ def _is_prose(group: Group, command: Token) -> bool:
     return spaced or len(kids) == 0
 
 
-def _split_commas(nodes: list) -> list[list]:
-    """Top-level comma-separated pieces of a bracket's contents."""
+def _split_commas(nodes: list, separators: tuple = (",", ";")) -> list[list]:
+    """Top-level pieces of a bracket's contents, cut at ``separators`` (commas)."""
     pieces: list[list] = [[]]
     depth = 0
     for node in nodes:
@@ -207,7 +207,7 @@ def _split_commas(nodes: list) -> list[list]:
             depth += 1
         elif _is(node, ")", "]", "\\right", "\\}"):
             depth -= 1
-        if depth == 0 and _is(node, ",", ";"):
+        if depth == 0 and _is(node, *separators):
             pieces.append([])
             continue
         pieces[-1].append(node)
@@ -1141,18 +1141,7 @@ class _Reader:
     def _joined(self, inner: list, opener: Token, end: int):
         """``[W h_i \\| W h_j]``, ``[a \\Vert b]``: a concatenation, GAT's and DGL's
         spelling (not a norm: the bars stand between two blocks)."""
-        pieces: list[list] = [[]]
-        depth = 0
-        for node in inner:
-            if _is(node, "(", "[", "\\left", "\\{"):
-                depth += 1
-            elif _is(node, ")", "]", "\\right", "\\}"):
-                depth -= 1
-            if depth == 0 and _is(node, *_JOINS):
-                pieces.append([])
-                continue
-            pieces[-1].append(node)
-        pieces = [_strip_spacing(p) for p in pieces]
+        pieces = [_strip_spacing(p) for p in _split_commas(inner, _JOINS)]
         if len(pieces) < 2 or not all(pieces):
             return None
         self._enter(opener.pos, end)

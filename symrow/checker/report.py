@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import unicodedata
 
 from .words import message, say
 
@@ -153,7 +154,6 @@ class StepReport:
 def _ljust(text: str, width: int) -> str:
     """``text`` padded to ``width`` columns as a terminal shows it (a kana or kanji takes
     two)."""
-    import unicodedata
     shown = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
     return text + " " * max(0, width - shown)
 

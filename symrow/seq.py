@@ -135,9 +135,10 @@ def check_name(name: Any, *, head: int | None = None) -> NameParts:
             f"a superscript; e.g. 'A', 'W_Q', 'Q^(2)', 'W_i^Q', '\\hat{{A}}', '\\Sigma'"
         ) from None
     for script in (parts.sub, parts.sup):
-        if script is not None and (len(script) > 12 or "__" in script):
+        # 16, as the formula reader takes them: h_{\mathcal{N}(v)} (GraphSAGE) has 14
+        if script is not None and (len(script) > 16 or "__" in script):
             raise UnsafeNameError(f"name {name!r}: a subscript or superscript of a name has at "
-                                  f"most 12 characters")
+                                  f"most 16 characters")
     if head is not None:
         if isinstance(head, bool) or not isinstance(head, int) or head < 1:
             raise SizeError(f"head index of {name!r} must be a positive integer; got {head!r}")

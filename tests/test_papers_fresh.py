@@ -309,9 +309,9 @@ CASES = [
     Case("graphsage-concat", r"\mathbf{h}_v^{(k)} = \sigma\left(\mathbf{W}^{(k)} \cdot "
          r"\text{CONCAT}\left(\mathbf{h}_v^{(k-1)}, \mathbf{h}_{\mathcal{N}(v)}^{(k)}"
          r"\right)\right)",
-         {"W^(k)": (2, 6), "h_v^(k-1)": (3, 1), r"h_\mathcal{N}(v)^(k)": (3, 1)},
+         {"W^(k)": (2, 6), "h_v^(k-1)": (3, 1), r"h_{\mathcal{N}(v)}^(k)": (3, 1)},
          lambda a: sigmoid(a["W^(k)"] @ np.vstack([a["h_v^(k-1)"],
-                                                    a[r"h_\mathcal{N}(v)^(k)"]])),
+                                                    a[r"h_{\mathcal{N}(v)}^(k)"]])),
          source="torchgnn layer_sage reference (Hamilton et al.)", convention="column",
          model="graphsage"),
     # GIN (Xu et al., arXiv:1810.00826) in matrix form, PyG's GINConv docstring:
@@ -654,43 +654,15 @@ TODAY = {
         "value": r"refused at the annotation \in \mathbb{R}^{\mathtt{(T,T)}}: ParseError '\in "
                  r"is not part of a formula symrow reads'; without it it reads right",
     },
-    "graphsage-concat": {
-        "value": r"refused with a wrong ShapeError: CONCAT of the two 3 x 1 columns is put "
-                 r"side by side, '[h_v^(k-1) h_N(v)^(k)] is 3 x ?', so W^(k) (2 x 6) 'needs as "
-                 r"many columns as rows'; with column vectors CONCAT stacks them (6 x 1)",
-    },
     "gin-pyg": {
         "refuse": r"refused for the wrong reason: h_{\mathbf{\Theta}} (the source's MLP) is "
                   r"taken for a size ('a size's subscript must be letters or digits'); with a "
                   r"plain h, (1 + \epsilon) \cdot I is refused ('the size of the identity I "
                   r"cannot be told here') though I is added to A",
     },
-    "gcnii-pyg": {
-        "value": r"refused at \mathbf{X^{(0)}}: ParseError 'cannot read the name in "
-                 r"\mathbf{...}'; behind it, (1 - \beta) I: OptionError 'the size of the "
-                 r"identity I cannot be told here' though I is added to \beta \Theta",
-        "backward": r"refused as explain is, at \mathbf{X^{(0)}}",
-    },
     "appnp-pyg": {
         "refuse": r"refused with OptionError 'X^(0) = X only renames X; a definition must "
                   r"compute something', which names neither the recursion in k nor K",
-    },
-    "luong-general-hcnoh": {
-        "value": r"refused at ^\text{T}: ParseError '\text needs a letter after it'; with ^T, "
-                 r"\mathbf{W_ah}_j (W_a and h_j in one \mathbf) is refused ('cannot read the "
-                 r"name in \mathbf{...}')",
-    },
-    "bahdanau-hcnoh": {
-        "value": r"refused at ^\text{T}: ParseError '\text needs a letter after it'",
-    },
-    "bahdanau-blm": {
-        "value": r"refused at [s_{i-1}; h_j]: ParseError 'a list in brackets is not a matrix "
-                 r"formula', where ';' stacks two column vectors",
-    },
-    "seq2seq-output-blm": {
-        "value": r"refused at [s_{t-1};y_t;c_t]: ParseError 'a list in brackets is not a "
-                 r"matrix formula'; behind it, o_t = softmax(Vs_t) reads and is a " +
-                 _COLUMN_SOFTMAX + r": every entry of the 4 x 1 o_t is 1",
     },
     "cosine-blm": {
         "value": r"refused at |x|: NotSupportedError 'an absolute value or norm is not "
@@ -721,14 +693,6 @@ TODAY = {
     "katharopoulos-matrix": {
         "value": r"refused at the definition \phi\left(x\right) = \text{elu}(x) + 1: " + _LHS,
     },
-    "shaw-score": {
-        "value": r"refused at \sqrt d_z: ParseError 'a subscript here is not a name's' (the "
-                 r"subscript z after \sqrt d); with \sqrt{d_z} it reads right",
-    },
-    "transformer-xl-labml": {
-        "value": r"refused at \underset: ParseError '\underset is not part of a formula "
-                 r"symrow reads'; without \underset and \color it reads right",
-    },
     "alibi-labml": {
         "refuse": r"refused at the '&=' continuation line ('this '=' has no name on its "
                   r"left'); on one line, at [-(i-1), \dots, 1, 0] ('a list in brackets is not "
@@ -743,11 +707,6 @@ TODAY = {
         "refuse": r"refused with 'there is no formula here, only definitions of families such "
                   r"as head_i', which names neither \mathrm{Att}_{\mathrm{qkv}} nor the "
                   r"sharing through g(j)",
-    },
-    "vit-embedding": {
-        "refuse": r"refused at ';' as 'a list in brackets is not a matrix formula' (it stacks "
-                  r"rows); as a bmatrix, 'a block matrix with more than one row of blocks is "
-                  r"not supported yet'; \cdots (N not given) is never named",
     },
     "moe-topk": {
         "refuse": r"refused at the left side G(x): " + _LHS + r"; then \mathrm{Softmax}\!\big( "

@@ -188,7 +188,9 @@ def _t(expr: E.Expr, flip=frozenset()) -> E.Expr:
     if isinstance(expr, E.Concat):
         # a paper's concatenation joins the coordinates of its points, whichever way
         # they are stacked: in the row view the blocks stand side by side
-        return dataclasses.replace(expr, parts=tuple(_t(p, flip) for p in expr.parts))
+        # ([s; h], the paper's columns one on top of the other, is the same concatenation)
+        return dataclasses.replace(expr, parts=tuple(_t(p, flip) for p in expr.parts),
+                                   stacked=False)
     if isinstance(expr, E.Call):
         from .readings import READINGS
         from .readings.base import ROWWISE

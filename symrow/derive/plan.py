@@ -410,6 +410,12 @@ class _Planner:
         if isinstance(expr, E.Apply):
             return Apply.from_expr(self, expr)
         if isinstance(expr, E.Concat):
+            if expr.stacked:
+                raise self.unsupported(
+                    "blocks one on top of the other, [a; b], in a formula whose points are "
+                    "rows (that stacks points)", expr,
+                    "; if the blocks are column vectors, give convention='column' "
+                    "(--convention column)")
             parts = [self.get(p) for p in expr.parts]
             cols = sum((p.cols for p in parts), sympy.S.Zero)
             cols = int(cols) if all(isinstance(p.cols, int) for p in parts) else cols

@@ -141,10 +141,13 @@ class Apply(Expr):
 
 @dataclasses.dataclass(frozen=True)
 class Concat(Expr):
-    """Matrices side by side, ``[A_1 A_2 ...]``."""
+    """Matrices side by side, ``[A_1 A_2 ...]``; ``stacked``: written one on top of the
+    other, ``[s; h]``, which joins the coordinates of column vectors (a formula whose
+    points are rows would stack points, which symrow does not read)."""
 
     parts: tuple
     pos: int | None = dataclasses.field(default=None, compare=False)
+    stacked: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -68,6 +68,7 @@ from ..reader import vocab as V
 from ..reader.lexer import (DOC_ENVS, MATRIX_ENVS, Cursor, Env, Group, Source, Token,
                             build_tree, tokenize)
 from ..reader.macros import expand as expand_macros
+from ..reader.typography import plain
 from ..errors import NotSupportedError, OptionError, ParseError
 from ..seq import size_symbol
 from .expr import (FUNCTIONS, Apply, Call, Concat, Expr, Formula, Hadamard, Identity, Name,
@@ -1138,10 +1139,10 @@ class _Reader:
             raise self.error("empty brackets", *_span(opener))
         return inner, node.end
 
-    def _joined(self, inner: list, opener: Token, end: int):
+    def _joined(self, inner: list, opener: Token, end: int, separators=tuple(_JOINS)):
         """``[W h_i \\| W h_j]``, ``[a \\Vert b]``: a concatenation, GAT's and DGL's
         spelling (not a norm: the bars stand between two blocks)."""
-        pieces = [_strip_spacing(p) for p in _split_commas(inner, _JOINS)]
+        pieces = [_strip_spacing(p) for p in _split_commas(inner, separators)]
         if len(pieces) < 2 or not all(pieces):
             return None
         self._enter(opener.pos, end)
@@ -1154,12 +1155,26 @@ class _Reader:
                              "matrices", opener.pos, end)
         return Concat(tuple(parts), pos=opener.pos)
 
+    def _stacked(self, inner: list, opener: Token, end: int):
+        """``[s_{i-1}; h_j]``: vectors one on top of the other (Bahdanau et al.'s
+        concatenation of two columns); None when no ';' divides the brackets."""
+        pieces = [_strip_spacing(p) for p in _split_commas(inner, (";",))]
+        if len(pieces) < 2 or len(_split_commas(inner, (",",))) > 1:
+            return None
+        if not all(pieces):
+            raise self.error("an empty block between ';'", opener.pos, end)
+        concat = self._joined(inner, opener, end, separators=(";",))
+        return dataclasses.replace(concat, stacked=True)
+
     def _bracketed(self, cur: Cursor, opener: Token, close: str, right: bool = False):
         inner, end = self._bracket_nodes(cur, opener, close, right)
         if close in ("]", "\\rbrack"):
             joined = self._joined(inner, opener, end)
             if joined is not None:
                 return joined
+        stacked = self._stacked(inner, opener, end)
+        if stacked is not None:
+            return stacked
         if len(_split_commas(inner)) > 1:
             comma = next(n for n in inner if _is(n, ",", ";"))   # where _split_commas split
             raise self.error("a list in brackets is not a matrix formula; a function's "
@@ -1245,6 +1260,15 @@ class _Reader:
         tok = cur.take()
         if _is(cur.peek(), "["):
             raise self.unsupported("a root other than the square root", *_span(tok))
+        letter, script = cur.peek(), cur.peek(1)
+        if isinstance(letter, Token) and letter.kind == "letter" and _is(script, "_") and \
+                cur.peek(2) is not None:
+            # \sqrt d_z: TeX sets the z outside the root, but the writer means the root of
+            # the name d_z (Shaw et al. as hyunyoung2.github.io prints it)
+            nodes = cur.nodes[cur.i:cur.i + 3]
+            cur.nodes[cur.i:cur.i + 3] = [Group(Token("sym", "{", letter.pos, letter.pos),
+                                                nodes, Token("sym", "}", nodes[-1].end,
+                                                             nodes[-1].end))]
         inner = self._scalar_alone(self._arg(cur, "\\sqrt", tok))
         if not isinstance(inner, _Scalar):
             raise self.unsupported("the square root of a matrix", *_span(tok))
@@ -1642,7 +1666,7 @@ def read_latex(text: str, *, shapes=None, heads: int | None = None) -> Formula:
     except ValueError as err:
         raise ParseError(str(err)) from None
     src = Source(text)
-    tree = _unsized(build_tree(tokenize(text), src))
+    tree = _unsized(plain(build_tree(tokenize(text), src)))
     known = {_loose(k) for k in (shapes or ())}
     formula = _Reader(src, known=known, heads=heads).definitions(tree)
     return dataclasses.replace(formula, source=text)

@@ -71,11 +71,7 @@ CASES = [
          WRONG, (31, 31)),
     Case("shun-tak-affine-backward.ipynb", "gradient", "vectors and bias indices", "holds"),
     Case("joyabrata-mlp-relu-backward.ipynb", "gradient", "names the writer defines", "wrong",
-         WRONG, (165, 174),
-         today="unreadable: the page's own target (z_1 = XW_1 + b_1; a_1 = ReLU(z_1); ...) "
-               "reads now, and the six claims read hold (a_1 = \\max(0, z_1) entry by entry); "
-               "line 61 unknown name 'z_k' (the softmax's entries), line 120 the indicator "
-               "\\mathbb{1}(z_1 > 0) read as an index; the dropped 1/B is never reached"),
+         WRONG, (165, 174)),
     Case("mathse-4820588-linear-xwt.md", "gradient", "indices: free-index entry formulas",
          "holds"),
     Case("mathse-3979526-chain-rule.md", "gradient", "gradient notation (upright d)", "wrong",

@@ -396,6 +396,64 @@ class ConstructReader:
         em.put("}", b - 1, b)
         self._no_script_after(cur, "a script right after \\sqrt{..}; put it in brackets first")
 
+    def _indicator(self, cur: Cursor, em: Emitter) -> bool:
+        """``\\mathbb{1}(z_1 > 0)``, ``\\mathbb{1}[A > 0]``, ``\\mathbf{1}_{Z > 0}``,
+        ``\\mathbb{I}(\\cdot)``: the indicator of a comparison, entry by entry, which is
+        ReLU′ of the difference (``A > B`` is ReLU′(A − B), ``A < B`` is ReLU′(B − A);
+        at the tie the two differ, on a set of measure zero).  False when the cursor is
+        not at one (the cursor is then left as it was)."""
+        save = cur.i
+        tok = cur.peek()
+        if is_token(tok, "\\mathbb", "\\mathbf", "\\boldsymbol", "\\bm"):
+            arg = cur.peek(1)
+            inner = [n for n in arg_nodes(arg) if not is_token(n, *V.SPACING)] \
+                if arg is not None else []
+            if not (len(inner) == 1 and is_token(inner[0], "1", "I")):
+                return False
+            cur.take()
+            cur.take()
+        elif is_token(tok, "1"):
+            cur.take()
+        else:
+            return False
+        got = None
+        if is_token(cur.peek(), "_") and isinstance(cur.peek(1), Group):
+            cur.take()
+            group = cur.take()
+            got = group.children, group.pos, group.end
+        elif is_token(cur.peek(), "\\{"):
+            opener = cur.take()
+            inner, close = self._until_close(cur, opener, "\\}")
+            got = inner, opener.pos, close.end
+        elif is_token(cur.peek(), "(", "[", "\\lbrack", "\\left") or \
+                is_token(cur.peek(), *V.SIZES):
+            got = self._bracket_arg(cur, "the indicator", tok.pos, tok.end)
+        relations = [k for k, n in enumerate(got[0]) if is_token(n, *_ORDER)] if got else []
+        if len(relations) != 1:
+            cur.i = save
+            return False
+        inner, a, b = got
+        k = relations[0]
+        left, right = inner[:k], inner[k + 1:]
+        if is_token(inner[k], *_LESS):
+            left, right = right, left
+        if not [n for n in left if not is_token(n, *V.SPACING)] or \
+                not [n for n in right if not is_token(n, *V.SPACING)]:
+            raise TranslateError("an indicator compares two sides, as in "
+                                 "\\mathbb{1}(Z > 0)", a, b)
+        zero = [n for n in right if not is_token(n, *V.SPACING)]
+        if len(zero) == 1 and is_token(zero[0], "0"):
+            diff = left
+        else:
+            at = inner[k]
+            diff = [Token("sym", "(", at.pos, at.pos)] + left + \
+                [Token("sym", ")", at.pos, at.pos), Token("sym", "-", at.pos, at.end),
+                 Token("sym", "(", at.end, at.end)] + right + \
+                [Token("sym", ")", at.end, at.end)]
+        self._engine_call("relu'", [diff], em, tok.pos, b)
+        self._postfix(cur, em, simple=False)
+        return True
+
     def _bracket_arg(self, cur: Cursor, what: str, pos: int, end: int):
         """A function's argument: ``{...}``, ``(...)``, ``[...]`` or ``\\left( ... \\right)``."""
         while is_token(cur.peek(), *V.SPACING) or is_token(cur.peek(), *V.SIZES):
@@ -699,6 +757,12 @@ class ConstructReader:
                     ident=next(self._ids))
         em.atom(atom, env.pos, env.end)
         self._postfix(cur, em, simple=False)
+
+
+#: the comparisons an indicator holds, and those that point the other way
+_ORDER = {">", "<", "\\gt", "\\lt", "\\ge", "\\geq", "\\le", "\\leq", "\\geqslant",
+          "\\leqslant"}
+_LESS = {"<", "\\lt", "\\le", "\\leq", "\\leqslant"}
 
 
 def _is_partial(nodes: list) -> bool:

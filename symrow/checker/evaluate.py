@@ -367,7 +367,8 @@ class Evaluator:
         if kind == "outside":
             raise MathError(atom.name)
         if kind == "constant":
-            return self.ref.constants()[atom.name]
+            own = getattr(self.ref, "page_scalars", {}).get(atom.name)
+            return own if own is not None else self.ref.constants()[atom.name]
         if kind == "variable":
             if not atom.items:
                 return sympy.Symbol(atom.name, real=True)

@@ -194,8 +194,10 @@ class NameReader:
                 # a vector or bias named as the derivation names it: b, \mathbf{b}, b_1
                 return Atom("whole", whole), sup
             q = ref.by_letter.get((key, parts.sup or ""))
+            if q is None and parts.canonical in getattr(ref, "page_scalars", {}):
+                return Atom("constant", parts.canonical), sup    # the page's own number
             if q is None:
-                raise TranslateError(self._unknown(shown), pos, end)
+                raise self._unknown_name(parts, shown, pos, end)
             if sub is None and not bold and parts.sup is None and parts.accent is None and \
                     parts.grad is None and len(key) == 1 and q.rows > 1 and q.level == 0 and \
                     names.get(key.upper()) == q.name and not is_token(cur_next(self), "("):
@@ -236,7 +238,9 @@ class NameReader:
             if sub is None:
                 return Atom("special", "I"), sup
             return Atom("special", "I", self._index_items(sub, pos, end, single=True)), sup
-        raise TranslateError(self._unknown(shown), pos, end)
+        if dataclasses.replace(parts, font=None).canonical in getattr(ref, "page_scalars", {}):
+            return Atom("constant", dataclasses.replace(parts, font=None).canonical), sup
+        raise self._unknown_name(parts, shown, pos, end)
 
     def _shape_note(self, parts: NameParts, sub, pos: int, end: int) -> Atom:
         """``W_{m \\times n}``, ``x_{n \\times 1}``: a matrix with its shape written under
@@ -333,6 +337,13 @@ class NameReader:
                 return Atom("outside", f"{q.name} is {q.rows} x {q.cols}, so it has no "
                                        f"{what} {item} (indices start at 1)", items)
         return Atom(kind, q.name, items)
+
+    def _unknown_name(self, parts: NameParts, shown: str, pos: int, end: int):
+        """The error for a name the reference does not know; ``.unknown`` holds its parts
+        (a page that defines its upstream gradient in names of its own binds them)."""
+        err = TranslateError(self._unknown(shown), pos, end)
+        err.unknown = parts
+        return err
 
     def _unknown(self, shown: str) -> str:
         return (f"unknown name {' '.join(shown.split())!r}: this {self.ref.kind} "

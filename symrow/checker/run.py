@@ -719,6 +719,8 @@ class _Run:
         own = self.shape_statement(chain, target)
         if own is None and not defining:
             own = self.page_definition(chain, target)
+        if own is None and not defining:
+            own = self.upstream_definition(chain, target)
         for k, rel in enumerate(chain.relations):
             lm, rm = chain.members[k], chain.members[k + 1]
             # Q = K = [numbers]: each name is given the values on the far right
@@ -872,6 +874,116 @@ class _Run:
         if same:
             message += f" (it is {same})"
         return Outcome("defines", message)
+
+    def upstream_definition(self, chain, target: Target):
+        """``\\frac{\\partial L}{\\partial z_2} = \\frac{1}{B}(\\hat{Y} - Y)``: the page gives the
+        upstream gradient of a backward pass (which the derivation leaves free) in names
+        of its own, the labels ``Y`` and the batch size ``B`` of a softmax with
+        cross-entropy.  Each such name is a new quantity with free entries, a matrix of
+        the upstream's shape or a number, whichever is the one way the line reads; the
+        upstream gradient is then that value in every line after.  None when the line is
+        not one (or reads in no way, or in more than one)."""
+        import itertools
+        from .own import bind
+        from .translate import TranslateError
+        from .values import MathError, is_matrix
+        if chain.problem is not None or len(chain.relations) != 1 or \
+                chain.relations[0].kind != "eq":
+            return None
+        contexts = self.contexts_for(target)
+        ref0 = contexts[0].ref
+        upstream = getattr(ref0.derivation, "upstream", None)
+        if getattr(ref0.derivation, "kind", None) != "backward" or upstream is None:
+            return None
+        left = self.unit(contexts[0], chain.members[0])
+        if isinstance(left, tuple) or len(left.atoms) != 1:
+            return None
+        (atom,) = left.atoms.values()
+        q = ref0.quantities.get(atom.name)
+        if atom.kind != "whole" or q is None or \
+                q.symbols != sympy.ImmutableMatrix(upstream):
+            return None
+        right = chain.members[1]
+        if not isinstance(self.unit(contexts[0], right), tuple):
+            return None                    # a claim about the upstream, read as one
+
+        def attempt(ctx, names: list, shapes: tuple):
+            """The right side's value with ``names`` bound at ``shapes`` in a copy of
+            ``ctx``'s reference: (value, None), or (None, the next unknown name)."""
+            trial = ctx.ref.with_own_values(ctx.ref.values)
+            trial.__dict__["_owns_tables"] = False
+            _bind_all(trial, names, shapes)
+            tctx = _Context(trial, ctx.sizes, self.src, {})
+            try:
+                unit = tctx.translator.unit(right.nodes, right.pos, right.end)
+                parse_unit(unit, {}, self.parser)
+                value = tctx.evaluator.value(unit, {})
+            except TranslateError as err:
+                return None, getattr(err, "unknown", None)
+            except (ReadError, MathError):
+                return None, None
+            return value, None
+
+        from .evaluate import ReadError, parse_unit
+        names: list = []
+        while len(names) < 3:
+            _, unknown = attempt(contexts[0], names, ((q.rows, q.cols),) * len(names))
+            if unknown is None:
+                break
+            unknown = dataclasses.replace(unknown, font=None)
+            if unknown in names:
+                return None
+            names.append(unknown)
+        if not names:
+            return None
+        readings = []
+        for shapes in itertools.product(((q.rows, q.cols), (1, 1)), repeat=len(names)):
+            value, unknown = attempt(contexts[0], names, shapes)
+            if value is not None and is_matrix(value) and value.shape == (q.rows, q.cols):
+                readings.append(shapes)
+        if len(readings) != 1:
+            return None
+        (shapes,) = readings
+        matrices = [k for k, shape in enumerate(shapes) if shape != (1, 1)]
+        if len(matrices) != 1:
+            return None                # nothing to solve for, or more than one unknown
+        (k,) = matrices
+        solved = []
+        for ctx in contexts:
+            # the page's line, solved for its one matrix: Y = Ŷ - B Ḡ (Y's entries in those
+            # of Ŷ and of the upstream, which stays free as the derivation has it)
+            trial = ctx.ref.with_own_values(ctx.ref.values)
+            trial.__dict__["_owns_tables"] = False
+            _bind_all(trial, names, shapes)
+            tctx = _Context(trial, ctx.sizes, self.src, {})
+            try:
+                unit = tctx.translator.unit(right.nodes, right.pos, right.end)
+                parse_unit(unit, {}, self.parser)
+                value = tctx.evaluator.value(unit, {})
+            except (TranslateError, ReadError, MathError):
+                return None
+            fresh = list(trial.quantities[names[k].canonical].symbols)
+            own = trial.quantities[names[k].canonical]
+            # the value is in Y's own entries; their definitions are the fresh symbols
+            unknowns = [own.definition[i, j] for i in range(own.rows) for j in range(own.cols)]
+            value = value.xreplace(dict(zip(fresh, unknowns)))
+            got = sympy.solve(list(value - q.symbols), unknowns, dict=True)
+            if len(got) != 1 or set(got[0]) != set(unknowns):
+                return None
+            solved.append(sympy.ImmutableMatrix(own.rows, own.cols,
+                                                lambda i, j: got[0][unknowns[i * own.cols + j]]))
+        for ctx, value in zip(contexts, solved):
+            _bind_all(ctx.ref, [p for j, p in enumerate(names) if j != k],
+                      [sh for j, sh in enumerate(shapes) if j != k])
+            bind(ctx.ref, names[k], (), value)
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+        self.bound += 1
+        said = ", ".join(f"{p.canonical} (a {r} x {c} matrix)" if (r, c) != (1, 1) else
+                         f"{p.canonical} (a number)" for p, (r, c) in zip(names, shapes))
+        shown = " ".join(self.text_of(chain.members[0]).split())
+        return Outcome("defines", f"the page's upstream gradient {shown}, in names of its "
+                                  f"own: {said}; followed in what comes after")
 
     def corrected(self, chain, target: Target):
         """``C = WX \\to XW``: an arrow after an equation, between two expressions (not
@@ -1313,6 +1425,20 @@ class _Run:
 _MARKUP = re.compile(r"\$|\\\[|\\\(|```\s*math|\\begin\s*\{(?:equation|align|gather|multline|"
                      r"eqnarray|displaymath|math)\*?\}")
 _PROSE_LINE = re.compile(r"(?:\b[A-Za-z][a-z]+\b[ ,]+){5}|[\u3040-\u30ff\u4e00-\u9fff]{6}")
+
+
+def _bind_all(ref, names: list, shapes) -> None:
+    """Bring in the page's own names: a matrix with free entries (its labels Y, entries
+    y^{page}_{ij}) or a positive number (a batch size B), by ``shapes``."""
+    from .own import bind
+    for parts, shape in zip(names, shapes):
+        if shape == (1, 1):
+            ref.page_scalars = {**getattr(ref, "page_scalars", {}),
+                                parts.canonical: sympy.Symbol(parts.canonical, positive=True)}
+            continue
+        letter = parts.head.lstrip("\\").lower() if len(parts.head) <= 2 else "u"
+        bind(ref, parts, (), sympy.ImmutableMatrix(*shape, lambda i, j: sympy.Symbol(
+            f"{letter}^{{page}}_{{{i + 1}{j + 1}}}")))
 
 
 def _prose_without_math(text: str) -> bool:

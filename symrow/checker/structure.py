@@ -177,7 +177,17 @@ def _flatten(nodes: list, out: list, state: dict) -> None:
     When the text marks its mathematics (``$...$``, ``\\[...\\]``, ``align*``, ...),
     only that is read: prose around it, even a whole document, is skipped.
     """
+    boxed = False
     for node in nodes:
+        if boxed and isinstance(node, Group):
+            # \boxed{a = b}: a page's framed result; the frame is typography, the claim
+            # inside is read like any other (it was skipped as one group with no '=')
+            boxed = False
+            _flatten(node.children, out, state)
+            continue
+        boxed = isinstance(node, Token) and node.text == "\\boxed" and state["math"]
+        if boxed:
+            continue
         if isinstance(node, Env) and node.name in DOC_ENVS:
             out.append(("edge", node.begin))
             was, state["math"] = state["math"], True

@@ -180,6 +180,9 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             return
         tok: Token = node
         text = tok.text
+        if text in ("\\mathbb", "\\mathbf", "\\boldsymbol", "\\bm", "1") and \
+                self._indicator(cur, em):
+            return
         if tok.kind == "bad":
             raise TranslateError(f"unexpected character {text!r}", tok.pos, tok.end)
         if tok.kind == "rowsep":

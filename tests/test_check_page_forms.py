@@ -63,7 +63,7 @@ def test_an_upstream_gradient_in_the_pages_own_names(backward):
     report = _check(page, backward)
     assert [s.status for s in report.steps] == ["defines", "defines", "holds"]
     said = report.steps[1].message
-    assert "Y (a 3 x 2 matrix)" in said and "B (a number)" in said
+    assert r"Y \in \mathbb{R}^{3 \times 2}" in said and "B > 0" in said
 
 
 def test_the_dropped_one_over_b_is_found(backward):
@@ -84,3 +84,11 @@ def test_an_upstream_line_with_two_unknown_matrices_is_not_guessed(backward):
         r"$$\frac{\partial \mathcal{L}}{\partial z_2} = U - V$$")
     report = _check(page, backward)
     assert report.steps[-1].status == "unreadable"
+
+
+def test_the_hint_names_the_pages_own_factor_in_both_languages(backward):
+    page = UPSTREAM + r"$$\frac{\partial \mathcal{L}}{\partial W_2} = a_1^T (\hat{Y} - Y)$$"
+    report = _check(page, backward)
+    assert "the factor 1/B is missing" in report.to_text("en")
+    ja = report.to_text("ja")
+    assert "係数 1/B が抜けている" in ja and "ページ自身の名前による上流の勾配" in ja

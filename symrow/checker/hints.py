@@ -324,6 +324,18 @@ def _mask_hint(left, right, ref) -> str | None:
     return None
 
 
+def _page_factor_hint(left, right, ref) -> str | None:
+    """A number the page brought in with its upstream gradient (the batch size B of
+    ∂L/∂z = (1/B)(Ŷ - Y)) dropped or doubled: the two sides differ by that factor."""
+    for name, c in getattr(ref, "page_scalars", {}).items():
+        if _holds(left, right / c, ref):
+            return (f"the factor 1/{name} is missing: the upstream gradient carries it, "
+                    f"so every gradient computed from it does too")
+        if _holds(left, right * c, ref):
+            return f"the factor 1/{name} is here twice: it comes once, with the upstream"
+    return None
+
+
 def hints(left, right, ref) -> list[str]:
     """Hints for a wrong entry whose two sides are ``left`` and ``right`` (scalars)."""
     out = []
@@ -331,7 +343,7 @@ def hints(left, right, ref) -> list[str]:
             getattr(right, "free_symbols", None) is None:
         return out
     for make in (_mask_hint, _jacobian_hint, _row_sum_hint, _swap_hint, _scale_hint,
-                 _factor_hint):
+                 _factor_hint, _page_factor_hint):
         try:
             hint = make(left, right, ref)
         except (MathError, TypeError, ValueError, ZeroDivisionError):

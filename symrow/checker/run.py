@@ -979,8 +979,10 @@ class _Run:
         for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
             del self.cache[key]
         self.bound += 1
-        said = ", ".join(f"{p.canonical} (a {r} x {c} matrix)" if (r, c) != (1, 1) else
-                         f"{p.canonical} (a number)" for p, (r, c) in zip(names, shapes))
+        # in mathematics, which reads the same in every language of the report
+        said = ", ".join(f"{p.canonical} \\in \\mathbb{{R}}^{{{r} \\times {c}}}"
+                         if (r, c) != (1, 1) else f"{p.canonical} > 0"
+                         for p, (r, c) in zip(names, shapes))
         shown = " ".join(self.text_of(chain.members[0]).split())
         return Outcome("defines", f"the page's upstream gradient {shown}, in names of its "
                                   f"own: {said}; followed in what comes after")

@@ -149,7 +149,16 @@ MESSAGES: list = [
      r"名前 '\1' はこの導出にない（この \2 の導出が知っている名前：\3）"),
     (r"a function-style heading: (.+) is not this derivation's result \((.+)\); not checked",
      r"関数の形の見出し：\1 はこの導出の結果（\2）ではないので検査しない"),
+    (r"the page's upstream gradient (.+), in names of its own: (.+); followed in what "
+     r"comes after",
+     r"ページ自身の名前による上流の勾配 \1：\2（以降もこの値で読む）"),
     # hints
+    (r"the factor 1/(.+?) is missing: the upstream gradient carries it, so every gradient "
+     r"computed from it does too",
+     r"係数 1/\1 が抜けている：上流の勾配がこの係数を持つので、そこから計算する勾配も"
+     r"すべて持つ"),
+    (r"the factor 1/(.+?) is here twice: it comes once, with the upstream",
+     r"係数 1/\1 が2回掛かっている：この係数は上流の勾配とともに1回だけ入る"),
     (r"the ReLU mask is missing: .+",
      r"ReLU のマスクが抜けている：勾配は ReLU の入力が正のところだけを通って戻るので、"
      r"成分ごとに入力の ReLU′（正なら 1、そうでなければ 0）を掛ける"),

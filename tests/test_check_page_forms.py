@@ -92,3 +92,14 @@ def test_the_hint_names_the_pages_own_factor_in_both_languages(backward):
     assert "the factor 1/B is missing" in report.to_text("en")
     ja = report.to_text("ja")
     assert "係数 1/B が抜けている" in ja and "ページ自身の名前による上流の勾配" in ja
+
+
+def test_d_before_a_name_is_its_gradient():
+    """CS231n's dW = X^T dY and the backward pass of FlashAttention (Dao et al., 2022,
+    arXiv:2205.14135, appendix B.2: dV = P^T dO, dP = dO V^T, dQ = dS K, dK = dS^T Q)."""
+    linear = symrow.backward(symrow.explain("Y = XW", {"X": (2, 3), "W": (3, 2)}))
+    page = "$$dW = X^T dY$$\n\n$$\\delta X = \\delta Y W^T$$\n\n$$dX = dY W$$"
+    assert [s.status for s in _check(page, linear).steps] == ["holds", "holds", "wrong"]
+    att = symrow.backward(symrow.attention(2, 2, 2))
+    page = ("$$dV = P^T dO$$\n\n$$dP = dO V^T$$\n\n$$dQ = dS K$$\n\n$$dK = dS^T Q$$")
+    assert _check(page, att).verdict == "holds"

@@ -8,7 +8,8 @@ rewritten, in the page's tree, into the bar form before anything is read:
   or ``\ell`` for the loss), ``\partial L / \partial X`` and
   ``{\partial L \over \partial X}``;
 * ``\nabla_X L``;
-* ``G_X`` and ``\delta_X``, when X is a matrix of the formula;
+* ``G_X`` and ``\delta_X``, when X is a matrix of the formula; ``dX`` (CS231n's and
+  FlashAttention's ``dW``, ``dQ``: the d written against the name) and ``\delta X``;
 * the same for rows and entries: ``\frac{\partial L}{\partial \boldsymbol{x}_i}``
   is row i of X̄, ``\frac{\partial L}{\partial x_{ij}}`` its entry (i, j).
 
@@ -198,6 +199,13 @@ def rewrite(nodes: list, matrices: set) -> list:
                     out += got
                     k += 3
                     continue
+            if node.text in V.FRACTIONS and k + 2 < len(nodes) and \
+                    isinstance(nodes[k + 1], Group) and isinstance(nodes[k + 2], Group) and \
+                    _differential(_plain(nodes[k + 1].children)) and \
+                    _differential(_plain(nodes[k + 2].children)):
+                out += nodes[k:k + 3]   # dY/dX: a derivative as Leibniz writes it, kept whole
+                k += 3
+                continue
             if node.text == "\\partial" and _slash(nodes, k):
                 end = _name_end(nodes, k + 4)
                 got = _bar_of(nodes[k + 4:end], node)
@@ -225,6 +233,22 @@ def rewrite(nodes: list, matrices: set) -> list:
                     isinstance(nodes[k + 1], Token) and nodes[k + 1].text == "_"):
                 # \nabla W: the gradient of W itself
                 end = _name_end(nodes, k + 1)
+                name = _plain(nodes[k + 1:end])
+                if name and "".join(_text(n) for n in name) in matrices:
+                    got = _bar_of(name, node)
+                    if got is not None:
+                        out += got
+                        k = end
+                        continue
+            if node.text in ("d", "\\delta") and k + 1 < len(nodes) and \
+                    "d" not in matrices and isinstance(nodes[k + 1], Token) and \
+                    (node.text == "\\delta" or nodes[k + 1].pos == node.end):
+                # dW, dQ (CS231n's and FlashAttention's spelling), \delta W: the gradient
+                # of a matrix of the formula, the d written against its name
+                end = _name_end(nodes, k + 1)
+                while end > k + 2 and "".join(_text(n) for n in _plain(nodes[k + 1:end])) \
+                        not in matrices:
+                    end -= 2          # dS^T: the gradient of S, then its transpose
                 name = _plain(nodes[k + 1:end])
                 if name and "".join(_text(n) for n in name) in matrices:
                     got = _bar_of(name, node)

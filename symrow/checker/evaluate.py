@@ -12,8 +12,9 @@ before it reaches SymPy, so no single arithmetic operation can run long.
 
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.translate import translate_text
->>> from symrow.checker.evaluate import Evaluator, parse_unit
+>>> from symrow.reader.entries.translate import translate_text
+>>> from symrow.reader.entries.parse import parse_unit
+>>> from symrow.checker.evaluate import Evaluator
 >>> ref = Reference(symrow.match(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2)))
 >>> unit = translate_text(r"\\sum_{k=1}^{2} a_{1k} b_{2k}", ref)
 >>> parse_unit(unit, {})
@@ -28,14 +29,13 @@ import math
 import sympy
 
 from ..derive.readings import matrix_product
-from . import parse as l2s
-from .indices import index_names, index_value
-from .translate import Atom, Unit
-from .units import NESTED
+from ..reader.entries.indices import index_names, index_value
+from ..reader.entries.parse import ALLOWED_SINGLETONS, sub_units
+from ..reader.entries.units import NESTED, Atom, Unit
 from .values import (MathError, Unsized, assemble, exp_of, is_matrix,
                      scalar_or_matrix, shape_text)
 
-__all__ = ["ReadError", "parse_unit", "Evaluator", "free_indices", "MathError"]
+__all__ = ["Evaluator", "free_indices", "MathError"]
 
 #: largest integer power of a symbolic expression (expansion grows fast)
 MAX_SYMBOLIC_POWER = 16
@@ -43,77 +43,6 @@ MAX_SYMBOLIC_POWER = 16
 MAX_DIGITS = 2000
 #: most terms a single sum may add up
 MAX_SUM_TERMS = 4096
-
-
-class ReadError(Exception):
-    """A unit cannot be read; ``pos``/``end`` locate it in the source."""
-
-    def __init__(self, message: str, pos: int, end: int):
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
-        self.end = end
-
-
-_ALLOWED = (sympy.Symbol, sympy.Number, sympy.Add, sympy.Mul, sympy.Pow, sympy.exp,
-            sympy.Sum, sympy.Tuple)
-_ALLOWED_SINGLETONS = (sympy.S.Exp1, sympy.S.Infinity, sympy.S.NegativeInfinity)
-
-
-def _check_tree(tree, unit: Unit) -> None:
-    """Only the node types the translator emits; anything else is refused."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if node in _ALLOWED_SINGLETONS:
-            continue
-        if not isinstance(node, _ALLOWED) or node in (sympy.nan, sympy.zoo) or \
-                isinstance(node, sympy.Float) and not node.is_finite:
-            raise ReadError(f"cannot read this expression (it parsed to "
-                            f"{type(node).__name__})", unit.pos, unit.end)
-        if isinstance(node, sympy.Symbol) and node.name not in unit.atoms:
-            raise ReadError(f"cannot read this expression (stray symbol {node.name})",
-                            unit.pos, unit.end)
-        stack.extend(node.args)
-
-
-def parse_unit(unit: Unit, cache: dict, parser: str = "auto") -> None:
-    """Parse a unit and all its matrix cells; ``cache`` maps text to parsed trees.
-
-    ``parser`` is passed to :func:`symrow.checker.parse.parse`; one cache
-    must only ever see one parser.
-    """
-    if unit.tree is None:
-        tree = cache.get(unit.text)
-        if tree is None:
-            try:
-                tree = l2s.parse(unit.text, parser=parser)
-            except (l2s.TooComplex, RecursionError):
-                raise ReadError("this expression is too long or nested too deeply for the "
-                                "parser; split it into several steps", unit.pos,
-                                unit.end) from None
-            except l2s.TextError as err:
-                pos, end = unit.source_span(err.offset)
-                raise ReadError(f"cannot read this: {err.reason}", pos, end) from None
-            except Exception as err:  # latex2sympy2's converter raises bare Exceptions
-                reason = " ".join(str(err).split())[:120] or type(err).__name__
-                raise ReadError(f"cannot read this expression ({reason})", unit.pos,
-                                unit.end) from None
-            cache[unit.text] = tree
-        _check_tree(tree, unit)
-        unit.tree = tree
-    for atom in unit.atoms.values():
-        for cell in sub_units(atom):
-            parse_unit(cell, cache, parser)
-
-
-def sub_units(atom: Atom):
-    """Every unit inside an atom (matrix cells, a group, the rows of a cases, ...)."""
-    if atom.kind in NESTED:
-        for row in atom.cells:
-            for cell in row:
-                if cell is not None:
-                    yield cell
 
 
 def _atom(node, unit: Unit) -> Atom | None:
@@ -381,10 +310,8 @@ class Evaluator:
         if kind in ("max", "min"):
             return self._extremum(atom, env)
         if kind == "elided":
-            from .patterns import elided_value
             return elided_value(self, atom, env)
         if kind == "grid":
-            from .patterns import grid_value
             return grid_value(self, atom, env)
         raise MathError(f"internal: a {kind} placeholder where a value belongs")
 
@@ -499,7 +426,7 @@ class Evaluator:
             # a decimal as written: 0.893 is 893/1000, exactly
             return sympy.Rational(str(node).rstrip("0").rstrip(".") or "0") \
                 if node.is_finite else node
-        if node.is_Number or node in _ALLOWED_SINGLETONS:
+        if node.is_Number or node in ALLOWED_SINGLETONS:
             return node
         if isinstance(node, sympy.Add):
             return self._add([self._ev(a, unit, env) for a in node.args])
@@ -845,3 +772,75 @@ def _matrix_power(b, e):
     raise MathError(f"a power of {what} ({shape_text(b)}, ^{e}): symrow takes powers of "
                     f"diagonal matrices (D^{{-1/2}}) and whole powers of square ones; "
                     f"a transpose is written ^T, ^\\top or ^\\mathsf{{T}}")
+
+
+# -- the values of elided sums and matrices (read by symrow.reader.entries.patterns) ---------------------------------------------------------------------------------
+
+def _places(ev, spec, env) -> tuple[str, list[int], range]:
+    kappa, values = spec
+    places = [ev._index(v, env) for v in values]
+    low, high = places[0], places[-1]
+    if high < low:
+        raise MathError(f"the dots run from {low} down to {high}")
+    if high - low + 1 > 4096:
+        raise MathError("the dots stand for more than 4096 terms")
+    return kappa, places, range(low, high + 1)
+
+
+def _explicit(places: list, k: int):
+    found = None
+    for n, place in enumerate(places):
+        if place == k:
+            found = n
+    return found
+
+
+def elided_value(ev, atom: Atom, env: dict):
+    """The value of ``t_1 + t_2 + \\cdots + t_N`` at ``env``."""
+    (spec,) = atom.items
+    template = atom.cells[0][0]
+    explicit = [row[0] for row in atom.cells[1:]]
+    kappa, places, span = _places(ev, spec, env)
+    terms = []
+    for k in span:
+        n = _explicit(places, k)
+        unit = template if n is None else explicit[n]
+        terms.append(ev.value(unit, {**env, kappa: k}))
+    return ev._add(terms)
+
+
+def grid_value(ev, atom: Atom, env: dict):
+    """The value of a matrix with ⋯ ⋮ ⋱ at ``env``."""
+    rspec, cspec = atom.items
+    templates = atom.cells[0]
+    grid = atom.cells[1:]
+    if rspec is not None:
+        kr, rplaces, rspan = _places(ev, rspec, env)
+    else:
+        kr, rplaces, rspan = None, list(range(len(grid))), range(len(grid))
+    if cspec is not None:
+        kc, cplaces, cspan = _places(ev, cspec, env)
+    else:
+        kc, cplaces, cspan = None, list(range(len(grid[0]))), range(len(grid[0]))
+    rows = []
+    for rk in rspan:
+        ri = _explicit(rplaces, rk)
+        blocks = []
+        for ck in cspan:
+            ci = _explicit(cplaces, ck)
+            if ri is not None and ci is not None:
+                unit = grid[ri][ci]
+            elif rspec is not None and cspec is not None:
+                unit = templates[0]
+            elif rspec is not None:
+                unit = templates[ci]
+            else:
+                unit = templates[ri]
+            local = dict(env)
+            if kr is not None:
+                local[kr] = rk
+            if kc is not None:
+                local[kc] = ck
+            blocks.append(ev.value(unit, local))
+        rows.append(blocks)
+    return assemble(rows, "a matrix with dots")

@@ -14,7 +14,7 @@ when it equals a quantity of the derivation's forward pass (``\bar{Z}`` is
 
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.lexer import Source, build_tree, tokenize
+>>> from symrow.reader.lexer import Source, build_tree, tokenize
 >>> ref = Reference(symrow.explain("XW", {"X": (2, 2), "W": (2, 2)}))
 >>> src = Source(r"\alpha_{ij}")
 >>> parts, indices, power = defined_name(build_tree(tokenize(src.text), src), src, ref)
@@ -30,9 +30,9 @@ import sympy
 
 from ..reader.notation import GREEK_CAPITALS, NameError_, NameParts, is_name_start, \
     parse_name, read_name
-from . import vocab as V
-from .lexer import Cursor, Group, Token
-from .units import is_token
+from ..reader import vocab as V
+from ..reader.lexer import Cursor, Group, Token
+from ..reader.entries.units import is_token
 from .engine import equal_quantity, gradient_of, node_value, plans, unnamed_node
 from .values import MathError, is_matrix
 

@@ -214,8 +214,8 @@ _REALS = {"\\mathbb", "\\mathbf", "\\Bbb", "\\mathbbm"}
 
 def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
     """``\\mathbb{R}^{m \\times \\ell}`` -> (m, ell) in numbers; None if not a real space."""
-    from .indices import NotIndex, read_expr, index_value
-    from .lexer import Group, Token
+    from ..reader.entries.indices import NotIndex, read_expr, index_value
+    from ..reader.lexer import Group, Token
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
     if not nodes:
         return None
@@ -256,7 +256,7 @@ def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
 def space_names(nodes: list) -> list | None:
     """``\\mathbb{R}^{T \\times d}`` -> ["T", "d"]: the dimensions of a real space, each a
     number or a name (a letter, optionally with a subscript); None if it is not one."""
-    from .lexer import Group, Token
+    from ..reader.lexer import Group, Token
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
     if len(nodes) < 3:
         return None

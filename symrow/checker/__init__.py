@@ -31,8 +31,9 @@ How it works, in stages, each in its own module:
    reads it with latex2sympy2 behind a hardened wrapper (state reset, full-input
    check, a lock) or with the built-in parser, which gives the same trees on
    every Python (:mod:`symrow.reader.entries.parse`);
-3. :mod:`.evaluate` turns the parsed trees into SymPy numbers and matrices
-   in the derivation's own symbols (:mod:`.reference`);
+3. :mod:`symrow.formula.entries` turns the parsed trees into SymPy numbers and
+   matrices in the derivation's own symbols (:mod:`.reference`), asking each
+   function's reading for its value;
 4. :mod:`.verify` compares the sides of ``=`` entry by entry and explains a
    difference (and :mod:`.hints` names a familiar mistake that explains
    it); :mod:`.relations` checks the other relations;

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import sympy
 
-from .values import MathError
+from ..formula.values import MathError
 
 __all__ = ["hints", "gradient_hints", "is_backward"]
 

@@ -1,7 +1,7 @@
 r"""Claims other than ``=``: ``\approx``, ``\le``/``\ge``/``<``/``>``, ``\in`` and maps.
 
 Each is checked where it means something and is otherwise *not checked*
-(:class:`~symrow.checker.values.Undecided`, with the reason):
+(:class:`~symrow.formula.values.Undecided`, with the reason):
 
 * ``x \approx 0.893``: both sides must be numbers (with the operands'
   values); they may differ by the rounding of the decimals written
@@ -29,7 +29,7 @@ import re
 import sympy
 
 from . import numeric
-from .values import MathError, Undecided, is_matrix, shape_text
+from ..formula.values import MathError, Undecided, is_matrix, shape_text
 from .verify import Difference, EntryDiff, show
 
 __all__ = ["approx", "inequality", "membership", "mapping", "rounding"]

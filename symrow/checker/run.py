@@ -188,7 +188,7 @@ class _Context:
     """What one reference needs while checking: its translator, evaluator, parse cache."""
 
     def __init__(self, ref, sizes, src, cache):
-        from .evaluate import Evaluator
+        from ..formula.entries import Evaluator
         from ..reader.entries.translate import Translator
         self.ref = ref
         self.sizes = sizes
@@ -827,7 +827,7 @@ class _Run:
         in every reference of the target, so that the lines after it may use it; the
         step is the page's definition, not a claim.  None when the chain is not one."""
         from .own import bind, defined_name, defined_value, same_value
-        from .values import MathError
+        from ..formula.values import MathError
         if chain.problem is not None or not chain.relations or \
                 chain.relations[0].kind != "eq" or len(chain.members) < 2:
             return None
@@ -887,7 +887,7 @@ class _Run:
         import itertools
         from .own import bind
         from ..reader.entries.translate import TranslateError
-        from .values import MathError, is_matrix
+        from ..formula.values import MathError, is_matrix
         if chain.problem is not None or len(chain.relations) != 1 or \
                 chain.relations[0].kind != "eq":
             return None
@@ -1075,7 +1075,7 @@ class _Run:
         sizes of the matrix they are said of, for the rest of the page; an Outcome when
         that cannot be (the page's T would stand for two sizes of this derivation)."""
         from .relations import space_names
-        from .values import is_matrix
+        from ..formula.values import is_matrix
         names = space_names(rm.nodes)
         if names is None:
             return None
@@ -1116,7 +1116,7 @@ class _Run:
             return False
         if self.operand_atom(ctx, chain.members[-1]) is not None:
             return True
-        from .values import Unsized, is_matrix
+        from ..formula.values import Unsized, is_matrix
         try:
             value = ctx.evaluator.value(last, {})
         except Exception:  # noqa: BLE001 - not a definition; the steps say why
@@ -1154,8 +1154,8 @@ class _Run:
 
     # -- one step, one reference --------------------------------------------------------------
     def judge(self, ctx: _Context, rel, lm, rm, conditions) -> Outcome:
-        from .evaluate import MathError, step_ranges
-        from .values import NeedsValues, Undecided
+        from ..formula.entries import MathError, step_ranges
+        from ..formula.values import NeedsValues, Undecided
         lu = self.unit(ctx, lm)
         ru = None if rel.kind == "in" else self.unit(ctx, rm)
         for u in (lu, ru):
@@ -1252,7 +1252,7 @@ class _Run:
         alone does not tell (``= X_{ai} \\delta_{bj}``: j runs over W's columns, as in
         ``\\partial W_{ij}`` the chain starts with); None when the chain does not tell
         either."""
-        from .evaluate import MathError, free_indices, index_range
+        from ..formula.entries import MathError, free_indices, index_range
         units = [u for u in (self.unit(ctx, m) for m in self.chain_members)
                  if not isinstance(u, tuple)]
         mine = free_indices([lu, ru], ctx.ref)
@@ -1268,7 +1268,7 @@ class _Run:
 
     def sum_hints(self, ctx, lu, ru, env: dict) -> list[str]:
         """Sums that add nothing, or copies of one term: said in plain words."""
-        from .evaluate import empty_sums, unused_bounds
+        from ..formula.entries import empty_sums, unused_bounds
         if ru is None:
             return []
         ev = ctx.evaluator
@@ -1286,7 +1286,7 @@ class _Run:
     def hints(self, ctx, lu, ru, env: dict, entry) -> list[str]:
         """Plain-word hints for a wrong step (:mod:`.hints`, and sums)."""
         from .hints import hints
-        from .values import is_matrix
+        from ..formula.values import is_matrix
         out = self.sum_hints(ctx, lu, ru, env)
         last = getattr(self, "_last", None)
         if last is None:
@@ -1307,7 +1307,7 @@ class _Run:
     def identity_wrong(self, ctx, lu, ru, env: dict, difference) -> Outcome:
         """The verdict on a number claimed equal to symbols when the page gives no numbers:
         the claim is an identity in the entries, and it is false."""
-        from .values import is_matrix
+        from ..formula.values import is_matrix
         ev = ctx.evaluator
         reasons = self.sum_hints(ctx, lu, ru, env)
         numbers = []
@@ -1380,7 +1380,7 @@ class _Run:
 
     def define(self, ctx, lu, left, right, env, defined: list) -> bool:
         """``A = [numbers]``: give the operand A these values (True), unless it has some."""
-        from .values import Undecided, is_matrix
+        from ..formula.values import Undecided, is_matrix
         ref = ctx.ref
         if env:
             return False
@@ -1394,7 +1394,7 @@ class _Run:
         q = ref.quantities.get(atom.name)
         if q is None or q.level != 0:
             return False
-        from .values import Unsized
+        from ..formula.values import Unsized
         if isinstance(right, Unsized):
             right = right.fill(q.rows, q.cols) if atom.kind == "whole" else \
                 right.fill(*((1, q.cols) if atom.kind == "row" else (1, 1)))
@@ -1506,7 +1506,7 @@ _CONVENTION_WORDS = (("column", r"(?i)column[- ]vectors?|列ベクトル|縦ベ�
 
 
 def _evaluator(ref, column: bool):
-    from .evaluate import Evaluator
+    from ..formula.entries import Evaluator
     return Evaluator(ref, column=column)
 
 
@@ -1522,8 +1522,8 @@ def _has_vector(unit) -> bool:
 
 def _sensible(ref, lu, ru, column: bool) -> bool:
     """Do both sides evaluate, to values of one shape, with vectors read this way?"""
-    from .evaluate import step_ranges
-    from .values import MathError, Unsized, shape_of
+    from ..formula.entries import step_ranges
+    from ..formula.values import MathError, Unsized, shape_of
     try:
         env = {name: 1 for name in step_ranges(lu, ru, ref)}
         ev = _evaluator(ref.with_own_values(dict(ref.values)), column)
@@ -1539,7 +1539,7 @@ def _sensible(ref, lu, ru, column: bool) -> bool:
 
 def _operand_of(ref, value):
     """The operand whose entry symbols ``value`` is (a matrix), or None."""
-    from .values import is_matrix
+    from ..formula.values import is_matrix
     if not is_matrix(value):
         return None
     for q in ref.quantities.values():
@@ -1564,7 +1564,7 @@ def _quantity_of(ref, value, shape) -> tuple | None:
     derived for a value the formula leaves unnamed, such as that of S/√d), or None.
     Compared in numbers, at one choice of every entry."""
     from ..seq import size_symbol
-    from .values import is_matrix
+    from ..formula.values import is_matrix
     if value is None or not is_matrix(value) or tuple(value.shape) != tuple(shape):
         return None
     if value[0, 0] in ref.owner:

@@ -16,5 +16,5 @@ side of such a claim, in the names of a target derivation:
   with latex2sympy2 or with the built-in parser :mod:`.flatparse`.
 
 The target (the checker's ``Reference``) is a parameter: nothing here imports
-the checker.  Evaluating the trees is :mod:`symrow.checker.evaluate`'s work.
+the checker.  Evaluating the trees is :mod:`symrow.formula.entries`' work.
 """

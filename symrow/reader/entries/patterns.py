@@ -20,7 +20,7 @@ reason.
 >>> from symrow.checker.reference import Reference
 >>> from symrow.reader.entries.translate import translate_text
 >>> from symrow.reader.entries.parse import parse_unit
->>> from symrow.checker.evaluate import Evaluator
+>>> from symrow.formula.entries import Evaluator
 >>> ref = Reference(symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 2)))
 >>> unit = translate_text(r"a_{11} b_{11} + a_{12} b_{21} + \cdots + a_{1\ell} b_{\ell 1}", ref)
 >>> parse_unit(unit, {})

@@ -1,20 +1,25 @@
-"""Parse translated units, then evaluate them into SymPy values.
+"""The value of the entries a hand derivation writes: translated units into SymPy values.
 
-Parsing (:func:`parse_unit`) runs the parser (:mod:`.parse`: latex2sympy2
-or the built-in one) on each unit's text, and on every cell of every
-explicit matrix, and checks that the result holds
-only the node types the translator can produce.  Evaluation
-(:class:`Evaluator`) walks the parsed, *unevaluated* tree itself: it looks
+The entry-level grammar (:mod:`symrow.reader.entries`) reads one side of a claim
+into a unit and parses it (:func:`symrow.reader.entries.parse.parse_unit`) into
+an unevaluated SymPy tree.  :class:`Evaluator` walks that tree itself: it looks
 placeholders up in the unit's table, multiplies factors strictly in the
 order written (so ``QK^T`` is never ``K^TQ``), applies the markers
 (transpose, softmax, group, entry), expands sums and bounds every number
 before it reaches SymPy, so no single arithmetic operation can run long.
 
+What a function, a transpose, an entrywise product, ``diag`` or the power or
+exponential of a diagonal matrix computes is asked of its reading
+(:mod:`symrow.derive.readings`, through :func:`symrow.formula.evaluate.apply` or
+the reading's ``evaluate``), so ``check`` means by each exactly what ``explain``
+means.  The target (the checker's ``Reference``: the derivation's symbols,
+sizes, ground truth and gradients) is a parameter, used by what it offers.
+
 >>> import symrow
 >>> from symrow.checker.reference import Reference
 >>> from symrow.reader.entries.translate import translate_text
 >>> from symrow.reader.entries.parse import parse_unit
->>> from symrow.checker.evaluate import Evaluator
+>>> from symrow.formula.entries import Evaluator
 >>> ref = Reference(symrow.match(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2)))
 >>> unit = translate_text(r"\\sum_{k=1}^{2} a_{1k} b_{2k}", ref)
 >>> parse_unit(unit, {})
@@ -28,7 +33,6 @@ import math
 
 import sympy
 
-from ..derive.readings import matrix_product
 from ..reader.entries.indices import index_names, index_value
 from ..reader.entries.parse import ALLOWED_SINGLETONS, sub_units
 from ..reader.entries.units import NESTED, Atom, Unit
@@ -36,6 +40,21 @@ from .values import (MathError, Unsized, assemble, exp_of, is_matrix,
                      scalar_or_matrix, shape_text)
 
 __all__ = ["Evaluator", "free_indices", "MathError"]
+
+def _reading(name: str):
+    """The reading ``name`` (:data:`symrow.derive.readings.READINGS`), whose ``evaluate``
+    is the one definition of what it computes; imported on use, as formula/ sits below
+    derive/."""
+    from ..derive.readings import READINGS
+    return READINGS[name]
+
+
+def matrix_product(left, right):
+    """``left right``, each entry one sum of products, as the combine reading multiplies
+    (:func:`symrow.derive.readings.matrix_product`)."""
+    from ..derive.readings import matrix_product as product
+    return product(left, right)
+
 
 #: largest integer power of a symbolic expression (expansion grows fast)
 MAX_SYMBOLIC_POWER = 16
@@ -282,9 +301,8 @@ class Evaluator:
         if kind == "derivative":
             return self._derivative(atom, env)
         if kind == "gradient":
-            from .engine import gradient_of_value
             ((unit,),) = atom.cells
-            got = gradient_of_value(self.ref, self.value(unit, env))
+            got = self.ref.gradient_of_value(self.value(unit, env))
             if got is None:
                 raise MathError("the gradient by this expression: it is not a value the "
                                 "formula computes")
@@ -381,10 +399,11 @@ class Evaluator:
         """A function applied by its reading (:func:`symrow.formula.evaluate.apply`): the
         value explain gives it, whatever the function."""
         from ..errors import SymrowError
-        from ..formula.evaluate import apply
+        from .evaluate import apply
         args = [self.value(cell, env) for (cell,) in atom.cells]
         if atom.name == "erf" and len(args) == 1:
-            # the error function, in GELU's definition: entry by entry
+            # the error function, in GELU's definition: entry by entry (no reading has erf
+            # alone: the gelu entry function uses it inside its own value)
             x = args[0]
             return x.applyfunc(sympy.erf) if is_matrix(x) else sympy.erf(x)
         if any(isinstance(a, (Unsized, _Entrywise)) for a in args):
@@ -442,10 +461,7 @@ class Evaluator:
                     arg.rows == arg.cols > 1 and _diagonal(self.ref.ground(arg)):
                 # \exp(D) of a diagonal matrix, as explain reads it (the expdiag reading):
                 # the exponential of each diagonal entry, 0 off the diagonal
-                from ..derive.readings import READINGS
-                return sympy.ImmutableMatrix(READINGS["expdiag"].evaluate(
-                    [sympy.Matrix(arg.rows, arg.cols,
-                                  lambda i, j: arg[i, i] if i == j else 0)]))
+                return sympy.ImmutableMatrix(_reading("expdiag").evaluate([sympy.Matrix(arg)]))
             if is_matrix(arg):  # entry by entry, as symrow's formulas read \exp(XW)
                 return sympy.ImmutableMatrix(arg.applyfunc(exp_of))
             return exp_of(arg)
@@ -526,8 +542,8 @@ class Evaluator:
             if b.rows == b.cols and e.is_Rational and not (e.is_Integer and e > 1) and \
                     _diagonal(self.ref.ground(b)) and not _diagonal(b):
                 # a degree matrix (D of A's row sums) is diagonal by what it is made of:
-                # its power is taken entry by entry on the diagonal
-                b = sympy.ImmutableMatrix(b.rows, b.cols, lambda i, j: b[i, i] if i == j else 0)
+                # the power reading takes its diagonal entries to the power
+                return sympy.ImmutableMatrix(_reading("power").evaluate([b], exponent=e))
             return _matrix_power(b, e)
         if b is sympy.S.Exp1:
             return exp_of(e)
@@ -573,16 +589,16 @@ class Evaluator:
                 return value
             if 1 not in value.shape:
                 raise MathError(f"diag takes a row or a column; this is a {shape_text(value)}")
-            entries = list(value)
-            return sympy.ImmutableMatrix(sympy.diag(*entries))
+            return sympy.ImmutableMatrix(_reading("diag").evaluate([sympy.Matrix(value)]))
         if name == "rowsum":
             if not is_matrix(value):
                 return value
-            return scalar_or_matrix(sympy.ImmutableMatrix(
-                value.rows, 1, lambda i, _j: sympy.Add(*[value[i, k]
-                                                          for k in range(value.cols)])))
+            # the row sums are X 1, as symrow's formulas write them (no reading sums the
+            # rows of any matrix alone: degree does it for a square one, on the diagonal)
+            return scalar_or_matrix(matrix_product(value, sympy.ones(value.cols, 1)))
         if name == "T":
-            return sympy.ImmutableMatrix(value.T) if is_matrix(value) else value
+            return sympy.ImmutableMatrix(_reading("transpose").evaluate([value])) \
+                if is_matrix(value) else value
         idx = [self._index(item, env) for item in atom.items]
         if not is_matrix(value):
             if all(i == 1 for i in idx):
@@ -725,8 +741,7 @@ def _entrywise_product(x, y):
     if x.shape != y.shape:
         raise MathError(f"an entry-by-entry product of a {shape_text(x)} and a "
                         f"{shape_text(y)}")
-    return scalar_or_matrix(sympy.ImmutableMatrix(x.shape[0], x.shape[1],
-                                                  lambda i, j: x[i, j] * y[i, j]))
+    return scalar_or_matrix(sympy.ImmutableMatrix(_reading("hadamard").evaluate([x, y])))
 
 
 def _broadcast(values: list) -> list:
@@ -759,9 +774,8 @@ def _matrix_power(b, e):
     """``D^{-1/2}`` of a diagonal matrix (each diagonal entry to the power), ``A^2`` of a
     square one (a product); any other power of a matrix is refused."""
     if b.rows == b.cols and e.is_Rational:
-        if all(b[i, j] == 0 for i in range(b.rows) for j in range(b.cols) if i != j):
-            return sympy.ImmutableMatrix(b.rows, b.cols, lambda i, j:
-                                         b[i, i] ** e if i == j else 0)
+        if _diagonal(b):      # the power reading: each diagonal entry to the power
+            return sympy.ImmutableMatrix(_reading("power").evaluate([b], exponent=e))
         if e.is_Integer and 1 < e <= 8:
             out = b
             for _ in range(int(e) - 1):

@@ -72,7 +72,7 @@ print(json.dumps({"import": t1 - t0, "build": t2 - t1, "first": t3 - t2,
 LOAD = r"""
 import time, symrow
 t = time.perf_counter()
-import symrow.checker.parse as parse
+import symrow.reader.entries.parse as parse
 parse.load()
 print(time.perf_counter() - t)
 """
@@ -122,7 +122,7 @@ def child(size: int, repeat: int, parser: str) -> dict:
 
 
 def main() -> int:
-    from symrow.checker import parse
+    from symrow.reader.entries import parse
     parsers = ["latex2sympy2", "builtin"] if parse.available() else ["builtin"]
     print("symrow check: a complete hand derivation of softmax(QK^T/sqrt(d))V")
     if "latex2sympy2" in parsers:

@@ -77,7 +77,7 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture
 def checker_parser(request, monkeypatch):
     """The parser this run of a checker test uses: latex2sympy2, builtin or compare."""
-    from symrow.checker import parse
+    from symrow.reader.entries import parse
     name = request.param
     if name == "latex2sympy2":
         harness.require_latex2sympy2()

@@ -67,7 +67,7 @@ def require(ok: bool, what: str, how: str) -> None:
 
 def require_latex2sympy2() -> None:
     """Skip on Python >= 3.13 (it is not installed there); elsewhere as :func:`require`."""
-    from symrow.checker import parse
+    from symrow.reader.entries import parse
     if parse.available():
         return
     if sys.version_info >= (3, 13):
@@ -445,7 +445,7 @@ def _run(fn, text: str):
     """(outcome, result, error): what a parser makes of ``text``, with an outcome
     comparable across parsers: ("tree", structure), ("too complex",),
     ("error", reason, offset) or ("exception", type name)."""
-    from symrow.checker import parse
+    from symrow.reader.entries import parse
     try:
         tree = fn(text)
     except (parse.TooComplex, RecursionError) as err:
@@ -469,7 +469,7 @@ def comparing_parse(parse_module, mismatches: list):
     records in ``mismatches`` every text on which the built-in parser's
     outcome differs.
     """
-    from symrow.checker import flatparse
+    from symrow.reader.entries import flatparse
     l2s = parse_module._parse_latex2sympy2
 
     def parse(text, *, parser="auto", two_stage=True):

@@ -19,7 +19,7 @@ import sympy
 
 import symrow
 from check_cases.derivations import against, combine
-from symrow.checker import parse as l2s
+from symrow.reader.entries import parse as l2s
 
 
 @pytest.fixture()

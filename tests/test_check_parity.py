@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 import symrow
 from check_cases.derivations import against, combine
 from check_cases.handwritten import attention_derivation
-from symrow.checker import flatparse, parse
-from symrow.checker.units import PLACEHOLDERS
+from symrow.reader.entries import flatparse, parse
+from symrow.reader.entries.units import PLACEHOLDERS
 
 pytestmark = pytest.mark.parsers("latex2sympy2")
 
@@ -44,9 +44,9 @@ def _reference(derivation):
 
 def unit_texts(tex: str, derivation) -> set:
     """Every text the translator writes for ``tex``: each side of each step, each cell."""
-    from symrow.checker.lexer import Source, build_tree, tokenize
+    from symrow.reader.lexer import Source, build_tree, tokenize
     from symrow.checker.structure import Chain, split
-    from symrow.checker.translate import TranslateError, Translator
+    from symrow.reader.entries.translate import TranslateError, Translator
 
     def walk(unit):
         yield unit.text

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 import symrow
 from check_cases.derivations import against
-from symrow.checker import parse as l2s
-from symrow.checker.lexer import Source, build_tree, tokenize
+from symrow.reader.entries import parse as l2s
+from symrow.reader.lexer import Source, build_tree, tokenize
 from symrow.checker.reference import Reference
-from symrow.checker.translate import Translator
+from symrow.reader.entries.translate import Translator
 
 NAMES = ["Q", "K", "V", "S", "P", "O", r"q_{11}", r"k_{21}", r"s_{12}", r"p_{ij}", r"v_{j1}",
          r"\boldsymbol{q}_1", r"\mathbf{k}_2", "d", r"\sqrt{d}", "2", "0.5", r"\infty"]

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import symrow
 from check_cases.derivations import against
 from check_cases.published import PAGES
-from symrow.checker import parse
+from symrow.reader.entries import parse
 from symrow.checker.document import notebook_markdown
 
 pytestmark = pytest.mark.parsers("builtin")   # each test runs both parsers itself

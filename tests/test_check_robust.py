@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import symrow
 from check_cases.derivations import against, combine
 from check_cases.handwritten import attention_derivation
-from symrow.checker import deadline
+from symrow import deadline
 
 
 # -- import ---------------------------------------------------------------------------------
@@ -227,7 +227,7 @@ def test_a_deadline_landing_in_a_finalizer_is_not_reported(monkeypatch):
 
 @pytest.mark.parsers("latex2sympy2")
 def test_an_interrupted_parse_gives_its_lock_back():
-    from symrow.checker import parse as l2s
+    from symrow.reader.entries import parse as l2s
     l2s.load()
     l2s._lock.acquire()                  # as if interrupted right after taking it
     l2s.release_if_owned()

@@ -21,7 +21,7 @@ import re
 import pytest
 
 import symrow
-from symrow.checker.lexer import Source, build_tree, tokenize
+from symrow.reader.lexer import Source, build_tree, tokenize
 from symrow.checker.structure import split
 
 V = symrow.vecseq

@@ -1,4 +1,4 @@
-"""The built-in parser of the placeholder language (symrow/checker/flatparse.py),
+"""The built-in parser of the placeholder language (symrow/reader/entries/flatparse.py),
 and how the checker chooses between it and latex2sympy2.
 
 The expected trees here are written out by hand, so these tests run (and
@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 import symrow
 from check_cases.derivations import against
-from symrow.checker import flatparse, parse
-from symrow.checker.flatparse import MAX_DEPTH, MAX_ITEMS, MAX_NUMBER_DIGITS
+from symrow.reader.entries import flatparse, parse
+from symrow.reader.entries.flatparse import MAX_DEPTH, MAX_ITEMS, MAX_NUMBER_DIGITS
 
 a, b, c, f, g = sympy.symbols("a b c f g")
 alpha = sympy.Symbol("alpha")
@@ -109,8 +109,8 @@ def test_errors_name_where_reading_stopped(text, reason, offset):
 
 
 def test_an_error_offset_becomes_the_user_s_column():
-    from symrow.checker.evaluate import ReadError, parse_unit
-    from symrow.checker.units import Atom, Unit
+    from symrow.reader.entries.parse import ReadError, parse_unit
+    from symrow.reader.entries.units import Atom, Unit
     # "a + )" written from source positions 10..15
     unit = Unit("a + )", {"a": Atom("whole", "A")}, [(0, 1, 10, 11), (2, 3, 12, 13),
                                                       (4, 5, 14, 15)], 10, 15)
@@ -166,7 +166,7 @@ def test_huge_numbers_are_exact_up_to_the_limit():
 
 
 def test_a_time_limit_interrupts_the_parser():
-    from symrow.checker.deadline import run_with_deadline
+    from symrow.deadline import run_with_deadline
     text = " + ".join(["a b"] * 900)
 
     def forever():

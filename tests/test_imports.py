@@ -10,6 +10,14 @@ module is an edge to that module; an import of a name defined in a package's
 The one intended exception is :mod:`symrow.printable`, which reaches the
 printers lazily (as SymPy's ``Printable`` does): its imports inside
 functions are left out of the graph, and its module-level ones are not.
+
+The layers of the reading and checking of a hand derivation are pinned too:
+``reader/`` (the LaTeX grammar, the entry level included) imports nothing of
+``checker/`` at all and nothing of ``derive/`` at module level; ``formula/``
+imports nothing of ``checker/`` and ``derive/`` only inside functions;
+``checker/`` reads with ``reader/`` and evaluates with ``formula/``, and holds
+no grammar of its own.  An import under ``if TYPE_CHECKING:`` is an annotation,
+not an edge.
 """
 
 from __future__ import annotations
@@ -43,8 +51,33 @@ def _owner(name: str, mods: dict) -> str | None:
     return name or None
 
 
-def import_graph(root: Path = ROOT, lazy=LAZY) -> dict:
-    """Module -> the set of symrow modules it imports, at any level of its source."""
+def _type_checking(node) -> bool:
+    test = getattr(node, "test", None)
+    return isinstance(node, ast.If) and (
+        isinstance(test, ast.Name) and test.id == "TYPE_CHECKING" or
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _module_level(tree) -> list:
+    """The statements that run on import: the module's own, and those of its top-level
+    ``if``/``try`` blocks (not functions, classes' methods or ``if TYPE_CHECKING:``)."""
+    out, todo = [], list(tree.body)
+    while todo:
+        node = todo.pop()
+        if _type_checking(node):
+            continue
+        out.append(node)
+        if isinstance(node, (ast.If, ast.Try)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                todo.extend(getattr(node, field, []))
+        elif isinstance(node, ast.ExceptHandler):
+            todo.extend(node.body)
+    return out
+
+
+def import_graph(root: Path = ROOT, lazy=LAZY, module_level: bool = False) -> dict:
+    """Module -> the set of symrow modules it imports, at any level of its source
+    (only those that run on import with ``module_level``)."""
     mods = modules(root)
     top = root.name
     graph: dict = {}
@@ -52,6 +85,12 @@ def import_graph(root: Path = ROOT, lazy=LAZY) -> dict:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         here = name if package else name.rpartition(".")[0]
         skip: set = set()
+        for node in ast.walk(tree):
+            if _type_checking(node):
+                skip.update(id(n) for n in ast.walk(node))
+        if module_level:
+            skip.update(id(n) for n in ast.walk(tree))
+            skip.difference_update(id(n) for n in _module_level(tree))
         if name in lazy:
             for fn in ast.walk(tree):
                 if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -172,7 +211,7 @@ def symrow_graph() -> dict:
 def test_the_graph_covers_the_package():
     graph = symrow_graph()
     assert {"symrow.render.latex", "symrow.render.layout", "symrow.render.measure",
-            "symrow.checker.parse", "symrow.checker.flatparse", "symrow.printable"} <= set(graph)
+            "symrow.reader.entries.parse", "symrow.reader.entries.flatparse", "symrow.printable"} <= set(graph)
     assert "symrow.render.measure" in graph["symrow.render.latex"]
     assert "symrow.render.latex" in graph["symrow.render.layout"]
     # printable's lazy imports are the one way up, and they are real imports
@@ -184,3 +223,61 @@ def test_the_graph_covers_the_package():
 def test_imports_only_go_down():
     found = cycles(symrow_graph())
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
+
+
+# -- the layers of reading and checking --------------------------------------------------------
+
+def _under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def layering_faults(graph: dict, module_level: dict) -> list:
+    """What breaks the rule of the layers (see the module doc), one line each."""
+    out = []
+    for name in sorted(graph):
+        for target in sorted(graph[name]):
+            if _under(name, "symrow.reader") and _under(target, "symrow.checker"):
+                out.append(f"{name} imports {target}: the reader does not know the checker")
+            if _under(name, "symrow.formula") and _under(target, "symrow.checker"):
+                out.append(f"{name} imports {target}: formulas do not know the checker")
+        for target in sorted(module_level.get(name, ())):
+            if (_under(name, "symrow.reader") or _under(name, "symrow.formula")) and \
+                    _under(target, "symrow.derive"):
+                out.append(f"{name} imports {target} on import: only inside a function")
+    return out
+
+
+#: what the checker must not hold again: the entry-level grammar lives in reader/entries/
+GRAMMAR = ("translate", "constructs", "names", "indices", "patterns", "units", "notation",
+           "layouts", "flatparse", "parse", "parse_errors", "gradients", "lexer", "vocab")
+
+
+def test_the_layer_rule_can_fail(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "", "reader/__init__.py": "", "checker/__init__.py": "",
+        "formula/__init__.py": "", "derive/__init__.py": "",
+        "reader/a.py": "def f():\n    from ..checker import run\n",
+        "reader/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                       "    from ..checker import run\nfrom ..derive import x\n",
+        "reader/c.py": "def f():\n    from ..derive import x\n",
+        "formula/d.py": "try:\n    from ..derive import x\nexcept ImportError:\n    pass\n",
+        "checker/run.py": "from ..reader import a\n", "derive/x.py": "",
+    })
+    faults = layering_faults(import_graph(root), import_graph(root, module_level=True))
+    assert faults == [
+        "symrow.formula.d imports symrow.derive.x on import: only inside a function",
+        "symrow.reader.a imports symrow.checker.run: the reader does not know the checker",
+        "symrow.reader.b imports symrow.derive.x on import: only inside a function",
+    ]
+
+
+def test_the_layers_of_reading_and_checking():
+    assert layering_faults(symrow_graph(), import_graph(module_level=True)) == []
+    graph = symrow_graph()
+    checker = {n for n in graph if _under(n, "symrow.checker")}
+    held = sorted(n for n in checker if n.rpartition(".")[2] in GRAMMAR)
+    assert held == [], f"grammar in the checker: {held}"
+    # the checker does read with the reader and evaluate with formula/
+    uses = set().union(*(graph[n] for n in checker))
+    assert any(_under(t, "symrow.reader.entries") for t in uses)
+    assert any(_under(t, "symrow.formula") for t in uses)

@@ -23,17 +23,17 @@ How it works, in stages, each in its own module:
 
 0. :mod:`.document` leaves only the page's mathematics to read (Markdown
    fences and comments, notebooks, Beamer overlays), keeping every offset;
-1. :mod:`.lexer` and :mod:`.structure` read the text into tokens, nest
-   braces and environments, and cut it into chains ``a = b \\approx c``: each
-   relation is a claim; math without one (``Row $i$ of $C$``) is not;
-2. :mod:`.translate` (with :mod:`.names`, :mod:`.constructs`,
-   :mod:`.notation` and :mod:`.patterns`) turns each side into a small
-   language of placeholders, and :mod:`.parse` reads it with latex2sympy2
-   behind a hardened wrapper (state reset, full-input check, a lock) or with
-   the built-in parser (:mod:`.flatparse`), which gives the same trees on
-   every Python;
-3. :mod:`.evaluate` turns the parsed trees into SymPy numbers and matrices
-   in the derivation's own symbols (:mod:`.reference`);
+1. :mod:`symrow.reader.lexer` and :mod:`.structure` read the text into tokens,
+   nest braces and environments, and cut it into chains ``a = b \\approx c``:
+   each relation is a claim; math without one (``Row $i$ of $C$``) is not;
+2. the entry-level grammar, :mod:`symrow.reader.entries`, turns each side into
+   a small language of placeholders (:mod:`symrow.reader.entries.translate`) and
+   reads it with latex2sympy2 behind a hardened wrapper (state reset, full-input
+   check, a lock) or with the built-in parser, which gives the same trees on
+   every Python (:mod:`symrow.reader.entries.parse`);
+3. :mod:`symrow.formula.entries` turns the parsed trees into SymPy numbers and
+   matrices in the derivation's own symbols (:mod:`.reference`), asking each
+   function's reading for its value;
 4. :mod:`.verify` compares the sides of ``=`` entry by entry and explains a
    difference (and :mod:`.hints` names a familiar mistake that explains
    it); :mod:`.relations` checks the other relations;
@@ -45,7 +45,7 @@ How it works, in stages, each in its own module:
 at several concrete sizes (:mod:`.general`); the handout section by
 section, each against its own derivation.
 
-Parsing and verifying run under one time limit (:mod:`.deadline`).
+Parsing and verifying run under one time limit (:mod:`symrow.deadline`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ import math
 
 from ..errors import ParseError, LimitError, OptionError
 from ..limits import get_limits
-from .deadline import run_with_deadline
+from ..deadline import run_with_deadline
 from .report import Report, StepReport
 
 __all__ = ["check", "Report", "StepReport", "MAX_INPUT"]
@@ -124,7 +124,7 @@ def check(tex: str, against, *, timeout: float | None = None,
 def _check(tex: str, against, seconds, values, parser) -> Report:
     from .run import check_text, targets_for
     targets = targets_for(against, _values(values))
-    from . import parse
+    from ..reader.entries import parse
     backend = parse.choose(parser)
     try:
         if backend == "builtin":

@@ -345,7 +345,7 @@ def check_class(paths, build: Callable[[], object], *, jobs: int | None = None,
                 bar.step()
         else:
             if parser != "builtin":
-                from . import parse
+                from ..reader.entries import parse
                 if parse.choose(parser) == "latex2sympy2":
                     parse.load()      # once, before the fork
             _WORKER.update(against=against, build=build, options=options)

@@ -15,7 +15,7 @@ import dataclasses
 import sympy
 
 from ..reader.notation import NameError_, parse_name
-from .values import is_matrix
+from ..formula.values import is_matrix
 
 __all__ = ["gradient_of_value", "gradient_of", "unnamed_node", "node_value", "plans",
            "equal_quantity", "named_gradient", "replace_subtree"]

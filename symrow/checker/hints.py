@@ -18,6 +18,10 @@ and says so when one of them accounts for the whole difference:
   term's **sign flipped**, on S̄ and on every gradient computed from it;
 * a forward softmax computed entry by entry, **without its row sum**.
 
+A wrong claim about a whole gradient (``\bar{W} = W^T \bar{Y}``) gets its own
+sentence (:func:`gradient_hints`): factors in the wrong order, one use of a
+matrix used twice, a factor from the wrong side.
+
 A hint is only given when undoing the mistake makes the step hold.
 
 >>> import sympy, symrow
@@ -33,9 +37,9 @@ from __future__ import annotations
 
 import sympy
 
-from .values import MathError
+from ..formula.values import MathError
 
-__all__ = ["hints"]
+__all__ = ["hints", "gradient_hints", "is_backward"]
 
 
 def _holds(left, right, ref) -> bool:
@@ -351,4 +355,82 @@ def hints(left, right, ref) -> list[str]:
         if hint:
             out.append(hint)
             break
+    return out
+
+
+# -- hints on a wrong gradient claim (read with symrow.reader.entries.gradients) -------------
+
+def is_backward(derivation) -> bool:
+    """Whether a derivation is a backward pass (its quantities include gradients)."""
+    return getattr(derivation, "kind", None) == "backward"
+
+
+def _factors(expr) -> list | None:
+    """The factors of a product, each a name or a transposed name; None otherwise."""
+    from ..formula import expr as E
+    if isinstance(expr, E.Product):
+        left, right = _factors(expr.left), _factors(expr.right)
+        return None if left is None or right is None else left + right
+    if isinstance(expr, E.Name):
+        return [expr.name]
+    if isinstance(expr, E.Transpose) and isinstance(expr.arg, E.Name):
+        return [expr.arg.name]
+    if isinstance(expr, E.Scaled):
+        return _factors(expr.arg)
+    return None
+
+
+def _unscaled(expr):
+    """A product without its number in front (``\\bar{S}K/\\sqrt{d}`` -> ``\\bar{S}K``)."""
+    from ..formula import expr as E
+    while isinstance(expr, E.Scaled):
+        expr = expr.arg
+    return expr
+
+
+def gradient_hints(left: str, right: str, derivation) -> list[str]:
+    """What a wrong gradient claim ``left = right`` most likely got wrong: the factors in
+    the wrong order or transposed (W^T Ȳ for Ȳ W^T), one use of a matrix used twice, or
+    a factor taken from the wrong side of the product (W^T Ȳ for X^T Ȳ)."""
+    from ..errors import SymrowError
+    from ..formula import expr as E
+    from ..formula.read import read_latex
+    from ..reader.entries.gradients import as_bars
+    names = set(derivation.forward.quantities)
+    try:
+        lhs = read_latex(as_bars(left, names)).result
+        rhs = read_latex(as_bars(right, names)).result
+    except SymrowError:
+        return []
+    if not isinstance(lhs, E.Name):
+        return []
+    formula = derivation.plan.formula
+    defs = dict(formula.definitions)
+    correct = defs.get(lhs.name)
+    if correct is None:
+        return []
+    target = lhs.name
+    owner = target[len("\\bar{"):-1] if target.startswith("\\bar{") else target
+    out = []
+    got = E.text(rhs)
+    if isinstance(correct, E.Sum) and any(got == E.text(t) for t in correct.terms):
+        out.append(f"{owner} is used {len(correct.terms)} times, and this is the share of one "
+                   f"use; its gradient adds the shares of all its uses: "
+                   f"{target} = {E.text(correct)}")
+        return out
+    if E.text(_unscaled(rhs)) == E.text(_unscaled(correct)):
+        # the same product, scaled differently (a 1/√d dropped or doubled): the
+        # hints of the entries name the factor; "wrong order" would be false
+        return out
+    want, have = _factors(correct), _factors(rhs)
+    if want is not None and have is not None and sorted(want) == sorted(have) and \
+            got != E.text(correct):
+        out.append(f"the factors are in the wrong order or transposed: the gradient of "
+                   f"{owner} has the shape of {owner}, and it is {E.text(correct)}, not {got}")
+    elif want is not None and have is not None and len(want) == len(have):
+        missing = [n for n in want if n not in have]
+        extra = [n for n in have if n not in want]
+        if len(missing) == 1 and len(extra) == 1:
+            out.append(f"the gradient of {owner} is {E.text(correct)}: it takes {missing[0]} "
+                       f"where this has {extra[0]}")
     return out

@@ -14,7 +14,7 @@ when it equals a quantity of the derivation's forward pass (``\bar{Z}`` is
 
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.lexer import Source, build_tree, tokenize
+>>> from symrow.reader.lexer import Source, build_tree, tokenize
 >>> ref = Reference(symrow.explain("XW", {"X": (2, 2), "W": (2, 2)}))
 >>> src = Source(r"\alpha_{ij}")
 >>> parts, indices, power = defined_name(build_tree(tokenize(src.text), src), src, ref)
@@ -30,11 +30,11 @@ import sympy
 
 from ..reader.notation import GREEK_CAPITALS, NameError_, NameParts, is_name_start, \
     parse_name, read_name
-from . import vocab as V
-from .lexer import Cursor, Group, Token
-from .units import is_token
+from ..reader import vocab as V
+from ..reader.lexer import Cursor, Group, Token
+from ..reader.entries.units import is_token
 from .engine import equal_quantity, gradient_of, node_value, plans, unnamed_node
-from .values import MathError, is_matrix
+from ..formula.values import MathError, is_matrix
 
 __all__ = ["defined_name", "defined_value", "bind", "equal_quantity", "same_value",
            "free_names", "convention"]
@@ -163,7 +163,7 @@ def defined_value(evaluator, unit, ref, indices: tuple):
     """The value a definition gives: a matrix; for ``z_{ij} = ...`` its entries over the
     ranges of i and j, for ``z_i = ...`` its rows.  None when the right side does not
     give one (it uses other free indices, or cannot be evaluated)."""
-    from .evaluate import step_ranges
+    from ..formula.entries import step_ranges
     try:
         if not indices:
             value = evaluator.value(unit, {})

@@ -43,7 +43,7 @@ from ..errors import OptionError, UnsafeNameError
 from ..limits import get_limits
 from ..seq import VecSeq, size_symbol
 from . import numeric
-from .values import MathError
+from ..formula.values import MathError
 
 __all__ = ["Quantity", "Reference"]
 
@@ -549,3 +549,10 @@ class Reference:
 
     def ground(self, expr):
         return expr.xreplace(self.ground_map) if self.ground_map else expr
+
+    def gradient_of_value(self, value):
+        """The gradient of the value an expression computes (``\\partial L / \\partial
+        (X W)``), against a backward derivation; None when there is none (see
+        :func:`.engine.gradient_of_value`)."""
+        from .engine import gradient_of_value
+        return gradient_of_value(self, value)

@@ -1,7 +1,7 @@
 r"""Claims other than ``=``: ``\approx``, ``\le``/``\ge``/``<``/``>``, ``\in`` and maps.
 
 Each is checked where it means something and is otherwise *not checked*
-(:class:`~symrow.checker.values.Undecided`, with the reason):
+(:class:`~symrow.formula.values.Undecided`, with the reason):
 
 * ``x \approx 0.893``: both sides must be numbers (with the operands'
   values); they may differ by the rounding of the decimals written
@@ -29,7 +29,7 @@ import re
 import sympy
 
 from . import numeric
-from .values import MathError, Undecided, is_matrix, shape_text
+from ..formula.values import MathError, Undecided, is_matrix, shape_text
 from .verify import Difference, EntryDiff, show
 
 __all__ = ["approx", "inequality", "membership", "mapping", "rounding"]
@@ -214,8 +214,8 @@ _REALS = {"\\mathbb", "\\mathbf", "\\Bbb", "\\mathbbm"}
 
 def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
     """``\\mathbb{R}^{m \\times \\ell}`` -> (m, ell) in numbers; None if not a real space."""
-    from .indices import NotIndex, read_expr, index_value
-    from .lexer import Group, Token
+    from ..reader.entries.indices import NotIndex, read_expr, index_value
+    from ..reader.lexer import Group, Token
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
     if not nodes:
         return None
@@ -256,7 +256,7 @@ def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
 def space_names(nodes: list) -> list | None:
     """``\\mathbb{R}^{T \\times d}`` -> ["T", "d"]: the dimensions of a real space, each a
     number or a name (a letter, optionally with a subscript); None if it is not one."""
-    from .lexer import Group, Token
+    from ..reader.lexer import Group, Token
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
     if len(nodes) < 3:
         return None

@@ -27,7 +27,7 @@ import weakref
 import sympy
 
 from ..errors import OptionError, ParseError
-from . import vocab as V
+from ..reader import vocab as V
 from .report import Report, StepReport
 
 __all__ = ["Target", "targets_for", "check_text", "MAX_ASSIGNMENTS"]
@@ -188,8 +188,8 @@ class _Context:
     """What one reference needs while checking: its translator, evaluator, parse cache."""
 
     def __init__(self, ref, sizes, src, cache):
-        from .evaluate import Evaluator
-        from .translate import Translator
+        from ..formula.entries import Evaluator
+        from ..reader.entries.translate import Translator
         self.ref = ref
         self.sizes = sizes
         self.translator = Translator(ref, src)
@@ -202,7 +202,7 @@ class _PageSource:
     from its prepared text, and shows the text as written."""
 
     def __new__(cls, page):
-        from .lexer import Source
+        from ..reader.lexer import Source
 
         class PageSource(Source):
             def near(self, pos: int, end: int | None = None) -> str:
@@ -267,8 +267,8 @@ class _Run:
 
     def unit(self, ctx: _Context, member):
         """The member translated and parsed for one reference, or an error tuple."""
-        from .evaluate import ReadError, parse_unit
-        from .translate import TranslateError
+        from ..reader.entries.parse import ReadError, parse_unit
+        from ..reader.entries.translate import TranslateError
         key = (id(ctx), id(member))
         got = self.cache.get(key)
         if got is not None:
@@ -364,8 +364,9 @@ class _Run:
 
     def gradients(self, tree):
         """Against a backward derivation, gradients as students write them (∂L/∂X, ∇_X L,
-        G_X) are read as its quantities X̄ (see :mod:`.gradients`)."""
-        from .gradients import is_backward, rewrite
+        G_X) are read as its quantities X̄ (see :mod:`symrow.reader.entries.gradients`)."""
+        from ..reader.entries.gradients import rewrite
+        from .hints import is_backward
         backward = [t.derivation for t in self.targets if is_backward(t.derivation)]
         if not backward:
             return tree
@@ -375,7 +376,7 @@ class _Run:
     def read_tree(self):
         """The page as a tree.  In Markdown, a paragraph whose braces or environments do
         not balance is listed as not read, and the rest of the page is read."""
-        from .lexer import build_tree, tokenize
+        from ..reader.lexer import build_tree, tokenize
         first = None
         for _ in range(50):
             try:
@@ -492,7 +493,7 @@ class _Run:
     def as_note(self, chain, target: Target):
         """A range note (``1 \\le i \\le m``, ``j > i``, ``i = 1, \\dots, m``): its
         conditions (a list, empty for one that restricts nothing); None for a claim."""
-        from .indices import NotIndex, index_names, read_expr
+        from ..reader.entries.indices import NotIndex, index_names, read_expr
         if chain.problem is not None or not chain.relations:
             return None
         if len(chain.relations) == 1 and chain.relations[0].kind == "in":
@@ -520,7 +521,7 @@ class _Run:
         """``\\ell = 3 のとき``, ``for $n = 4$``: against general sizes, a size set to a number
         is not a claim but a case; the claims after it in its paragraph are checked at the
         size choices where it holds."""
-        from .indices import NotIndex, read_expr
+        from ..reader.entries.indices import NotIndex, read_expr
         if chain.problem is not None or len(chain.members) != 2 or \
                 chain.relations[0].kind != "eq":
             return False
@@ -549,7 +550,7 @@ class _Run:
     def size_case(self, chain, target: Target) -> bool:
         """``m = 1 を代入すればOK``, ``for n = 1``: a size of a concrete derivation set to a
         number is a case the page considers, not a claim about this derivation's sizes."""
-        from .indices import NotIndex, read_expr
+        from ..reader.entries.indices import NotIndex, read_expr
         try:
             a, b = (read_expr(m.nodes, subscripts=False) for m in chain.members)
         except NotIndex:
@@ -570,8 +571,8 @@ class _Run:
         ``k \\in \\mathbb{N}``: the range an index runs over (its conditions), or
         None when the left side is not an index (``A \\in \\mathbb{R}^{m \\times n}``
         is a claim)."""
-        from .indices import NotIndex, read_expr
-        from .units import is_token
+        from ..reader.entries.indices import NotIndex, read_expr
+        from ..reader.entries.units import is_token
         left, right = chain.members
         try:
             name = read_expr(left.nodes, subscripts=False)
@@ -613,7 +614,7 @@ class _Run:
         name (``\\bar{Z} = \\partial L / \\partial Z``), or a function-style heading
         (``\\mathrm{Attention}(Q, K, V) = ...``) that is not this derivation's.  The
         note to make, or None."""
-        from .lexer import walk_tokens
+        from ..reader.lexer import walk_tokens
         if chain.problem is not None:
             return None
         words = {t.text for m in chain.members for t in walk_tokens(m.nodes)}
@@ -625,7 +626,7 @@ class _Run:
                 return (f"line {line}: a notation for a gradient "
                         f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
                         f"checked here")
-            from .gradients import is_backward
+            from .hints import is_backward
             if is_backward(target.derivation):
                 return None      # gradients and derivatives by entries: claims to check
             ctx = self.contexts_for(target)[0]
@@ -638,7 +639,7 @@ class _Run:
             return ""
         if len(chain.members) != 2 or chain.relations[0].kind != "eq":
             return None
-        from .gradients import is_backward
+        from .hints import is_backward
         if is_backward(target.derivation) and _is_loss(chain.members[0].nodes):
             return (f"line {line}: the loss, "
                     f"{' '.join(self.text_of(chain.members[0]).split())} = "
@@ -826,7 +827,7 @@ class _Run:
         in every reference of the target, so that the lines after it may use it; the
         step is the page's definition, not a claim.  None when the chain is not one."""
         from .own import bind, defined_name, defined_value, same_value
-        from .values import MathError
+        from ..formula.values import MathError
         if chain.problem is not None or not chain.relations or \
                 chain.relations[0].kind != "eq" or len(chain.members) < 2:
             return None
@@ -885,8 +886,8 @@ class _Run:
         not one (or reads in no way, or in more than one)."""
         import itertools
         from .own import bind
-        from .translate import TranslateError
-        from .values import MathError, is_matrix
+        from ..reader.entries.translate import TranslateError
+        from ..formula.values import MathError, is_matrix
         if chain.problem is not None or len(chain.relations) != 1 or \
                 chain.relations[0].kind != "eq":
             return None
@@ -924,7 +925,7 @@ class _Run:
                 return None, None
             return value, None
 
-        from .evaluate import ReadError, parse_unit
+        from ..reader.entries.parse import ReadError, parse_unit
         names: list = []
         while len(names) < 3:
             _, unknown = attempt(contexts[0], names, ((q.rows, q.cols),) * len(names))
@@ -1011,7 +1012,7 @@ class _Run:
         convention (:func:`.own.convention`), read as its definition of S for what
         follows, when the value is the derivation's S rescaled or masked; else None."""
         from ..reader.notation import NameError_, read_name
-        from .lexer import Cursor
+        from ..reader.lexer import Cursor
         from .own import convention
         if chain.relations[0].kind != "eq":
             return None
@@ -1076,7 +1077,7 @@ class _Run:
         sizes of the matrix they are said of, for the rest of the page; an Outcome when
         that cannot be (the page's T would stand for two sizes of this derivation)."""
         from .relations import space_names
-        from .values import is_matrix
+        from ..formula.values import is_matrix
         names = space_names(rm.nodes)
         if names is None:
             return None
@@ -1117,7 +1118,7 @@ class _Run:
             return False
         if self.operand_atom(ctx, chain.members[-1]) is not None:
             return True
-        from .values import Unsized, is_matrix
+        from ..formula.values import Unsized, is_matrix
         try:
             value = ctx.evaluator.value(last, {})
         except Exception:  # noqa: BLE001 - not a definition; the steps say why
@@ -1155,8 +1156,8 @@ class _Run:
 
     # -- one step, one reference --------------------------------------------------------------
     def judge(self, ctx: _Context, rel, lm, rm, conditions) -> Outcome:
-        from .evaluate import MathError, step_ranges
-        from .values import NeedsValues, Undecided
+        from ..formula.entries import MathError, step_ranges
+        from ..formula.values import NeedsValues, Undecided
         lu = self.unit(ctx, lm)
         ru = None if rel.kind == "in" else self.unit(ctx, rm)
         for u in (lu, ru):
@@ -1253,7 +1254,7 @@ class _Run:
         alone does not tell (``= X_{ai} \\delta_{bj}``: j runs over W's columns, as in
         ``\\partial W_{ij}`` the chain starts with); None when the chain does not tell
         either."""
-        from .evaluate import MathError, free_indices, index_range
+        from ..formula.entries import MathError, free_indices, index_range
         units = [u for u in (self.unit(ctx, m) for m in self.chain_members)
                  if not isinstance(u, tuple)]
         mine = free_indices([lu, ru], ctx.ref)
@@ -1269,7 +1270,7 @@ class _Run:
 
     def sum_hints(self, ctx, lu, ru, env: dict) -> list[str]:
         """Sums that add nothing, or copies of one term: said in plain words."""
-        from .evaluate import empty_sums, unused_bounds
+        from ..formula.entries import empty_sums, unused_bounds
         if ru is None:
             return []
         ev = ctx.evaluator
@@ -1287,7 +1288,7 @@ class _Run:
     def hints(self, ctx, lu, ru, env: dict, entry) -> list[str]:
         """Plain-word hints for a wrong step (:mod:`.hints`, and sums)."""
         from .hints import hints
-        from .values import is_matrix
+        from ..formula.values import is_matrix
         out = self.sum_hints(ctx, lu, ru, env)
         last = getattr(self, "_last", None)
         if last is None:
@@ -1308,7 +1309,7 @@ class _Run:
     def identity_wrong(self, ctx, lu, ru, env: dict, difference) -> Outcome:
         """The verdict on a number claimed equal to symbols when the page gives no numbers:
         the claim is an identity in the entries, and it is false."""
-        from .values import is_matrix
+        from ..formula.values import is_matrix
         ev = ctx.evaluator
         reasons = self.sum_hints(ctx, lu, ru, env)
         numbers = []
@@ -1330,7 +1331,7 @@ class _Run:
 
     @staticmethod
     def admits(conditions, env, ref) -> bool:
-        from .indices import index_value
+        from ..reader.entries.indices import index_value
         for kind, a, b in conditions:
             try:
                 x, y = index_value(a, env, ref.sizes), index_value(b, env, ref.sizes)
@@ -1381,7 +1382,7 @@ class _Run:
 
     def define(self, ctx, lu, left, right, env, defined: list) -> bool:
         """``A = [numbers]``: give the operand A these values (True), unless it has some."""
-        from .values import Undecided, is_matrix
+        from ..formula.values import Undecided, is_matrix
         ref = ctx.ref
         if env:
             return False
@@ -1395,7 +1396,7 @@ class _Run:
         q = ref.quantities.get(atom.name)
         if q is None or q.level != 0:
             return False
-        from .values import Unsized
+        from ..formula.values import Unsized
         if isinstance(right, Unsized):
             right = right.fill(q.rows, q.cols) if atom.kind == "whole" else \
                 right.fill(*((1, q.cols) if atom.kind == "row" else (1, 1)))
@@ -1450,7 +1451,7 @@ def _prose_without_math(text: str) -> bool:
 
 def _is_loss(nodes: list) -> bool:
     """``L``, ``\\mathcal{L}``, ``\\ell``, ``E``: the loss alone."""
-    from .lexer import Group, Token
+    from ..reader.lexer import Group, Token
     nodes = [n for n in nodes if not _is_spacing(n)]
     if len(nodes) == 1 and isinstance(nodes[0], Token):
         return nodes[0].text in ("L", "\\ell", "J", "E")
@@ -1466,7 +1467,7 @@ def _is_spacing(node) -> bool:
 def _is_gradient(nodes: list) -> bool:
     """``\\partial L / \\partial Z``, ``\\frac{\\partial L}{\\partial Z}``, ``\\nabla_Z L``:
     a gradient and nothing else (no sums, products or matrices around it)."""
-    from .lexer import Env, Group, Token, walk_tokens
+    from ..reader.lexer import Env, Group, Token, walk_tokens
     tokens = list(walk_tokens(nodes))
     if any(isinstance(n, Env) for n in nodes) or len(tokens) > 24:
         return False
@@ -1480,7 +1481,7 @@ def _is_gradient(nodes: list) -> bool:
 
 def _is_short_name(nodes: list) -> bool:
     """A name alone: ``\\bar{Z}``, ``\\delta_i``, ``G^{(l)}``, ``dS``."""
-    from .lexer import Group, Token
+    from ..reader.lexer import Group, Token
     k = 0
     if not nodes or not isinstance(nodes[0], Token) or nodes[0].kind not in ("letter", "cmd"):
         return False
@@ -1507,12 +1508,12 @@ _CONVENTION_WORDS = (("column", r"(?i)column[- ]vectors?|列ベクトル|縦ベ�
 
 
 def _evaluator(ref, column: bool):
-    from .evaluate import Evaluator
+    from ..formula.entries import Evaluator
     return Evaluator(ref, column=column)
 
 
 def _has_vector(unit) -> bool:
-    from .evaluate import sub_units
+    from ..reader.entries.parse import sub_units
     for atom in unit.atoms.values():
         if atom.kind == "row":
             return True
@@ -1523,8 +1524,8 @@ def _has_vector(unit) -> bool:
 
 def _sensible(ref, lu, ru, column: bool) -> bool:
     """Do both sides evaluate, to values of one shape, with vectors read this way?"""
-    from .evaluate import step_ranges
-    from .values import MathError, Unsized, shape_of
+    from ..formula.entries import step_ranges
+    from ..formula.values import MathError, Unsized, shape_of
     try:
         env = {name: 1 for name in step_ranges(lu, ru, ref)}
         ev = _evaluator(ref.with_own_values(dict(ref.values)), column)
@@ -1540,7 +1541,7 @@ def _sensible(ref, lu, ru, column: bool) -> bool:
 
 def _operand_of(ref, value):
     """The operand whose entry symbols ``value`` is (a matrix), or None."""
-    from .values import is_matrix
+    from ..formula.values import is_matrix
     if not is_matrix(value):
         return None
     for q in ref.quantities.values():
@@ -1565,7 +1566,7 @@ def _quantity_of(ref, value, shape) -> tuple | None:
     derived for a value the formula leaves unnamed, such as that of S/√d), or None.
     Compared in numbers, at one choice of every entry."""
     from ..seq import size_symbol
-    from .values import is_matrix
+    from ..formula.values import is_matrix
     if value is None or not is_matrix(value) or tuple(value.shape) != tuple(shape):
         return None
     if value[0, 0] in ref.owner:
@@ -1590,7 +1591,7 @@ def _bias_axis_hint(step, derivation) -> list[str]:
     """A bias gradient summed along the wrong axis: the gradient of a bias row b (1 x n)
     is a row, the sum of the gradient over the points (down each column); a column of
     m row sums (or the matrix unsummed) is the usual mistake."""
-    from .gradients import as_bars
+    from ..reader.entries.gradients import as_bars
     found = re.fullmatch(r"the left side is a 1 x (\d+) matrix, the right side a (\d+) x "
                          r"(\d+) matrix", step.message or "")
     if not found:
@@ -1621,15 +1622,15 @@ def _number_against_matrix(message: str) -> bool:
 
 def _gradient_hints(steps: list, targets: list[Target]) -> list:
     """Against a backward derivation, a wrong gradient gets a sentence for the usual
-    mistakes (:func:`.gradients.hints`), in place of the general hints."""
-    from .gradients import hints, is_backward
+    mistakes (:func:`.hints.gradient_hints`), in place of the general hints."""
+    from .hints import gradient_hints, is_backward
     backward = [t.derivation for t in targets if is_backward(t.derivation)]
     if not backward:
         return steps
     out = []
     for step in steps:
         if step.status == "wrong" and step.relation == "eq":
-            found = hints(step.left, step.right, backward[0]) or \
+            found = gradient_hints(step.left, step.right, backward[0]) or \
                 _bias_axis_hint(step, backward[0])
             if found:
                 detail = dict(step.detail or {})
@@ -1643,7 +1644,7 @@ def _gradient_hints(steps: list, targets: list[Target]) -> list:
 
 def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
     """Check ``tex`` against ``targets`` (one per section, or one for the whole text),
-    reading formulas with ``parser`` (see :func:`symrow.checker.parse.parse`)."""
+    reading formulas with ``parser`` (see :func:`symrow.reader.entries.parse.parse`)."""
     run = _Run(tex, targets, parser)
     steps = run.run()
     if not run.numbers:

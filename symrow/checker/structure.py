@@ -21,7 +21,7 @@ space: it never ends an equation.  Then:
 Each relation of a chain (``=``, ``\\approx``, ``\\le``, ``\\in``,
 ``\\longmapsto``, ...) is one step.
 
->>> from symrow.checker.lexer import Source, tokenize, build_tree
+>>> from symrow.reader.lexer import Source, tokenize, build_tree
 >>> from symrow.checker.structure import split
 >>> def show(text):
 ...     src = Source(text)
@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .lexer import DOC_ENVS, MATRIX_ENVS, Env, Group, Source, Token
+from ..reader.lexer import DOC_ENVS, MATRIX_ENVS, Env, Group, Source, Token
 
 __all__ = ["Member", "Relation", "Chain", "split", "RELATIONS"]
 

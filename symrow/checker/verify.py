@@ -39,7 +39,7 @@ import math
 import sympy
 
 from . import numeric
-from .values import MathError, NeedsValues, Undecided, is_matrix, scalar_or_matrix, shape_text
+from ..formula.values import MathError, NeedsValues, Undecided, is_matrix, scalar_or_matrix, shape_text
 
 __all__ = ["EntryDiff", "Difference", "compare", "is_polynomial", "show"]
 
@@ -446,9 +446,9 @@ def _compare_values(left, right, ref, diff: EntryDiff) -> EntryDiff | None:
 
 
 def sized(left, right):
-    """``I``, ``0`` or ``1`` without a size (:class:`~.values.Unsized`) given the size of
+    """``I``, ``0`` or ``1`` without a size (:class:`~symrow.formula.values.Unsized`) given the size of
     the other side."""
-    from .values import Unsized, shape_of
+    from ..formula.values import Unsized, shape_of
     lu, ru = isinstance(left, Unsized), isinstance(right, Unsized)
     if lu and ru:
         if (left.kind, left.scale) == (right.kind, right.scale) or {left.kind, right.kind} \

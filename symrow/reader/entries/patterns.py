@@ -18,8 +18,9 @@ reason.
 
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.translate import translate_text
->>> from symrow.checker.evaluate import Evaluator, parse_unit
+>>> from symrow.reader.entries.translate import translate_text
+>>> from symrow.reader.entries.parse import parse_unit
+>>> from symrow.formula.entries import Evaluator
 >>> ref = Reference(symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 2)))
 >>> unit = translate_text(r"a_{11} b_{11} + a_{12} b_{21} + \cdots + a_{1\ell} b_{\ell 1}", ref)
 >>> parse_unit(unit, {})
@@ -31,12 +32,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import vocab as V
+from .. import vocab as V
 from .indices import IndexExpr
-from .lexer import Token
+from ..lexer import Token
 from .units import NESTED, Atom, Cursor, Emitter, TranslateError, is_token
 
-__all__ = ["PatternReader", "is_dots", "elided_value", "grid_value", "DOTS"]
+__all__ = ["PatternReader", "is_dots", "DOTS"]
 
 DOTS = {"\\cdots", "\\dots", "\\ldots", "\\dotsb", "\\dotsc", "\\dotsm", "\\dotsi"}
 VDOTS = {"\\vdots"}
@@ -401,78 +402,3 @@ def _positions(start: int, before: int, after: int, end) -> tuple:
     out = [start + k for k in range(before)]
     out += [_plus(end, -(after - 1 - k)) for k in range(after)]
     return tuple(out)
-
-
-# -- evaluation ---------------------------------------------------------------------------------
-
-def _places(ev, spec, env) -> tuple[str, list[int], range]:
-    kappa, values = spec
-    places = [ev._index(v, env) for v in values]
-    low, high = places[0], places[-1]
-    if high < low:
-        from .values import MathError
-        raise MathError(f"the dots run from {low} down to {high}")
-    if high - low + 1 > 4096:
-        from .values import MathError
-        raise MathError("the dots stand for more than 4096 terms")
-    return kappa, places, range(low, high + 1)
-
-
-def _explicit(places: list, k: int):
-    found = None
-    for n, place in enumerate(places):
-        if place == k:
-            found = n
-    return found
-
-
-def elided_value(ev, atom: Atom, env: dict):
-    """The value of ``t_1 + t_2 + \\cdots + t_N`` at ``env``."""
-    (spec,) = atom.items
-    template = atom.cells[0][0]
-    explicit = [row[0] for row in atom.cells[1:]]
-    kappa, places, span = _places(ev, spec, env)
-    terms = []
-    for k in span:
-        n = _explicit(places, k)
-        unit = template if n is None else explicit[n]
-        terms.append(ev.value(unit, {**env, kappa: k}))
-    return ev._add(terms)
-
-
-def grid_value(ev, atom: Atom, env: dict):
-    """The value of a matrix with ⋯ ⋮ ⋱ at ``env``."""
-    from .values import assemble
-    rspec, cspec = atom.items
-    templates = atom.cells[0]
-    grid = atom.cells[1:]
-    if rspec is not None:
-        kr, rplaces, rspan = _places(ev, rspec, env)
-    else:
-        kr, rplaces, rspan = None, list(range(len(grid))), range(len(grid))
-    if cspec is not None:
-        kc, cplaces, cspan = _places(ev, cspec, env)
-    else:
-        kc, cplaces, cspan = None, list(range(len(grid[0]))), range(len(grid[0]))
-    rows = []
-    for rk in rspan:
-        ri = _explicit(rplaces, rk)
-        blocks = []
-        for ck in cspan:
-            ci = _explicit(cplaces, ck)
-            if ri is not None and ci is not None:
-                unit = grid[ri][ci]
-            elif rspec is not None and cspec is not None:
-                unit = templates[0]
-            elif rspec is not None:
-                unit = templates[ci]
-            else:
-                unit = templates[ri]
-            local = dict(env)
-            if kr is not None:
-                local[kr] = rk
-            if kc is not None:
-                local[kc] = ck
-            blocks.append(ev.value(unit, local))
-        rows.append(blocks)
-    return assemble(rows, "a matrix with dots")

@@ -1,6 +1,6 @@
 r"""Reading ``cases`` (a mask), ``\max`` and ``\min``.
 
-A mixin of :class:`symrow.checker.translate.Translator`.  Each construct
+A mixin of :class:`symrow.reader.entries.translate.Translator`.  Each construct
 becomes one placeholder whose parts are units of their own, so the parser
 never sees it:
 
@@ -13,7 +13,7 @@ never sees it:
 
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.translate import translate_text
+>>> from symrow.reader.entries.translate import translate_text
 >>> ref = Reference(symrow.attention(2, 2, 2, causal=True))
 >>> unit = translate_text(r"\begin{cases} 0 & (j \le i) \\ -\infty & (j > i) \end{cases}", ref)
 >>> atom, = unit.atoms.values()
@@ -23,9 +23,9 @@ never sees it:
 
 from __future__ import annotations
 
-from . import vocab as V
+from .. import vocab as V
 from .indices import NotIndex, read_expr
-from .lexer import Env, Group, Token
+from ..lexer import Env, Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, env_rows, is_token
 
 __all__ = ["NotationReader", "CONDITION_RELATIONS"]

@@ -4,7 +4,7 @@ The translator (:mod:`.translate`) never hands a parser the user's LaTeX.
 It writes one flat level of arithmetic at a time, in a small language:
 
 * placeholders: ASCII letters except ``d e E I``, the Greek commands of
-  :data:`symrow.checker.units.PLACEHOLDERS` (``\alpha`` ...), and beyond
+  :data:`symrow.reader.entries.units.PLACEHOLDERS` (``\alpha`` ...), and beyond
   those ``\alpha_{NN}``;
 * numbers: ``12``, ``0.5`` (read exactly, as rationals), and ``\infty``;
 * ``+ -`` (binary and as signs), ``\cdot``, ``/`` and juxtaposition;
@@ -52,7 +52,7 @@ text the translator writes:
   relation (``a = b``) is reported at its sign (latex2sympy2 reports it at
   offset 0).
 
->>> from symrow.checker.flatparse import parse
+>>> from symrow.reader.entries.flatparse import parse
 >>> parse(r"a b + \frac{c}{2}")
 a*b + c/2
 >>> parse(r"{a}^{b} c - 2").args
@@ -60,7 +60,7 @@ a*b + c/2
 >>> parse(r"a + b )")
 Traceback (most recent call last):
 ...
-symrow.checker.parse.TextError: unexpected ')' after the end of the expression (offset 6)
+symrow.reader.entries.parse.TextError: unexpected ')' after the end of the expression (offset 6)
 """
 
 from __future__ import annotations
@@ -387,9 +387,9 @@ class _Reader:
 def parse(text: str):
     """Parse translated text into the unevaluated SymPy tree latex2sympy2 would return.
 
-    Raises :class:`symrow.checker.parse.TextError` (with the offset where
+    Raises :class:`symrow.reader.entries.parse.TextError` (with the offset where
     reading stopped) for text outside the language, and its subclass
-    :class:`symrow.checker.parse.TooComplex` beyond the limits.
+    :class:`symrow.reader.entries.parse.TooComplex` beyond the limits.
     """
     try:
         return _Reader(text).whole()

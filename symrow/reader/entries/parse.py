@@ -35,7 +35,7 @@ place that touches it:
 The built-in parser needs none of that: it keeps no state, and reads to the
 end of its input or raises.
 
->>> from symrow.checker.parse import parse
+>>> from symrow.reader.entries.parse import parse
 >>> parse(r"a b + \\frac{c}{2}")
 a*b + c/2
 >>> parse(r"a b + \\frac{c}{2}", parser="builtin")
@@ -43,7 +43,7 @@ a*b + c/2
 >>> parse(r"a + b )", parser="builtin")
 Traceback (most recent call last):
 ...
-symrow.checker.parse.TextError: unexpected ')' after the end of the expression (offset 6)
+symrow.reader.entries.parse.TextError: unexpected ')' after the end of the expression (offset 6)
 """
 
 from __future__ import annotations
@@ -52,10 +52,13 @@ import os
 import threading
 import warnings
 
+import sympy
+
 from .parse_errors import TextError, TooComplex
+from .units import NESTED, Atom, Unit
 
 __all__ = ["parse", "TextError", "TooComplex", "PARSERS", "ENV_VAR", "choose", "available",
-           "load", "reset_parser_caches", "release_if_owned"]
+           "load", "reset_parser_caches", "release_if_owned", "parse_unit", "ReadError", "sub_units"]
 
 #: the values of ``parser=`` (and of ``--parser`` and ``SYMROW_PARSER``)
 PARSERS = ("auto", "latex2sympy2", "builtin")
@@ -95,7 +98,7 @@ def choose(parser: str | None = "auto") -> str:
     ...
     symrow.errors.OptionError: parser must be one of auto, latex2sympy2, builtin; got 'antlr'
     """
-    from ..errors import OptionError
+    from ...errors import OptionError
     where = "parser"
     if parser is None or parser == "auto":
         env = os.environ.get(ENV_VAR, "").strip()
@@ -234,7 +237,7 @@ def _parse_latex2sympy2(text: str, two_stage: bool):
     if _Listener is None:
         _Listener = _listener_class()
     from antlr4.atn.PredictionMode import PredictionMode
-    from .deadline import Deadline, remaining
+    from ...deadline import Deadline, remaining
     left = remaining()
     if not _lock.acquire(timeout=-1 if left is None else max(left, 0.001)):
         raise Deadline()
@@ -250,3 +253,77 @@ def _parse_latex2sympy2(text: str, two_stage: bool):
     finally:
         _reset_globals(_mod)
         _lock.release()
+
+
+# -- translated units ---------------------------------------------------------------------
+
+class ReadError(Exception):
+    """A unit cannot be read; ``pos``/``end`` locate it in the source."""
+
+    def __init__(self, message: str, pos: int, end: int):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        self.end = end
+
+
+_ALLOWED = (sympy.Symbol, sympy.Number, sympy.Add, sympy.Mul, sympy.Pow, sympy.exp,
+            sympy.Sum, sympy.Tuple)
+#: the constants a parsed tree may hold besides numbers and placeholders
+ALLOWED_SINGLETONS = (sympy.S.Exp1, sympy.S.Infinity, sympy.S.NegativeInfinity)
+
+
+def _check_tree(tree, unit: Unit) -> None:
+    """Only the node types the translator emits; anything else is refused."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node in ALLOWED_SINGLETONS:
+            continue
+        if not isinstance(node, _ALLOWED) or node in (sympy.nan, sympy.zoo) or \
+                isinstance(node, sympy.Float) and not node.is_finite:
+            raise ReadError(f"cannot read this expression (it parsed to "
+                            f"{type(node).__name__})", unit.pos, unit.end)
+        if isinstance(node, sympy.Symbol) and node.name not in unit.atoms:
+            raise ReadError(f"cannot read this expression (stray symbol {node.name})",
+                            unit.pos, unit.end)
+        stack.extend(node.args)
+
+
+def parse_unit(unit: Unit, cache: dict, parser: str = "auto") -> None:
+    """Parse a unit and all its matrix cells; ``cache`` maps text to parsed trees.
+
+    ``parser`` is passed to :func:`parse`; one cache
+    must only ever see one parser.
+    """
+    if unit.tree is None:
+        tree = cache.get(unit.text)
+        if tree is None:
+            try:
+                tree = parse(unit.text, parser=parser)
+            except (TooComplex, RecursionError):
+                raise ReadError("this expression is too long or nested too deeply for the "
+                                "parser; split it into several steps", unit.pos,
+                                unit.end) from None
+            except TextError as err:
+                pos, end = unit.source_span(err.offset)
+                raise ReadError(f"cannot read this: {err.reason}", pos, end) from None
+            except Exception as err:  # latex2sympy2's converter raises bare Exceptions
+                reason = " ".join(str(err).split())[:120] or type(err).__name__
+                raise ReadError(f"cannot read this expression ({reason})", unit.pos,
+                                unit.end) from None
+            cache[unit.text] = tree
+        _check_tree(tree, unit)
+        unit.tree = tree
+    for atom in unit.atoms.values():
+        for cell in sub_units(atom):
+            parse_unit(cell, cache, parser)
+
+
+def sub_units(atom: Atom):
+    """Every unit inside an atom (matrix cells, a group, the rows of a cases, ...)."""
+    if atom.kind in NESTED:
+        for row in atom.cells:
+            for cell in row:
+                if cell is not None:
+                    yield cell

@@ -28,11 +28,12 @@ column of the offending token:
   commands are refused with their position.
 
 Names are read by :mod:`.names`, functions, sums and matrices by
-:mod:`.constructs`; the vocabulary is in :mod:`.vocab`.
+:mod:`.constructs`, cases and extrema by :mod:`.layouts`, elided sums and matrices by
+:mod:`.patterns`; the vocabulary is in :mod:`symrow.reader.vocab`.
 
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.translate import translate_text
+>>> from symrow.reader.entries.translate import translate_text
 >>> ref = Reference(symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2)))
 >>> unit = translate_text(r"\\boldsymbol{a}_1 B^{\\top} + c_{12}", ref)
 >>> unit.text
@@ -45,15 +46,15 @@ from __future__ import annotations
 
 import itertools
 
-from . import vocab as V
+from .. import vocab as V
 from .constructs import ConstructReader
-from .lexer import Env, Group, Source, Token, build_tree, tokenize
+from ..lexer import Env, Group, Source, Token, build_tree, tokenize
 
 #: environments that set one expression on several rows, read inside an
 #: expression as that expression (symrow's own long fractions use gathered)
 _ROW_ENVS = frozenset({"gathered", "aligned", "split", "multlined"})
 from .names import NameReader
-from .notation import NotationReader
+from .layouts import NotationReader
 from .patterns import PatternReader
 from .units import Atom, Cursor, Emitter, TranslateError, Unit, arg_nodes, is_token, plain
 

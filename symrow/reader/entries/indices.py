@@ -6,7 +6,7 @@ primed, ``j'``, or with a subscript, ``k_1``; or a size such as ``m`` or
 the conditions of a ``cases`` and range notes such as ``(1 \le i \le m)``
 are read with :func:`read_expr`.
 
->>> from symrow.checker.lexer import tokenize
+>>> from symrow.reader.lexer import tokenize
 >>> e = read_expr(tokenize("i - m + n"))
 >>> e, e.value({"i": 2, "m": 2, "n": 5})
 (IndexExpr(i - m + n), 5)
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .lexer import Group, Token
+from ..lexer import Group, Token
 
 __all__ = ["IndexExpr", "read_expr", "index_value", "index_names", "NotIndex", "name_at"]
 

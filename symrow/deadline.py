@@ -23,13 +23,13 @@ An asynchronous exception can also land in a finalizer or a garbage
 collector callback, where Python cannot raise it; while a deadline is
 active, such "unraisable" reports of a :class:`Deadline` are dropped
 instead of printed.  A lock taken just before the exception arrived is the
-caller's to release (see :func:`symrow.checker.parse.release_if_owned`).
+caller's to release (see :func:`symrow.reader.entries.parse.release_if_owned`).
 
 The one thing this cannot interrupt is a single long call into C (a huge
 integer power, say); the checker bounds numbers, exponents and sizes before
 they reach SymPy so that no such call happens.
 
->>> from symrow.checker.deadline import run_with_deadline
+>>> from symrow.deadline import run_with_deadline
 >>> run_with_deadline(lambda: 6 * 7, 1.0)
 42
 >>> def spin():
@@ -49,7 +49,7 @@ import threading
 import time
 from typing import Callable, TypeVar
 
-from ..errors import CheckTimeout
+from .errors import CheckTimeout
 
 __all__ = ["Deadline", "run_with_deadline", "remaining"]
 

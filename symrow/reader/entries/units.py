@@ -5,7 +5,7 @@ table of its placeholders (:class:`Atom`) and a map back to the user's
 source.  :class:`Emitter` writes a unit; :class:`Cursor` walks the user's
 tree of tokens.
 
->>> from symrow.checker.units import Atom, Emitter
+>>> from symrow.reader.entries.units import Atom, Emitter
 >>> em = Emitter()
 >>> em.atom(Atom("whole", "Q"), 0, 1)
 'a'
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .lexer import Cursor, Group, Token
+from ..lexer import Cursor, Group, Token
 
 __all__ = ["Atom", "Unit", "TranslateError", "Emitter", "Cursor", "PLACEHOLDERS", "NESTED",
            "arg_nodes", "plain", "is_token", "env_rows"]
@@ -167,7 +167,7 @@ def env_rows(env) -> list:
     """The cells of an environment's rows (``\\\\`` between rows, ``&`` between
     cells), each a list of nodes; ``\\hline`` is dropped, and so is a last row
     left empty by a trailing ``\\\\``."""
-    from . import vocab as V
+    from .. import vocab as V
     rows: list[list[list]] = [[[]]]
     for node in env.children:
         if isinstance(node, Token) and node.kind == "rowsep":

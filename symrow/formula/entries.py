@@ -1,19 +1,25 @@
-"""Parse translated units, then evaluate them into SymPy values.
+"""The value of the entries a hand derivation writes: translated units into SymPy values.
 
-Parsing (:func:`parse_unit`) runs the parser (:mod:`.parse`: latex2sympy2
-or the built-in one) on each unit's text, and on every cell of every
-explicit matrix, and checks that the result holds
-only the node types the translator can produce.  Evaluation
-(:class:`Evaluator`) walks the parsed, *unevaluated* tree itself: it looks
+The entry-level grammar (:mod:`symrow.reader.entries`) reads one side of a claim
+into a unit and parses it (:func:`symrow.reader.entries.parse.parse_unit`) into
+an unevaluated SymPy tree.  :class:`Evaluator` walks that tree itself: it looks
 placeholders up in the unit's table, multiplies factors strictly in the
 order written (so ``QK^T`` is never ``K^TQ``), applies the markers
 (transpose, softmax, group, entry), expands sums and bounds every number
 before it reaches SymPy, so no single arithmetic operation can run long.
 
+What a function, a transpose, an entrywise product, ``diag`` or the power or
+exponential of a diagonal matrix computes is asked of its reading
+(:mod:`symrow.derive.readings`, through :func:`symrow.formula.evaluate.apply` or
+the reading's ``evaluate``), so ``check`` means by each exactly what ``explain``
+means.  The target (the checker's ``Reference``: the derivation's symbols,
+sizes, ground truth and gradients) is a parameter, used by what it offers.
+
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.translate import translate_text
->>> from symrow.checker.evaluate import Evaluator, parse_unit
+>>> from symrow.reader.entries.translate import translate_text
+>>> from symrow.reader.entries.parse import parse_unit
+>>> from symrow.formula.entries import Evaluator
 >>> ref = Reference(symrow.match(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2)))
 >>> unit = translate_text(r"\\sum_{k=1}^{2} a_{1k} b_{2k}", ref)
 >>> parse_unit(unit, {})
@@ -27,15 +33,28 @@ import math
 
 import sympy
 
-from ..derive.readings import matrix_product
-from . import parse as l2s
-from .indices import index_names, index_value
-from .translate import Atom, Unit
-from .units import NESTED
+from ..reader.entries.indices import index_names, index_value
+from ..reader.entries.parse import ALLOWED_SINGLETONS, sub_units
+from ..reader.entries.units import NESTED, Atom, Unit
 from .values import (MathError, Unsized, assemble, exp_of, is_matrix,
                      scalar_or_matrix, shape_text)
 
-__all__ = ["ReadError", "parse_unit", "Evaluator", "free_indices", "MathError"]
+__all__ = ["Evaluator", "free_indices", "MathError"]
+
+def _reading(name: str):
+    """The reading ``name`` (:data:`symrow.derive.readings.READINGS`), whose ``evaluate``
+    is the one definition of what it computes; imported on use, as formula/ sits below
+    derive/."""
+    from ..derive.readings import READINGS
+    return READINGS[name]
+
+
+def matrix_product(left, right):
+    """``left right``, each entry one sum of products, as the combine reading multiplies
+    (:func:`symrow.derive.readings.matrix_product`)."""
+    from ..derive.readings import matrix_product as product
+    return product(left, right)
+
 
 #: largest integer power of a symbolic expression (expansion grows fast)
 MAX_SYMBOLIC_POWER = 16
@@ -43,77 +62,6 @@ MAX_SYMBOLIC_POWER = 16
 MAX_DIGITS = 2000
 #: most terms a single sum may add up
 MAX_SUM_TERMS = 4096
-
-
-class ReadError(Exception):
-    """A unit cannot be read; ``pos``/``end`` locate it in the source."""
-
-    def __init__(self, message: str, pos: int, end: int):
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
-        self.end = end
-
-
-_ALLOWED = (sympy.Symbol, sympy.Number, sympy.Add, sympy.Mul, sympy.Pow, sympy.exp,
-            sympy.Sum, sympy.Tuple)
-_ALLOWED_SINGLETONS = (sympy.S.Exp1, sympy.S.Infinity, sympy.S.NegativeInfinity)
-
-
-def _check_tree(tree, unit: Unit) -> None:
-    """Only the node types the translator emits; anything else is refused."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if node in _ALLOWED_SINGLETONS:
-            continue
-        if not isinstance(node, _ALLOWED) or node in (sympy.nan, sympy.zoo) or \
-                isinstance(node, sympy.Float) and not node.is_finite:
-            raise ReadError(f"cannot read this expression (it parsed to "
-                            f"{type(node).__name__})", unit.pos, unit.end)
-        if isinstance(node, sympy.Symbol) and node.name not in unit.atoms:
-            raise ReadError(f"cannot read this expression (stray symbol {node.name})",
-                            unit.pos, unit.end)
-        stack.extend(node.args)
-
-
-def parse_unit(unit: Unit, cache: dict, parser: str = "auto") -> None:
-    """Parse a unit and all its matrix cells; ``cache`` maps text to parsed trees.
-
-    ``parser`` is passed to :func:`symrow.checker.parse.parse`; one cache
-    must only ever see one parser.
-    """
-    if unit.tree is None:
-        tree = cache.get(unit.text)
-        if tree is None:
-            try:
-                tree = l2s.parse(unit.text, parser=parser)
-            except (l2s.TooComplex, RecursionError):
-                raise ReadError("this expression is too long or nested too deeply for the "
-                                "parser; split it into several steps", unit.pos,
-                                unit.end) from None
-            except l2s.TextError as err:
-                pos, end = unit.source_span(err.offset)
-                raise ReadError(f"cannot read this: {err.reason}", pos, end) from None
-            except Exception as err:  # latex2sympy2's converter raises bare Exceptions
-                reason = " ".join(str(err).split())[:120] or type(err).__name__
-                raise ReadError(f"cannot read this expression ({reason})", unit.pos,
-                                unit.end) from None
-            cache[unit.text] = tree
-        _check_tree(tree, unit)
-        unit.tree = tree
-    for atom in unit.atoms.values():
-        for cell in sub_units(atom):
-            parse_unit(cell, cache, parser)
-
-
-def sub_units(atom: Atom):
-    """Every unit inside an atom (matrix cells, a group, the rows of a cases, ...)."""
-    if atom.kind in NESTED:
-        for row in atom.cells:
-            for cell in row:
-                if cell is not None:
-                    yield cell
 
 
 def _atom(node, unit: Unit) -> Atom | None:
@@ -353,9 +301,8 @@ class Evaluator:
         if kind == "derivative":
             return self._derivative(atom, env)
         if kind == "gradient":
-            from .engine import gradient_of_value
             ((unit,),) = atom.cells
-            got = gradient_of_value(self.ref, self.value(unit, env))
+            got = self.ref.gradient_of_value(self.value(unit, env))
             if got is None:
                 raise MathError("the gradient by this expression: it is not a value the "
                                 "formula computes")
@@ -381,10 +328,8 @@ class Evaluator:
         if kind in ("max", "min"):
             return self._extremum(atom, env)
         if kind == "elided":
-            from .patterns import elided_value
             return elided_value(self, atom, env)
         if kind == "grid":
-            from .patterns import grid_value
             return grid_value(self, atom, env)
         raise MathError(f"internal: a {kind} placeholder where a value belongs")
 
@@ -454,10 +399,11 @@ class Evaluator:
         """A function applied by its reading (:func:`symrow.formula.evaluate.apply`): the
         value explain gives it, whatever the function."""
         from ..errors import SymrowError
-        from ..formula.evaluate import apply
+        from .evaluate import apply
         args = [self.value(cell, env) for (cell,) in atom.cells]
         if atom.name == "erf" and len(args) == 1:
-            # the error function, in GELU's definition: entry by entry
+            # the error function, in GELU's definition: entry by entry (no reading has erf
+            # alone: the gelu entry function uses it inside its own value)
             x = args[0]
             return x.applyfunc(sympy.erf) if is_matrix(x) else sympy.erf(x)
         if any(isinstance(a, (Unsized, _Entrywise)) for a in args):
@@ -499,7 +445,7 @@ class Evaluator:
             # a decimal as written: 0.893 is 893/1000, exactly
             return sympy.Rational(str(node).rstrip("0").rstrip(".") or "0") \
                 if node.is_finite else node
-        if node.is_Number or node in _ALLOWED_SINGLETONS:
+        if node.is_Number or node in ALLOWED_SINGLETONS:
             return node
         if isinstance(node, sympy.Add):
             return self._add([self._ev(a, unit, env) for a in node.args])
@@ -515,10 +461,7 @@ class Evaluator:
                     arg.rows == arg.cols > 1 and _diagonal(self.ref.ground(arg)):
                 # \exp(D) of a diagonal matrix, as explain reads it (the expdiag reading):
                 # the exponential of each diagonal entry, 0 off the diagonal
-                from ..derive.readings import READINGS
-                return sympy.ImmutableMatrix(READINGS["expdiag"].evaluate(
-                    [sympy.Matrix(arg.rows, arg.cols,
-                                  lambda i, j: arg[i, i] if i == j else 0)]))
+                return sympy.ImmutableMatrix(_reading("expdiag").evaluate([sympy.Matrix(arg)]))
             if is_matrix(arg):  # entry by entry, as symrow's formulas read \exp(XW)
                 return sympy.ImmutableMatrix(arg.applyfunc(exp_of))
             return exp_of(arg)
@@ -599,8 +542,8 @@ class Evaluator:
             if b.rows == b.cols and e.is_Rational and not (e.is_Integer and e > 1) and \
                     _diagonal(self.ref.ground(b)) and not _diagonal(b):
                 # a degree matrix (D of A's row sums) is diagonal by what it is made of:
-                # its power is taken entry by entry on the diagonal
-                b = sympy.ImmutableMatrix(b.rows, b.cols, lambda i, j: b[i, i] if i == j else 0)
+                # the power reading takes its diagonal entries to the power
+                return sympy.ImmutableMatrix(_reading("power").evaluate([b], exponent=e))
             return _matrix_power(b, e)
         if b is sympy.S.Exp1:
             return exp_of(e)
@@ -646,16 +589,16 @@ class Evaluator:
                 return value
             if 1 not in value.shape:
                 raise MathError(f"diag takes a row or a column; this is a {shape_text(value)}")
-            entries = list(value)
-            return sympy.ImmutableMatrix(sympy.diag(*entries))
+            return sympy.ImmutableMatrix(_reading("diag").evaluate([sympy.Matrix(value)]))
         if name == "rowsum":
             if not is_matrix(value):
                 return value
-            return scalar_or_matrix(sympy.ImmutableMatrix(
-                value.rows, 1, lambda i, _j: sympy.Add(*[value[i, k]
-                                                          for k in range(value.cols)])))
+            # the row sums are X 1, as symrow's formulas write them (no reading sums the
+            # rows of any matrix alone: degree does it for a square one, on the diagonal)
+            return scalar_or_matrix(matrix_product(value, sympy.ones(value.cols, 1)))
         if name == "T":
-            return sympy.ImmutableMatrix(value.T) if is_matrix(value) else value
+            return sympy.ImmutableMatrix(_reading("transpose").evaluate([value])) \
+                if is_matrix(value) else value
         idx = [self._index(item, env) for item in atom.items]
         if not is_matrix(value):
             if all(i == 1 for i in idx):
@@ -798,8 +741,7 @@ def _entrywise_product(x, y):
     if x.shape != y.shape:
         raise MathError(f"an entry-by-entry product of a {shape_text(x)} and a "
                         f"{shape_text(y)}")
-    return scalar_or_matrix(sympy.ImmutableMatrix(x.shape[0], x.shape[1],
-                                                  lambda i, j: x[i, j] * y[i, j]))
+    return scalar_or_matrix(sympy.ImmutableMatrix(_reading("hadamard").evaluate([x, y])))
 
 
 def _broadcast(values: list) -> list:
@@ -832,9 +774,8 @@ def _matrix_power(b, e):
     """``D^{-1/2}`` of a diagonal matrix (each diagonal entry to the power), ``A^2`` of a
     square one (a product); any other power of a matrix is refused."""
     if b.rows == b.cols and e.is_Rational:
-        if all(b[i, j] == 0 for i in range(b.rows) for j in range(b.cols) if i != j):
-            return sympy.ImmutableMatrix(b.rows, b.cols, lambda i, j:
-                                         b[i, i] ** e if i == j else 0)
+        if _diagonal(b):      # the power reading: each diagonal entry to the power
+            return sympy.ImmutableMatrix(_reading("power").evaluate([b], exponent=e))
         if e.is_Integer and 1 < e <= 8:
             out = b
             for _ in range(int(e) - 1):
@@ -845,3 +786,75 @@ def _matrix_power(b, e):
     raise MathError(f"a power of {what} ({shape_text(b)}, ^{e}): symrow takes powers of "
                     f"diagonal matrices (D^{{-1/2}}) and whole powers of square ones; "
                     f"a transpose is written ^T, ^\\top or ^\\mathsf{{T}}")
+
+
+# -- the values of elided sums and matrices (read by symrow.reader.entries.patterns) ---------------------------------------------------------------------------------
+
+def _places(ev, spec, env) -> tuple[str, list[int], range]:
+    kappa, values = spec
+    places = [ev._index(v, env) for v in values]
+    low, high = places[0], places[-1]
+    if high < low:
+        raise MathError(f"the dots run from {low} down to {high}")
+    if high - low + 1 > 4096:
+        raise MathError("the dots stand for more than 4096 terms")
+    return kappa, places, range(low, high + 1)
+
+
+def _explicit(places: list, k: int):
+    found = None
+    for n, place in enumerate(places):
+        if place == k:
+            found = n
+    return found
+
+
+def elided_value(ev, atom: Atom, env: dict):
+    """The value of ``t_1 + t_2 + \\cdots + t_N`` at ``env``."""
+    (spec,) = atom.items
+    template = atom.cells[0][0]
+    explicit = [row[0] for row in atom.cells[1:]]
+    kappa, places, span = _places(ev, spec, env)
+    terms = []
+    for k in span:
+        n = _explicit(places, k)
+        unit = template if n is None else explicit[n]
+        terms.append(ev.value(unit, {**env, kappa: k}))
+    return ev._add(terms)
+
+
+def grid_value(ev, atom: Atom, env: dict):
+    """The value of a matrix with ⋯ ⋮ ⋱ at ``env``."""
+    rspec, cspec = atom.items
+    templates = atom.cells[0]
+    grid = atom.cells[1:]
+    if rspec is not None:
+        kr, rplaces, rspan = _places(ev, rspec, env)
+    else:
+        kr, rplaces, rspan = None, list(range(len(grid))), range(len(grid))
+    if cspec is not None:
+        kc, cplaces, cspan = _places(ev, cspec, env)
+    else:
+        kc, cplaces, cspan = None, list(range(len(grid[0]))), range(len(grid[0]))
+    rows = []
+    for rk in rspan:
+        ri = _explicit(rplaces, rk)
+        blocks = []
+        for ck in cspan:
+            ci = _explicit(cplaces, ck)
+            if ri is not None and ci is not None:
+                unit = grid[ri][ci]
+            elif rspec is not None and cspec is not None:
+                unit = templates[0]
+            elif rspec is not None:
+                unit = templates[ci]
+            else:
+                unit = templates[ri]
+            local = dict(env)
+            if kr is not None:
+                local[kr] = rk
+            if kc is not None:
+                local[kc] = ck
+            blocks.append(ev.value(unit, local))
+        rows.append(blocks)
+    return assemble(rows, "a matrix with dots")

@@ -1,10 +1,10 @@
-"""Small value helpers shared by the reference and the evaluator.
+"""Small value helpers shared by the evaluator of entries and the checker.
 
 Values are SymPy scalars or immutable matrices.  A 1 x 1 matrix is read as
 its one entry, so ``\\boldsymbol{a}_1 \\boldsymbol{b}_2^T`` is a number.
 
 >>> import sympy
->>> from symrow.checker.values import row_softmax
+>>> from symrow.formula.values import row_softmax
 >>> a, b = sympy.symbols("a b")
 >>> row_softmax(sympy.ImmutableMatrix([[a, -sympy.oo]]))
 Matrix([[1, 0]])
@@ -13,8 +13,6 @@ Matrix([[1, 0]])
 from __future__ import annotations
 
 import sympy
-
-from ..derive import readings
 
 __all__ = ["is_matrix", "scalar_or_matrix", "assemble", "shape_text", "exp_of", "row_softmax",
            "Unsized", "shape_of",
@@ -80,6 +78,7 @@ def shape_text(value) -> str:
 
 def exp_of(arg):
     """``exp(arg)``; an argument with a -oo term (a masked score) gives 0."""
+    from ..derive import readings
     try:
         return readings.exp_of(arg)
     except ArithmeticError as e:
@@ -91,6 +90,7 @@ def row_softmax(value):
     evaluation (:meth:`symrow.derive.readings.Softmax.evaluate`), which the derivations use."""
     if not is_matrix(value):
         return sympy.S.One
+    from ..derive import readings
     try:
         return scalar_or_matrix(sympy.ImmutableMatrix(readings.Softmax.evaluate([value])))
     except ArithmeticError as e:

@@ -1,6 +1,6 @@
 r"""Reading names: ``Q``, ``\boldsymbol{q}_1``, ``q_{12}``, ``W^Q``, ``Q^{(1)}``, sizes.
 
-A mixin of :class:`symrow.checker.translate.Translator`.  A name is read by
+A mixin of :class:`symrow.reader.entries.translate.Translator`.  A name is read by
 the one table of notation (:func:`symrow.reader.notation.read_name`, which
 ``explain`` reads formulas with): a head (a letter, a Greek letter, a word in
 ``\mathrm``) in any font, with an accent and a subscript and superscript as
@@ -14,7 +14,7 @@ derivation knows.
 
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.translate import translate_text
+>>> from symrow.reader.entries.translate import translate_text
 >>> ref = Reference(symrow.combine(symrow.vecseq("A", 10, 2), symrow.vecseq("B", 2, 1)))
 >>> [a.items for a in translate_text(r"a_{10,2} + a_{1 2} + a_{10\,1} + c_{i1}", ref).atoms.values()]
 [(10, 2), (1, 2), (10, 1), ('i', 1)]
@@ -25,11 +25,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from ..reader.notation import (GREEK_CAPITALS, GREEK_LOWER, NameError_, NameParts,
+from ..notation import (GREEK_CAPITALS, GREEK_LOWER, NameError_, NameParts,
                                parse_name, read_name)
-from . import vocab as V
+from .. import vocab as V
 from .indices import NotIndex, name_at, read_expr
-from .lexer import Group, Token
+from ..lexer import Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
 
 __all__ = ["NameReader"]

@@ -1,7 +1,7 @@
 r"""Reading functions and explicit matrices: ``\frac``, ``\sqrt``, ``\exp``,
 ``e^{...}``, softmax, ``\sum`` and ``bmatrix``/``pmatrix``.
 
-A mixin of :class:`symrow.checker.translate.Translator`.  Each argument is
+A mixin of :class:`symrow.reader.entries.translate.Translator`.  Each argument is
 translated as its own unit, so the parser only ever sees ``\frac{a}{b}``,
 ``e^{a}``, ``\sqrt{a}``; sums keep their bounds (sizes and index letters are
 placeholders, a missing upper bound is inferred later); every cell of a
@@ -9,7 +9,7 @@ matrix is a unit of its own.
 
 >>> import symrow
 >>> from symrow.checker.reference import Reference
->>> from symrow.checker.translate import translate_text
+>>> from symrow.reader.entries.translate import translate_text
 >>> ref = Reference(symrow.match(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2)))
 >>> translate_text(r"\frac{\exp(c_{11})}{\sum_j e^{c_{1j}}}", ref).text
 '\\frac{ a }{ b }'
@@ -17,10 +17,10 @@ matrix is a unit of its own.
 
 from __future__ import annotations
 
-from ..reader.notation import did_you_mean, lookup_function
-from . import vocab as V
+from ..notation import did_you_mean, lookup_function
+from .. import vocab as V
 from .indices import IndexExpr, NotIndex, name_at, read_expr
-from .lexer import MATRIX_ENVS, Env, Group, Token
+from ..lexer import MATRIX_ENVS, Env, Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, env_rows, is_token, plain
 
 __all__ = ["ConstructReader"]
@@ -195,7 +195,7 @@ class ConstructReader:
     def _parameter(cur: Cursor, key: str) -> str:
         """``\\operatorname{LeakyReLU}_{0.2}``: a function with its parameter written as a
         subscript is keyed ``leakyrelu:0.2``, as explain keys it (consumed)."""
-        from ..derive.readings.entrywise import ENTRY_FUNCTIONS
+        from ...derive.readings.entrywise import ENTRY_FUNCTIONS
         entry = ENTRY_FUNCTIONS.get(key)
         if entry is None or entry.param is None or not is_token(cur.peek(), "_"):
             return key

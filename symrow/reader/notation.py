@@ -1,8 +1,8 @@
 r"""The one table of notation: names, fonts, functions and operators, as papers print them.
 
 Both readers of LaTeX use it: the formula reader (:mod:`symrow.formula.read`,
-for ``explain`` and the presets) and the checker's translator
-(:mod:`symrow.checker.names`).  A name is read once, here, into its parts:
+for ``explain`` and the presets) and the entry-level translator
+(:mod:`symrow.reader.entries.names`).  A name is read once, here, into its parts:
 
 * a **head**: a Latin letter (``W``, ``x``), a Greek letter (``\Sigma``,
   ``\beta``) or a word in an upright font (``\mathrm{head}``);

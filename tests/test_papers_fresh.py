@@ -642,10 +642,6 @@ TODAY = {
                  r"; behind it (left side renamed), " + _COLUMN_SOFTMAX + r", where the "
                  r"source says 'the softmax is applied column-wise to K Q^T'",
     },
-    "hopfield-chain": {
-        "value": r"refused at the chain Z = Q^new W_V = ... = ...: " + _CHAIN + r"; its last "
-                 r"member alone reads right",
-    },
     "wikipedia-self-attention": {
         "value": r"refused at \mapsto: ParseError '\mapsto is not part of a formula symrow "
                  r"reads'; with Y = ... for X \mapsto ... it reads right",

@@ -171,3 +171,25 @@ def test_a_function_defined_but_never_applied_is_not_dropped_for_the_last_line()
                r"\mathrm{Attn}(Q, K, V) = D^{-1}AV")
     d = symrow.explain(ordered, {"Q": (2, 2), "K": (3, 2), "V": (3, 2)})
     assert d.result.shape == (2, 2)
+
+
+def test_the_members_of_a_chain_must_agree_and_a_name_in_another_member_takes_its_shape():
+    """Z = Q^{new} W_V = softmax(QK^T/√d_k) K W_V = ...: the shape given for Q^{new}, a name
+    only in another member, was refused ('the formula does not use it'); a chain whose
+    members differ (AB^T = BA^T) was read from its last member with exit 0."""
+    tex = (r"\boldsymbol{Z} = \boldsymbol{Q}^{\text{new}} \boldsymbol{W}_V = "
+           r"\text{softmax}\left( \boldsymbol{Q} \boldsymbol{K}^T \right) \boldsymbol{V}")
+    d = symrow.explain(tex, {"Q^new": (2, 2), "W_V": (2, 2), "Q": (2, 2), "K": (3, 2),
+                             "V": (3, 2)})
+    rng = np.random.default_rng(3)
+    vals = {n: rng.uniform(-1, 1, s) for n, s in (("Q", (2, 2)), ("K", (3, 2)), ("V", (3, 2)))}
+    s = vals["Q"] @ vals["K"].T
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(harness.result_numbers(d, vals),
+                               e / e.sum(axis=1, keepdims=True) @ vals["V"], rtol=1e-9)
+    with pytest.raises(symrow.ParseError, match=r"chain BA\^T = AB\^T.*not equal"):
+        symrow.explain(r"Z = B A^T = A B^T", {"A": (2, 3), "B": (2, 3)})
+    # members that agree read: the transpose of a transpose, a sum in either order
+    assert symrow.explain(r"Z = A B^T = (B A^T)^T", {"A": (2, 3), "B": (2, 3)})
+    assert symrow.explain(r"Y = \frac{\alpha}{r} x (BA)^T = \frac{\alpha}{r} x A^T B^T",
+                          {"x": (2, 3), "A": (2, 3), "B": (4, 2)})

@@ -240,6 +240,7 @@ class _Reader:
         self.called: set = set()
         self.tied: dict[str, set] = {}        # a family's name with its index -> instances
         self.aside: set = set()               # names only in other members of a chain
+        self.chains: list = []                # (member read, other members, pos, end)
         self.ones = 0                         # all-ones vectors read without a size
 
     # -- errors -----------------------------------------------------------------------
@@ -378,7 +379,7 @@ class _Reader:
         tied = tuple(tuple(sorted(group)) for group in self.tied.values() if len(group) > 1)
         return Formula(tuple(defs), written, fonts=tuple(self.fonts.items()),
                        families=tuple(families), notes=tuple(self.notes), tied=tied,
-                       aside=tuple(sorted(self.aside)))
+                       aside=tuple(sorted(self.aside)), chains=tuple(self.chains))
 
     def _chain(self, piece: list, eqs: list) -> list:
         """``h = W_0x + \\Delta W x = W_0x + BAx``: a chain of equal members.  The value
@@ -407,20 +408,42 @@ class _Reader:
             saved = (list(self.notes), dict(self.fonts), list(self.pending),
                      dict(self.instances), dict(self.instance_bindings))
             try:
-                self.expression(_strip_spacing(member))
+                chosen = self.expression(_strip_spacing(member))
             except (ParseError, NotSupportedError, OptionError) as err:
                 error = error or err
                 continue
             finally:
                 (self.notes, self.fonts, self.pending, self.instances,
                  self.instance_bindings) = saved
+            others = []
             for other in candidates:      # the other members' text: shapes a caller
                 if other is not member and other:   # gives for their names (\Delta W)
                     self.aside.add(self.src.text[other[0].pos:other[-1].end])
+                    names, value = self._member_names(other)
+                    self.aside.update(names)
+                    if value is not None and not self.bindings:
+                        others.append(value)
+            if others:     # checked at random values once the shapes are known (explain)
+                self.chains.append((chosen, tuple(others), piece[0].pos, piece[-1].end))
             if named:
                 return list(head) + [piece[eqs[0]]] + list(member)
             return list(member)
         raise error
+
+    def _member_names(self, member: list) -> tuple[set, Expr | None]:
+        """The names another member of a chain is written in, as symrow keys them
+        (``Q^{new}`` for ``\\boldsymbol{Q}^{\\text{new}}``), and its value, when it
+        reads; else none."""
+        saved = (list(self.notes), dict(self.fonts), list(self.pending),
+                 dict(self.instances), dict(self.instance_bindings), set(self.called))
+        try:
+            value = self.expression(_strip_spacing(member))
+            return _names_in(value), value
+        except (ParseError, NotSupportedError, OptionError):
+            return set(), None
+        finally:
+            (self.notes, self.fonts, self.pending, self.instances,
+             self.instance_bindings, self.called) = saved
 
     @staticmethod
     def _function_name(fn: _Function) -> str:

@@ -642,14 +642,6 @@ TODAY = {
                  r"; behind it (left side renamed), " + _COLUMN_SOFTMAX + r", where the "
                  r"source says 'the softmax is applied column-wise to K Q^T'",
     },
-    "wikipedia-self-attention": {
-        "value": r"refused at \mapsto: ParseError '\mapsto is not part of a formula symrow "
-                 r"reads'; with Y = ... for X \mapsto ... it reads right",
-    },
-    "ssd-matrix": {
-        "value": r"refused at the annotation \in \mathbb{R}^{\mathtt{(T,T)}}: ParseError '\in "
-                 r"is not part of a formula symrow reads'; without it it reads right",
-    },
     "gin-pyg": {
         "refuse": r"refused for the wrong reason: h_{\mathbf{\Theta}} (the source's MLP) is "
                   r"taken for a size ('a size's subscript must be letters or digits'); with a "

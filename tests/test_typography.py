@@ -167,3 +167,20 @@ def test_a_left_side_that_is_no_name_lets_the_real_obstacle_speak():
         symrow.explain(r"\log p(y|X) = (X^T X)^{-1} X^T y")
     with pytest.raises(symrow.ParseError, match="left side"):
         symrow.explain(r"\log p(y|X) = X^T y")
+
+
+def test_an_annotation_of_the_set_and_a_map_are_not_the_formula():
+    """M = L \\circ CB^\\top \\in \\mathbb{R}^{(T,T)} (the Mamba-2 post) was refused at \\in,
+    and X \\mapsto Attention(XT_q, XT_k, XT_v) (Wikipedia) at \\mapsto."""
+    shapes = {"L": (3, 3), "C": (3, 2), "B": (3, 2), "x": (3, 1)}
+    v = _values(shapes)
+    d = symrow.explain(r"M = L \circ C B^\top \in \mathbb{R}^{\mathtt{(T,T)}} \\ y = Mx", shapes)
+    np.testing.assert_allclose(_numbers(d, v), (v["L"] * (v["C"] @ v["B"].T)) @ v["x"],
+                               rtol=1e-9)
+    shapes = {"X": (3, 2), "T_q": (2, 2), "T_v": (2, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"X \mapsto \mathrm{softmax}(X T_q X^T) X T_v", shapes)
+    s = v["X"] @ v["T_q"] @ v["X"].T
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(_numbers(d, v), e / e.sum(axis=1, keepdims=True) @ v["X"]
+                               @ v["T_v"], rtol=1e-9)

@@ -261,6 +261,7 @@ class _Reader:
         plain: list[tuple[int, list, list | None, int | None]] = []
         last_function = None
         for k, piece in enumerate(pieces):
+            piece = self._unannotated(piece)
             eqs = [j for j, node in enumerate(piece) if isinstance(node, Token) and
                    (node.text in _EQUALS or (node.text == ":" and _is(
                        piece[j + 1] if j + 1 < len(piece) else None, "=")))]
@@ -380,6 +381,26 @@ class _Reader:
         return Formula(tuple(defs), written, fonts=tuple(self.fonts.items()),
                        families=tuple(families), notes=tuple(self.notes), tied=tied,
                        aside=tuple(sorted(self.aside)), chains=tuple(self.chains))
+
+    def _unannotated(self, piece: list) -> list:
+        """A line without what only describes it: the set a value lies in, written after
+        it (``M = L \\circ CB^\\top \\in \\mathbb{R}^{(T,T)}``: the shapes say it), and
+        the argument of a map (``X \\mapsto f(X)``: the value is ``f(X)``, a function of
+        X)."""
+        depth = 0
+        for j, node in enumerate(piece):
+            if _is(node, *_OPENERS):
+                depth += 1
+            elif _is(node, *_CLOSERS):
+                depth -= 1
+            elif depth == 0 and _is(node, "\\in") and j and j + 1 < len(piece) and \
+                    _is(piece[j + 1], "\\mathbb", "\\mathcal"):
+                return piece[:j]
+        for j, node in enumerate(piece):
+            if _is(node, "\\mapsto") and j and self._one_name(_strip_spacing(piece[:j])) \
+                    is not None and j + 1 < len(piece):
+                return piece[j + 1:]
+        return piece
 
     def _chain(self, piece: list, eqs: list) -> list:
         """``h = W_0x + \\Delta W x = W_0x + BAx``: a chain of equal members.  The value

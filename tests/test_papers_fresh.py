@@ -656,11 +656,6 @@ TODAY = {
         "value": r"refused at |x|: NotSupportedError 'an absolute value or norm is not "
                  r"supported yet'",
     },
-    "linformer": {
-        "value": r"refused at the left side \bar{\text{head}_{i}}: " + _LHS + r"; with a "
-                 r"plain left side it reads right",
-        "backward": r"refused as explain is, at the left side",
-    },
     "performer": {
         "value": r"refused: the source defines A and D after the formula Attn(Q, K, V) = "
                  r"D^{-1}AV that uses them, so Attn is never applied and the last line is D "

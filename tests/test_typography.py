@@ -184,3 +184,14 @@ def test_an_annotation_of_the_set_and_a_map_are_not_the_formula():
     e = np.exp(s - s.max(axis=1, keepdims=True))
     np.testing.assert_allclose(_numbers(d, v), e / e.sum(axis=1, keepdims=True) @ v["X"]
                                @ v["T_v"], rtol=1e-9)
+
+
+def test_an_accented_word_with_its_subscript_is_a_left_side():
+    """\\bar{\\text{head}_{i}} = ... (Linformer, paperswithcode) was refused: 'the left side
+    of a definition must be one name'."""
+    shapes = {"Q": (4, 3), "W_i^Q": (3, 2), "E_i": (2, 4), "K": (4, 3), "W_i^K": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"\bar{\text{head}_{i}} = Q W^{Q}_{i} \left(E_{i} K W_{i}^{K}\right)^{T}",
+                       shapes)
+    np.testing.assert_allclose(_numbers(d, v), v["Q"] @ v["W_i^Q"] @ (v["E_i"] @ v["K"]
+                                                                       @ v["W_i^K"]).T, rtol=1e-9)

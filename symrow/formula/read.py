@@ -260,6 +260,7 @@ class _Reader:
             raise self.error("there is no formula here", 0)
         plain: list[tuple[int, list, list | None, int | None]] = []
         last_function = None
+        family_lines: list = []
         for k, piece in enumerate(pieces):
             piece = self._unannotated(piece)
             eqs = [j for j, node in enumerate(piece) if isinstance(node, Token) and
@@ -286,8 +287,14 @@ class _Reader:
                 last_function = k
                 continue
             if self._family_definition(lhs, rhs):
+                family_lines.append((k, lhs, rhs, j))
                 continue
             plain.append((k, lhs, rhs, j))
+        if not plain and not self.functions and len(family_lines) == 1:
+            # \bar{\text{head}_i} = ... alone: nothing uses it as a family, so it is the
+            # formula, its index a letter of its names
+            self.families.clear()
+            plain = family_lines
         if plain and last_function is not None and last_function > plain[-1][0]:
             # Retention(X) = ... after the definitions it uses: that function is the result
             top = self._top_function()

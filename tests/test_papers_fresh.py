@@ -708,11 +708,6 @@ TODAY = {
         "refuse": r"refused at the left side p(w_O|w_I): " + _LHS + r"; then at v'_{w_O} ('a "
                   r"subscript here is not a name's'); the sum over the vocabulary is not named",
     },
-    "cs229-logistic": {
-        "value": r"refused at the chain h_\theta(x) = g(...) = ...: " + _CHAIN + r", which "
-                 r"does not name g; without the chain, the left side h_\theta(x) is refused, "
-                 r"and e^{-\theta^T x} too ('an exponent must be a number')",
-    },
 }
 
 for _case in CASES:

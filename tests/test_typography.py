@@ -195,3 +195,19 @@ def test_an_accented_word_with_its_subscript_is_a_left_side():
                        shapes)
     np.testing.assert_allclose(_numbers(d, v), v["Q"] @ v["W_i^Q"] @ (v["E_i"] @ v["K"]
                                                                        @ v["W_i^K"]).T, rtol=1e-9)
+
+
+def test_one_over_one_plus_e_to_the_minus_z_is_the_logistic_function():
+    """h_\\theta(x) = g(\\theta^T x) = \\frac{1}{1 + e^{-\\theta^T x}} (CS229): refused, 'an
+    exponent must be a number', and the chain then read from g(...), which it never defines."""
+    shapes = {r"\theta": (3, 1), "x": (3, 1)}
+    v = _values(shapes)
+    want = 1 / (1 + np.exp(-(v[r"\theta"].T @ v["x"])))
+    for tex in (r"h_\theta(x) = g(\theta^T x) = \frac{1}{1 + e^{-\theta^T x}}",
+                r"\frac{1}{1+e^{-\theta^T x}}"):
+        d = symrow.explain(tex, shapes)
+        np.testing.assert_allclose(_numbers(d, v), want, rtol=1e-9)
+    shapes = {"X": (2, 3), "W": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"\frac{1}{1 + e^{-XW}}", shapes)
+    np.testing.assert_allclose(_numbers(d, v), 1 / (1 + np.exp(-(v["X"] @ v["W"]))), rtol=1e-9)

@@ -1038,6 +1038,11 @@ class _Reader:
             if value.name == "e" and "e" not in self.known:
                 return _Scalar(sympy.exp(exponent.value), value.pos, arg.end)
             return _Scalar(value.value ** exponent.value, value.pos, arg.end)
+        if isinstance(value, _Scalar) and value.name == "e" and "e" not in self.known and \
+                not isinstance(exponent, _Scalar):
+            # e^{-\theta^T x}: Euler's number to a matrix's power, entry by entry, as
+            # \exp(-\theta^T x)
+            return Apply("exp", exponent, pos=value.pos)
         if isinstance(exponent, _Scalar) and exponent.value.free_symbols and \
                 not isinstance(value, _Scalar):
             k = self.src.text[arg.pos:arg.end].strip("{} ")
@@ -1303,9 +1308,30 @@ class _Reader:
             if rest:
                 cur.nodes.insert(cur.i, Token("num", rest, digits.pos + 2, digits.end))
             return _Scalar(value, tok.pos, digits.pos + 2)
+        logistic = self._logistic(cur.peek(), cur.peek(1))
+        if logistic is not None:
+            cur.take()
+            cur.take()
+            return Apply("sigma", logistic, pos=tok.pos)
         top = self._arg(cur, tok.text, tok)
         bottom = self._arg(cur, tok.text, tok)
         return self._divide(top, bottom, tok)
+
+    def _logistic(self, top, bottom):
+        """``\\frac{1}{1 + e^{-z}}``: the logistic function of z, entry by entry (σ(z));
+        the argument z read, else None."""
+        if not isinstance(top, Group) or not isinstance(bottom, Group) or \
+                _plain(top).replace(" ", "").strip("{}") != "1" or "e" in self.known:
+            return None
+        nodes = _strip_spacing(_nodes(bottom))
+        if len(nodes) != 5 or not (_is(nodes[0], "1") and _is(nodes[1], "+") and
+                                   _is(nodes[2], "e") and _is(nodes[3], "^")):
+            return None
+        inner = _strip_spacing(_nodes(nodes[4]))
+        if len(inner) < 2 or not _is(inner[0], "-"):
+            return None
+        value = self.sum(Cursor(inner[1:], inner[1].pos, inner[-1].end), stop=None)
+        return None if isinstance(value, _Scalar) else value
 
     def _sqrt(self, cur: Cursor):
         tok = cur.take()

@@ -681,11 +681,6 @@ TODAY = {
                   r"left'); on one line, at [-(i-1), \dots, 1, 0] ('a list in brackets is not "
                   r"a matrix formula'); \dots is not named",
     },
-    "gmlp-block": {
-        "refuse": r"confident wrong reading (exit 0): s(Z), the spatial gating unit that this "
-                  r"formula does not define, is read as the scalar s times Z (readings "
-                  r"combine, apply, scale, combine)",
-    },
     "gqa": {
         "refuse": r"refused with 'there is no formula here, only definitions of families such "
                   r"as head_i', which names neither \mathrm{Att}_{\mathrm{qkv}} nor the "

@@ -193,3 +193,26 @@ def test_the_members_of_a_chain_must_agree_and_a_name_in_another_member_takes_it
     assert symrow.explain(r"Z = A B^T = (B A^T)^T", {"A": (2, 3), "B": (2, 3)})
     assert symrow.explain(r"Y = \frac{\alpha}{r} x (BA)^T = \frac{\alpha}{r} x A^T B^T",
                           {"x": (2, 3), "A": (2, 3), "B": (4, 2)})
+
+
+def test_a_letter_applied_to_a_bracket_that_nothing_defines_is_refused():
+    """gMLP's block writes Z̃ = s(Z) for its spatial gating unit, defined elsewhere: s(Z) was
+    read as the scalar s times Z, with exit 0."""
+    tex = r"Z = \sigma(XU) \\ \tilde{Z} = s(Z) \\ Y = \tilde{Z}V"
+    with pytest.raises(symrow.ParseError, match=r"s\(\.\.\.\) applies s, which this formula "
+                                                r"does not define"):
+        symrow.explain(tex)
+    run = harness.symrow_cli("explain", tex)
+    assert run.returncode != 0 and run.stdout == "" and len(run.stderr.strip().splitlines()) == 1
+    # defined in the text, it is read by its definition
+    shapes = {"X": (3, 2), "U": (2, 2), "W": (3, 3), "V": (2, 2)}
+    d = symrow.explain(r"s(Z) = WZ \\ " + tex, shapes)
+    rng = np.random.default_rng(5)
+    v = {k: rng.uniform(-1, 1, s) for k, s in shapes.items()}
+    z = 1 / (1 + np.exp(-v["X"] @ v["U"]))
+    np.testing.assert_allclose(harness.result_numbers(d, v), v["W"] @ z @ v["V"], rtol=1e-9)
+    # a space, a \cdot, or a shape for s keep the product of a number and a bracket
+    for product in (r"s (X + Y)", r"s \cdot (X + Y)"):
+        p = symrow.explain(product, {"X": (2, 2), "Y": (2, 2)})
+        assert [n.reading for n in p.plan.nodes][-1] == "scale"
+    assert symrow.explain(r"W(x + y)", {"W": (2, 3), "x": (3, 1), "y": (3, 1)})

@@ -1630,6 +1630,7 @@ class _Reader:
         if tok.text in ("f", "g", "h") and _is(cur.peek(1), "("):
             cur.take()
             return self._call(cur, tok.text, tok)
+        self._undefined_call(cur, tok)
         parts, pos, end = self._read_parts(cur)
         name = parts.canonical
         bound = self._bound(name, pos)
@@ -1655,6 +1656,23 @@ class _Reader:
                              pos, end)
         symbol = parts.head + (f"_{parts.sub}" if parts.sub else "")
         return _Scalar(size_symbol(symbol), pos, end, name)
+
+    def _undefined_call(self, cur: Cursor, tok: Token) -> None:
+        """``s(Z)`` with no space, where the text neither defines s nor gives it a shape:
+        a function the formula leaves undefined (gMLP's spatial gating unit), not the
+        scalar s times Z.  Reading it as a product would be a guess; it is refused."""
+        nxt = cur.peek(1)
+        if not (tok.kind == "letter" and len(tok.text) == 1 and _is(nxt, "(")
+                and nxt.pos == tok.end):
+            return
+        name = tok.text
+        if name in self.known or _loose(name) in self.known_loose or \
+                self._bound(name, tok.pos) is not None:
+            return
+        raise self.error(f"{name}(...) applies {name}, which this formula does not define "
+                         f"and is no function symrow knows; define it, as {name}(X) = ..., "
+                         f"or, for the number {name} times a bracket, write {name} \\cdot (...)",
+                         tok.pos, nxt.end)
 
     def _matrix_env(self, env: Env):
         if env.name not in MATRIX_ENVS:

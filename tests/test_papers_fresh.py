@@ -656,18 +656,6 @@ TODAY = {
         "value": r"refused at |x|: NotSupportedError 'an absolute value or norm is not "
                  r"supported yet'",
     },
-    "performer": {
-        "value": r"refused: the source defines A and D after the formula Attn(Q, K, V) = "
-                 r"D^{-1}AV that uses them, so Attn is never applied and the last line is D "
-                 r"('Attn(Q, K, V) is defined but never used ... which is the result?'); with "
-                 r"the definitions in order (A, D, then Attn) it reads right, "
-                 r"diag(A\mathbf{1}_L) included",
-    },
-    "performer-notes": {
-        "value": r"refused as performer is: A and D are defined after the formula Attn(Q, K, "
-                 r"V) = D^{-1}AV that uses them ('defined but never used ... which is the "
-                 r"result?'), which names neither exp nor diag",
-    },
     "performer-pwc-typo": {
         "refuse": r"refused at the left side \hat{Att_{\leftrightarrow}}(Q, K, V): " + _LHS +
                   r"; then at \mathbf{Q^{'}} ('cannot read the name'); the product (K')1_L "

@@ -161,16 +161,27 @@ def test_a_chain_of_equal_members_is_read_by_its_last_member_that_reads():
 def test_a_function_defined_but_never_applied_is_not_dropped_for_the_last_line():
     """Performer's appendix prints Attn(Q, K, V) = D^{-1}AV, then defines A and D after it:
     taking the last line, D, for the result (and ignoring Attn) would be a confident wrong
-    reading; it is refused with what to do."""
+    reading.  The function is the result, its names read in the order they need; a line
+    the function does not use makes the result a guess, and is refused with what to do."""
     tex = (r"\mathrm{Attn}(Q, K, V) = D^{-1}AV \\ A = \exp(QK^T/\sqrt{d}) \\ "
            r"D = \mathrm{diag}(A\mathbf{1}_L)")
-    with pytest.raises(symrow.SymrowError, match="defined but never used.*last line defines D"):
-        symrow.explain(tex)
-    # in order, it reads: the function comes last and is the result
+    shapes = {"Q": (2, 2), "K": (3, 2), "V": (3, 2)}
+    rng = np.random.default_rng(9)
+    v = {k: rng.uniform(-1, 1, s) for k, s in shapes.items()}
+    s = np.exp(v["Q"] @ v["K"].T / np.sqrt(2))
+    want = s / s.sum(axis=1, keepdims=True) @ v["V"]
+    d = symrow.explain(tex, shapes)
+    np.testing.assert_allclose(harness.result_numbers(d, v, {"d": 2}), want, rtol=1e-9)
+    # in order, it reads the same
     ordered = (r"A = \exp(QK^T/\sqrt{d}) \\ D = \mathrm{diag}(A\mathbf{1}_L) \\ "
                r"\mathrm{Attn}(Q, K, V) = D^{-1}AV")
-    d = symrow.explain(ordered, {"Q": (2, 2), "K": (3, 2), "V": (3, 2)})
-    assert d.result.shape == (2, 2)
+    np.testing.assert_allclose(harness.result_numbers(symrow.explain(ordered, shapes), v,
+                                                      {"d": 2}), want, rtol=1e-9)
+    with pytest.raises(symrow.SymrowError, match="defined but never used.*last line defines E"):
+        symrow.explain(tex + r" \\ E = QV^T")
+    # a cycle through the function is no order
+    with pytest.raises(symrow.SymrowError, match="defined but never used"):
+        symrow.explain(r"\mathrm{F}(X) = AX \\ A = \mathrm{F}(B)")
 
 
 def test_the_members_of_a_chain_must_agree_and_a_name_in_another_member_takes_its_shape():

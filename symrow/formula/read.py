@@ -368,6 +368,13 @@ class _Reader:
             # Attn(Q, K, V) = D^{-1}AV, then A = ..., D = ...: the function is never
             # applied, and taking the last line (D) for the result would be a guess
             fn = unused[0]
+            last = self._function_after_its_uses(unused, defs, families)
+            if last is not None:
+                defs.append(last)
+                written = last[0]
+                unused = []
+        if plain and defs and unused and written is not None:
+            fn = unused[0]
             raise self.error(f"{fn.word}({', '.join(fn.params)}) is defined but never used, "
                              f"and the last line defines {written}: which is the result? "
                              f"Define what {fn.word} uses on the lines before it, so that it "
@@ -408,6 +415,40 @@ class _Reader:
                     is not None and j + 1 < len(piece):
                 return piece[j + 1:]
         return piece
+
+    def _function_after_its_uses(self, unused: list, defs: list, families: list):
+        """``Attn(Q, K, V) = D^{-1}AV, A = ..., D = ...``: the function comes first and the
+        definitions it uses after it, as papers write them.  When the function is the one
+        no other uses and every line after it is used by it (directly, or through another
+        such line), it is the result, read in the order its names need: ``(name, value)``.
+        Otherwise None (a line it does not use would make the result a guess)."""
+        if len(unused) != 1:
+            return None
+        try:
+            top = self._top_function()
+        except ParseError:
+            return None
+        if top is not unused[0] or any(name == "" for name, _ in defs):
+            return None
+        saved = (list(self.notes), list(self.pending), dict(self.instances),
+                 dict(self.instance_bindings), set(self.called))
+        expr = self._call_user(top, [Name(p, pos=top.pos) for p in top.params], top.pos)
+        values = dict(defs)
+        needed, todo = set(), list(_names_in(expr))
+        while todo:
+            name = todo.pop()
+            if name in values and name not in needed:
+                needed.add(name)
+                todo.extend(_names_in(values[name]))
+        name = self._function_name(top)
+        if not {n for n, _ in defs} <= needed or name in values or any(
+                name in _names_in(e) for _, e in defs):     # a cycle through the result
+            (self.notes, self.pending, self.instances, self.instance_bindings,
+             self.called) = saved
+            return None
+        defs += self._take_pending(families)
+        self.notes.append(("function_result", {"word": top.word, "params": tuple(top.params)}))
+        return name, expr
 
     def _chain(self, piece: list, eqs: list) -> list:
         """``h = W_0x + \\Delta W x = W_0x + BAx``: a chain of equal members.  The value

@@ -637,11 +637,6 @@ _AS_POINTS = ("the value is right, but the column vectors are narrated as points
               "coordinate, with no word on the convention: ")
 
 TODAY = {
-    "hopfield-transposed": {
-        "value": r"refused at the transposed left side \big( Q^new \big)^T: " + _LHS +
-                 r"; behind it (left side renamed), " + _COLUMN_SOFTMAX + r", where the "
-                 r"source says 'the softmax is applied column-wise to K Q^T'",
-    },
     "gin-pyg": {
         "refuse": r"refused for the wrong reason: h_{\mathbf{\Theta}} (the source's MLP) is "
                   r"taken for a size ('a size's subscript must be letters or digits'); with a "

@@ -211,3 +211,23 @@ def test_one_over_one_plus_e_to_the_minus_z_is_the_logistic_function():
     v = _values(shapes)
     d = symrow.explain(r"\frac{1}{1 + e^{-XW}}", shapes)
     np.testing.assert_allclose(_numbers(d, v), 1 / (1 + np.exp(-(v["X"] @ v["W"]))), rtol=1e-9)
+
+
+def test_a_transposed_left_side_defines_the_transpose_of_its_name():
+    """Hopfield eq. (27), (Q^{new})^T = K^T softmax(K Q^T / √d_k): the left side was refused
+    ('must be one name'); it defines Q^{new} as the transpose of the right side, and the
+    formula's value is its left side as written, the right side."""
+    shapes = {"K": (4, 2), "Q": (3, 2)}
+    v = _values(shapes)
+    want = v["K"].T @ _softmax_cols(v["K"] @ v["Q"].T)
+    for tex in (r"\big( \boldsymbol{Q}^{\text{new}} \big)^T = \boldsymbol{K}^T "
+                r"\text{softmax}\left( \boldsymbol{K} \boldsymbol{Q}^T \right) \ .",
+                r"\left(Q^{new}\right)^\top = K^\top \mathrm{softmax}(K Q^\top)"):
+        d = symrow.explain(tex, shapes)
+        np.testing.assert_allclose(_numbers(d, v), want, rtol=1e-10)
+        assert "Q^{new}" in [n.name for n in d.plan.nodes]
+    # used on a later line, the name has the transposed value
+    shapes = {"A": (2, 3), "B": (3, 4), "X": (5, 4)}
+    v = _values(shapes)
+    d = symrow.explain(r"(W)^T = AB \\ Y = XW", shapes)
+    np.testing.assert_allclose(_numbers(d, v), v["X"] @ (v["A"] @ v["B"]).T, rtol=1e-10)

@@ -327,29 +327,24 @@ class _Reader:
                 defs.append(("", expr))
                 continue
             degree = self._degree_definition(lhs, rhs)
+            transposed = False
             if degree is not None:
                 name, expr = degree
             else:
                 try:
                     name = self.lhs_name(lhs)
                 except ParseError as lhs_error:
-                    # \log p(y|X) = ...: what stands in the way on the right (an inverse,
-                    # a sum) is the real obstacle; name it first
-                    saved = (list(self.notes), dict(self.fonts), list(self.pending))
-                    try:
-                        value = self.expression(rhs)
-                    finally:
-                        self.notes, self.fonts, self.pending = saved
-                    for e in walk(value):
-                        if isinstance(e, Power) and e.exponent < 0 and \
-                                not isinstance(e.arg, Name):
-                            # an inverse of a sum or product: no shape makes it diagonal
-                            raise self.unsupported(f"the inverse of {text(e.arg)}",
-                                                   e.pos, e.pos + 1) from None
-                    raise lhs_error from None
+                    # (Q^{new})^T = ...: the transpose of a name is defined
+                    name = self._transposed_lhs(lhs)
+                    transposed = name is not None
+                    if not transposed:
+                        self._lhs_obstacle(rhs)
+                        raise lhs_error from None
                 if name in [d for d, _ in defs]:
                     raise self.error(f"{name} is defined twice", *_span(lhs[0]))
                 expr = self.expression(rhs)
+                if transposed:
+                    expr = Transpose(expr, pos=lhs[0].pos)
                 if name in _names_in(expr):
                     raise self.error(f"{name} is defined in terms of itself; give the new "
                                      f"quantity a name of its own", *_span(lhs[0]))
@@ -363,6 +358,9 @@ class _Reader:
             self.known.add(name)
             self.known_loose.add(_loose(name))
             written = name if n == last else written
+            if transposed and n == last:
+                # the formula is its left side as written, the transpose of the name
+                defs.append(("", Transpose(Name(name, pos=lhs[0].pos), pos=lhs[0].pos)))
         unused = [fn for fn in self.functions.values() if fn.word not in self.called]
         if plain and defs and unused and written is not None:
             # Attn(Q, K, V) = D^{-1}AV, then A = ..., D = ...: the function is never
@@ -415,6 +413,44 @@ class _Reader:
                     is not None and j + 1 < len(piece):
                 return piece[j + 1:]
         return piece
+
+    def _lhs_obstacle(self, rhs: list) -> None:
+        """``\\log p(y|X) = ...``: a left side that is no name, with an obstacle on the
+        right (an inverse of a sum or product): that obstacle is named first."""
+        saved = (list(self.notes), dict(self.fonts), list(self.pending))
+        try:
+            value = self.expression(rhs)
+        finally:
+            self.notes, self.fonts, self.pending = saved
+        for e in walk(value):
+            if isinstance(e, Power) and e.exponent < 0 and not isinstance(e.arg, Name):
+                # an inverse of a sum or product: no shape makes it diagonal
+                raise self.unsupported(f"the inverse of {text(e.arg)}", e.pos, e.pos + 1)
+
+    def _transposed_lhs(self, lhs: list) -> str | None:
+        """``\\big( Q^{new} \\big)^T``, ``(W)^\\top``: a left side that is the transpose
+        of one name, bracketed; that name, else None."""
+        nodes = [n for n in _strip_spacing(lhs) if not _is(n, *V.SIZES, "\\left", "\\right")]
+        if len(nodes) < 4 or not _is(nodes[0], "(") or not any(_is(n, ")") for n in nodes):
+            return None
+        close = max(k for k, n in enumerate(nodes) if _is(n, ")"))
+        if not _is(nodes[close + 1] if close + 1 < len(nodes) else None, "^"):
+            return None
+        parts = self._one_name(nodes[1:close])
+        if parts is None:
+            return None
+        saved = (list(self.notes), dict(self.fonts), list(self.pending))
+        try:
+            value = self.expression(list(lhs))
+        except (ParseError, NotSupportedError, OptionError):
+            return None
+        finally:
+            self.notes, self.fonts, self.pending = saved
+        if isinstance(value, Transpose) and isinstance(value.arg, Name):
+            if parts.font:
+                self.fonts.setdefault(value.arg.name, parts.font)
+            return value.arg.name
+        return None
 
     def _function_after_its_uses(self, unused: list, defs: list, families: list):
         """``Attn(Q, K, V) = D^{-1}AV, A = ..., D = ...``: the function comes first and the

@@ -231,3 +231,18 @@ def test_a_transposed_left_side_defines_the_transpose_of_its_name():
     v = _values(shapes)
     d = symrow.explain(r"(W)^T = AB \\ Y = XW", shapes)
     np.testing.assert_allclose(_numbers(d, v), v["X"] @ (v["A"] @ v["B"]).T, rtol=1e-10)
+
+
+def test_a_function_defined_under_a_greek_name_with_sized_brackets():
+    """Linear attention writes \\phi\\left(x\\right) = \\text{elu}(x) + 1 and then
+    \\phi\\left(Q\\right): the definition's left side was refused ('must be one name'), and
+    elu was 'not a function symrow knows'."""
+    shapes = {"Q": (2, 2), "K": (3, 2), "V": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"\phi\left(x\right) = \text{elu}(x) \\ \left(\phi\left(Q\right) "
+                       r"\phi\left(K\right)^T\right) V", shapes)
+
+    def elu(x):
+        return np.where(x > 0, x, np.exp(x) - 1)
+    np.testing.assert_allclose(_numbers(d, v), elu(v["Q"]) @ elu(v["K"]).T @ v["V"],
+                               rtol=1e-10)

@@ -676,6 +676,9 @@ class _Reader:
             word = "".join(_plain(c) for c in first.children[1:])
             if re.fullmatch(r"[A-Za-z]{1,16}", word):
                 return word, 1
+        if isinstance(first, Token) and first.text in NT.GREEK_LOWER and \
+                len(nodes) > 1 and self._opens_bracket(nodes[1]):
+            return first.text[1:], 1       # \phi(x) = ...: a function under a Greek name
         if isinstance(first, Token) and first.kind == "letter":
             k = 0
             while k < len(nodes) and isinstance(nodes[k], Token) and nodes[k].kind == "letter" \
@@ -1187,6 +1190,9 @@ class _Reader:
             cur.take()
             return self._call(cur, V.FUNCTION_COMMANDS[text], tok)
         if text in NT.GREEK_LOWER:
+            if self._opens_bracket(cur.peek(1)) and text[1:] in self.functions:
+                cur.take()       # \phi(Q), \phi defined in the text
+                return self._named_call(cur, text[1:], tok)
             if self._opens_bracket(cur.peek(1)):
                 cur.take()
                 key = text[1:]

@@ -637,23 +637,6 @@ _AS_POINTS = ("the value is right, but the column vectors are narrated as points
               "coordinate, with no word on the convention: ")
 
 TODAY = {
-    "hopfield-transposed": {
-        "value": r"refused at the transposed left side \big( Q^new \big)^T: " + _LHS +
-                 r"; behind it (left side renamed), " + _COLUMN_SOFTMAX + r", where the "
-                 r"source says 'the softmax is applied column-wise to K Q^T'",
-    },
-    "hopfield-chain": {
-        "value": r"refused at the chain Z = Q^new W_V = ... = ...: " + _CHAIN + r"; its last "
-                 r"member alone reads right",
-    },
-    "wikipedia-self-attention": {
-        "value": r"refused at \mapsto: ParseError '\mapsto is not part of a formula symrow "
-                 r"reads'; with Y = ... for X \mapsto ... it reads right",
-    },
-    "ssd-matrix": {
-        "value": r"refused at the annotation \in \mathbb{R}^{\mathtt{(T,T)}}: ParseError '\in "
-                 r"is not part of a formula symrow reads'; without it it reads right",
-    },
     "gin-pyg": {
         "refuse": r"refused for the wrong reason: h_{\mathbf{\Theta}} (the source's MLP) is "
                   r"taken for a size ('a size's subscript must be letters or digits'); with a "
@@ -668,40 +651,20 @@ TODAY = {
         "value": r"refused at |x|: NotSupportedError 'an absolute value or norm is not "
                  r"supported yet'",
     },
-    "linformer": {
-        "value": r"refused at the left side \bar{\text{head}_{i}}: " + _LHS + r"; with a "
-                 r"plain left side it reads right",
-        "backward": r"refused as explain is, at the left side",
-    },
-    "performer": {
-        "value": r"refused: the source defines A and D after the formula Attn(Q, K, V) = "
-                 r"D^{-1}AV that uses them, so Attn is never applied and the last line is D "
-                 r"('Attn(Q, K, V) is defined but never used ... which is the result?'); with "
-                 r"the definitions in order (A, D, then Attn) it reads right, "
-                 r"diag(A\mathbf{1}_L) included",
-    },
-    "performer-notes": {
-        "value": r"refused as performer is: A and D are defined after the formula Attn(Q, K, "
-                 r"V) = D^{-1}AV that uses them ('defined but never used ... which is the "
-                 r"result?'), which names neither exp nor diag",
-    },
     "performer-pwc-typo": {
         "refuse": r"refused at the left side \hat{Att_{\leftrightarrow}}(Q, K, V): " + _LHS +
                   r"; then at \mathbf{Q^{'}} ('cannot read the name'); the product (K')1_L "
                   r"that does not fit is never reached",
     },
     "katharopoulos-matrix": {
-        "value": r"refused at the definition \phi\left(x\right) = \text{elu}(x) + 1: " + _LHS,
+        "value": r"refused at + 1 in \phi\left(x\right) = \text{elu}(x) + 1: NotSupportedError "
+                 r"'adding a number (1) to every entry of a matrix is not supported yet'; "
+                 r"the Greek-named definition and elu themselves read",
     },
     "alibi-labml": {
         "refuse": r"refused at the '&=' continuation line ('this '=' has no name on its "
                   r"left'); on one line, at [-(i-1), \dots, 1, 0] ('a list in brackets is not "
                   r"a matrix formula'); \dots is not named",
-    },
-    "gmlp-block": {
-        "refuse": r"confident wrong reading (exit 0): s(Z), the spatial gating unit that this "
-                  r"formula does not define, is read as the scalar s times Z (readings "
-                  r"combine, apply, scale, combine)",
     },
     "gqa": {
         "refuse": r"refused with 'there is no formula here, only definitions of families such "
@@ -724,11 +687,6 @@ TODAY = {
     "word2vec-softmax": {
         "refuse": r"refused at the left side p(w_O|w_I): " + _LHS + r"; then at v'_{w_O} ('a "
                   r"subscript here is not a name's'); the sum over the vocabulary is not named",
-    },
-    "cs229-logistic": {
-        "value": r"refused at the chain h_\theta(x) = g(...) = ...: " + _CHAIN + r", which "
-                 r"does not name g; without the chain, the left side h_\theta(x) is refused, "
-                 r"and e^{-\theta^T x} too ('an exponent must be a number')",
     },
 }
 

@@ -167,3 +167,82 @@ def test_a_left_side_that_is_no_name_lets_the_real_obstacle_speak():
         symrow.explain(r"\log p(y|X) = (X^T X)^{-1} X^T y")
     with pytest.raises(symrow.ParseError, match="left side"):
         symrow.explain(r"\log p(y|X) = X^T y")
+
+
+def test_an_annotation_of_the_set_and_a_map_are_not_the_formula():
+    """M = L \\circ CB^\\top \\in \\mathbb{R}^{(T,T)} (the Mamba-2 post) was refused at \\in,
+    and X \\mapsto Attention(XT_q, XT_k, XT_v) (Wikipedia) at \\mapsto."""
+    shapes = {"L": (3, 3), "C": (3, 2), "B": (3, 2), "x": (3, 1)}
+    v = _values(shapes)
+    d = symrow.explain(r"M = L \circ C B^\top \in \mathbb{R}^{\mathtt{(T,T)}} \\ y = Mx", shapes)
+    np.testing.assert_allclose(_numbers(d, v), (v["L"] * (v["C"] @ v["B"].T)) @ v["x"],
+                               rtol=1e-9)
+    shapes = {"X": (3, 2), "T_q": (2, 2), "T_v": (2, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"X \mapsto \mathrm{softmax}(X T_q X^T) X T_v", shapes)
+    s = v["X"] @ v["T_q"] @ v["X"].T
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(_numbers(d, v), e / e.sum(axis=1, keepdims=True) @ v["X"]
+                               @ v["T_v"], rtol=1e-9)
+
+
+def test_an_accented_word_with_its_subscript_is_a_left_side():
+    """\\bar{\\text{head}_{i}} = ... (Linformer, paperswithcode) was refused: 'the left side
+    of a definition must be one name'."""
+    shapes = {"Q": (4, 3), "W_i^Q": (3, 2), "E_i": (2, 4), "K": (4, 3), "W_i^K": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"\bar{\text{head}_{i}} = Q W^{Q}_{i} \left(E_{i} K W_{i}^{K}\right)^{T}",
+                       shapes)
+    np.testing.assert_allclose(_numbers(d, v), v["Q"] @ v["W_i^Q"] @ (v["E_i"] @ v["K"]
+                                                                       @ v["W_i^K"]).T, rtol=1e-9)
+
+
+def test_one_over_one_plus_e_to_the_minus_z_is_the_logistic_function():
+    """h_\\theta(x) = g(\\theta^T x) = \\frac{1}{1 + e^{-\\theta^T x}} (CS229): refused, 'an
+    exponent must be a number', and the chain then read from g(...), which it never defines."""
+    shapes = {r"\theta": (3, 1), "x": (3, 1)}
+    v = _values(shapes)
+    want = 1 / (1 + np.exp(-(v[r"\theta"].T @ v["x"])))
+    for tex in (r"h_\theta(x) = g(\theta^T x) = \frac{1}{1 + e^{-\theta^T x}}",
+                r"\frac{1}{1+e^{-\theta^T x}}"):
+        d = symrow.explain(tex, shapes)
+        np.testing.assert_allclose(_numbers(d, v), want, rtol=1e-9)
+    shapes = {"X": (2, 3), "W": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"\frac{1}{1 + e^{-XW}}", shapes)
+    np.testing.assert_allclose(_numbers(d, v), 1 / (1 + np.exp(-(v["X"] @ v["W"]))), rtol=1e-9)
+
+
+def test_a_transposed_left_side_defines_the_transpose_of_its_name():
+    """Hopfield eq. (27), (Q^{new})^T = K^T softmax(K Q^T / √d_k): the left side was refused
+    ('must be one name'); it defines Q^{new} as the transpose of the right side, and the
+    formula's value is its left side as written, the right side."""
+    shapes = {"K": (4, 2), "Q": (3, 2)}
+    v = _values(shapes)
+    want = v["K"].T @ _softmax_cols(v["K"] @ v["Q"].T)
+    for tex in (r"\big( \boldsymbol{Q}^{\text{new}} \big)^T = \boldsymbol{K}^T "
+                r"\text{softmax}\left( \boldsymbol{K} \boldsymbol{Q}^T \right) \ .",
+                r"\left(Q^{new}\right)^\top = K^\top \mathrm{softmax}(K Q^\top)"):
+        d = symrow.explain(tex, shapes)
+        np.testing.assert_allclose(_numbers(d, v), want, rtol=1e-10)
+        assert "Q^{new}" in [n.name for n in d.plan.nodes]
+    # used on a later line, the name has the transposed value
+    shapes = {"A": (2, 3), "B": (3, 4), "X": (5, 4)}
+    v = _values(shapes)
+    d = symrow.explain(r"(W)^T = AB \\ Y = XW", shapes)
+    np.testing.assert_allclose(_numbers(d, v), v["X"] @ (v["A"] @ v["B"]).T, rtol=1e-10)
+
+
+def test_a_function_defined_under_a_greek_name_with_sized_brackets():
+    """Linear attention writes \\phi\\left(x\\right) = \\text{elu}(x) + 1 and then
+    \\phi\\left(Q\\right): the definition's left side was refused ('must be one name'), and
+    elu was 'not a function symrow knows'."""
+    shapes = {"Q": (2, 2), "K": (3, 2), "V": (3, 2)}
+    v = _values(shapes)
+    d = symrow.explain(r"\phi\left(x\right) = \text{elu}(x) \\ \left(\phi\left(Q\right) "
+                       r"\phi\left(K\right)^T\right) V", shapes)
+
+    def elu(x):
+        return np.where(x > 0, x, np.exp(x) - 1)
+    np.testing.assert_allclose(_numbers(d, v), elu(v["Q"]) @ elu(v["K"]).T @ v["V"],
+                               rtol=1e-10)

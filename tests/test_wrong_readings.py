@@ -161,13 +161,69 @@ def test_a_chain_of_equal_members_is_read_by_its_last_member_that_reads():
 def test_a_function_defined_but_never_applied_is_not_dropped_for_the_last_line():
     """Performer's appendix prints Attn(Q, K, V) = D^{-1}AV, then defines A and D after it:
     taking the last line, D, for the result (and ignoring Attn) would be a confident wrong
-    reading; it is refused with what to do."""
+    reading.  The function is the result, its names read in the order they need; a line
+    the function does not use makes the result a guess, and is refused with what to do."""
     tex = (r"\mathrm{Attn}(Q, K, V) = D^{-1}AV \\ A = \exp(QK^T/\sqrt{d}) \\ "
            r"D = \mathrm{diag}(A\mathbf{1}_L)")
-    with pytest.raises(symrow.SymrowError, match="defined but never used.*last line defines D"):
-        symrow.explain(tex)
-    # in order, it reads: the function comes last and is the result
+    shapes = {"Q": (2, 2), "K": (3, 2), "V": (3, 2)}
+    rng = np.random.default_rng(9)
+    v = {k: rng.uniform(-1, 1, s) for k, s in shapes.items()}
+    s = np.exp(v["Q"] @ v["K"].T / np.sqrt(2))
+    want = s / s.sum(axis=1, keepdims=True) @ v["V"]
+    d = symrow.explain(tex, shapes)
+    np.testing.assert_allclose(harness.result_numbers(d, v, {"d": 2}), want, rtol=1e-9)
+    # in order, it reads the same
     ordered = (r"A = \exp(QK^T/\sqrt{d}) \\ D = \mathrm{diag}(A\mathbf{1}_L) \\ "
                r"\mathrm{Attn}(Q, K, V) = D^{-1}AV")
-    d = symrow.explain(ordered, {"Q": (2, 2), "K": (3, 2), "V": (3, 2)})
-    assert d.result.shape == (2, 2)
+    np.testing.assert_allclose(harness.result_numbers(symrow.explain(ordered, shapes), v,
+                                                      {"d": 2}), want, rtol=1e-9)
+    with pytest.raises(symrow.SymrowError, match="defined but never used.*last line defines E"):
+        symrow.explain(tex + r" \\ E = QV^T")
+    # a cycle through the function is no order
+    with pytest.raises(symrow.SymrowError, match="defined but never used"):
+        symrow.explain(r"\mathrm{F}(X) = AX \\ A = \mathrm{F}(B)")
+
+
+def test_the_members_of_a_chain_must_agree_and_a_name_in_another_member_takes_its_shape():
+    """Z = Q^{new} W_V = softmax(QK^T/√d_k) K W_V = ...: the shape given for Q^{new}, a name
+    only in another member, was refused ('the formula does not use it'); a chain whose
+    members differ (AB^T = BA^T) was read from its last member with exit 0."""
+    tex = (r"\boldsymbol{Z} = \boldsymbol{Q}^{\text{new}} \boldsymbol{W}_V = "
+           r"\text{softmax}\left( \boldsymbol{Q} \boldsymbol{K}^T \right) \boldsymbol{V}")
+    d = symrow.explain(tex, {"Q^new": (2, 2), "W_V": (2, 2), "Q": (2, 2), "K": (3, 2),
+                             "V": (3, 2)})
+    rng = np.random.default_rng(3)
+    vals = {n: rng.uniform(-1, 1, s) for n, s in (("Q", (2, 2)), ("K", (3, 2)), ("V", (3, 2)))}
+    s = vals["Q"] @ vals["K"].T
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(harness.result_numbers(d, vals),
+                               e / e.sum(axis=1, keepdims=True) @ vals["V"], rtol=1e-9)
+    with pytest.raises(symrow.ParseError, match=r"chain BA\^T = AB\^T.*not equal"):
+        symrow.explain(r"Z = B A^T = A B^T", {"A": (2, 3), "B": (2, 3)})
+    # members that agree read: the transpose of a transpose, a sum in either order
+    assert symrow.explain(r"Z = A B^T = (B A^T)^T", {"A": (2, 3), "B": (2, 3)})
+    assert symrow.explain(r"Y = \frac{\alpha}{r} x (BA)^T = \frac{\alpha}{r} x A^T B^T",
+                          {"x": (2, 3), "A": (2, 3), "B": (4, 2)})
+
+
+def test_a_letter_applied_to_a_bracket_that_nothing_defines_is_refused():
+    """gMLP's block writes Z̃ = s(Z) for its spatial gating unit, defined elsewhere: s(Z) was
+    read as the scalar s times Z, with exit 0."""
+    tex = r"Z = \sigma(XU) \\ \tilde{Z} = s(Z) \\ Y = \tilde{Z}V"
+    with pytest.raises(symrow.ParseError, match=r"s\(\.\.\.\) applies s, which this formula "
+                                                r"does not define"):
+        symrow.explain(tex)
+    run = harness.symrow_cli("explain", tex)
+    assert run.returncode != 0 and run.stdout == "" and len(run.stderr.strip().splitlines()) == 1
+    # defined in the text, it is read by its definition
+    shapes = {"X": (3, 2), "U": (2, 2), "W": (3, 3), "V": (2, 2)}
+    d = symrow.explain(r"s(Z) = WZ \\ " + tex, shapes)
+    rng = np.random.default_rng(5)
+    v = {k: rng.uniform(-1, 1, s) for k, s in shapes.items()}
+    z = 1 / (1 + np.exp(-v["X"] @ v["U"]))
+    np.testing.assert_allclose(harness.result_numbers(d, v), v["W"] @ z @ v["V"], rtol=1e-9)
+    # a space, a \cdot, or a shape for s keep the product of a number and a bracket
+    for product in (r"s (X + Y)", r"s \cdot (X + Y)"):
+        p = symrow.explain(product, {"X": (2, 2), "Y": (2, 2)})
+        assert [n.reading for n in p.plan.nodes][-1] == "scale"
+    assert symrow.explain(r"W(x + y)", {"W": (2, 3), "x": (3, 1), "y": (3, 1)})

@@ -226,6 +226,7 @@ def explain(formula, shapes: Mapping | None = None, *, options: Options | None =
     opts = (options or Options()).merge(**given)
     parsed, sym_shapes = read(formula, shapes, opts.heads)
     given_shapes = {**sym_shapes, **dict(shapes or {})}
+    _check_chains(parsed, given_shapes)
     parsed, given_shapes, values = _row_view(parsed, given_shapes, opts)
     if values is not opts.values:
         opts = opts.merge(values=values)
@@ -252,6 +253,70 @@ def explain(formula, shapes: Mapping | None = None, *, options: Options | None =
                   sizes=general_sizes(parsed, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
                   formula_text=E.text(parsed.result) if not parsed.written else
                   "; ".join(f"{n} = {E.text(e)}" for n, e in parsed.definitions))
+
+
+def _check_chains(parsed: E.Formula, shapes: Mapping) -> None:
+    """A chain ``Z = A = B`` is read from one member; any other member written in the same
+    operands must have its value.  Each is computed at random numbers (sizes left general
+    are given small ones of their own), and a chain whose members differ is refused,
+    for reading either member would be a guess."""
+    import random
+    from sympy.core.function import AppliedUndef
+    from ..errors import SymrowError
+    from ..formula.shapes import canonical_key
+    from ..formula.evaluate import plan_of, operand_symbols
+    defined = {name for name, _ in parsed.definitions if name}
+    for chosen, others, pos, end in parsed.chains:
+        names = {e.name for e in E.walk(chosen) if isinstance(e, E.Name)}
+        if names & defined:
+            continue
+        for other in others:
+            if not {e.name for e in E.walk(other) if isinstance(e, E.Name)} <= names:
+                continue
+            try:
+                one = E.Formula((("", chosen),), None)
+                sizes = infer(one, {k: v for k, v in shapes.items()
+                                    if canonical_key(k) in names}).operands
+                small = {}
+                concrete = {n: tuple(v if isinstance(v, int) else
+                                     small.setdefault(v, 2 + len(small)) for v in shape)
+                            for n, shape in sizes.items()}
+                values = []
+                rnd = random.Random(7)
+                numbers: dict = {}
+                planned = [plan_of(E.Formula((("", expr),), None), concrete)
+                           for expr in (chosen, other)]
+                # a size written in one member (the r of alpha/r) is that size in both
+                ties = {str(k): v for p, _ in planned for k, v in p.ties.items()
+                        if isinstance(v, int)}
+                if any(ties.get(str(k), v) != v for p, _ in planned for k, v in
+                       p.ties.items() if isinstance(v, int)):
+                    continue      # the members take a size name for different sizes
+                for p, value in planned:
+                    value = value.xreplace({sym: ties[str(sym)] for sym in value.free_symbols
+                                            if str(sym) in ties})
+                    subs = {}
+                    for name, matrix in sorted(operand_symbols(p).items()):
+                        for sym in matrix:
+                            subs[sym] = numbers.setdefault((name, str(sym)),
+                                                           sympy.Float(rnd.uniform(-1, 1), 20))
+                    value = value.xreplace(subs)
+                    for sym in sorted(value.free_symbols, key=str):
+                        subs[sym] = numbers.setdefault(("", str(sym)),
+                                                       sympy.Float(rnd.uniform(0.5, 2), 20))
+                    values.append(value.xreplace(subs).evalf(15))
+            except SymrowError:
+                continue
+            a, b = values
+            if a.atoms(AppliedUndef) or b.atoms(AppliedUndef) or a.free_symbols or \
+                    b.free_symbols:
+                continue      # a function the formula does not define: no number to compare
+            if a.shape != b.shape or any(abs(complex(x - y)) > 1e-9 * (1 + abs(complex(x)))
+                                         for x, y in zip(a, b)):
+                from ..errors import ParseError
+                raise ParseError(f"the members of the chain {E.text(other)} = "
+                                 f"{E.text(chosen)} are not equal (their values differ at "
+                                 f"random numbers); write the one meant")
 
 
 def _row_view(parsed: E.Formula, shapes: dict, opts: Options):

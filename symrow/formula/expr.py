@@ -231,6 +231,7 @@ class Formula:
     groups: tuple = ()      # ((name, group), ...): the values a definition makes carry it
     vectors: tuple = ()     # operands that are one point each (a column vector's row view)
     aside: tuple = ()       # the text of the other members of a chain (h = W_0x + \Delta W x = ...)
+    chains: tuple = ()      # ((member read, (other members read, ...), pos, end), ...)
     source: str | None = dataclasses.field(default=None, compare=False)
 
     @property

@@ -240,6 +240,7 @@ class _Reader:
         self.called: set = set()
         self.tied: dict[str, set] = {}        # a family's name with its index -> instances
         self.aside: set = set()               # names only in other members of a chain
+        self.chains: list = []                # (member read, other members, pos, end)
         self.ones = 0                         # all-ones vectors read without a size
 
     # -- errors -----------------------------------------------------------------------
@@ -259,7 +260,9 @@ class _Reader:
             raise self.error("there is no formula here", 0)
         plain: list[tuple[int, list, list | None, int | None]] = []
         last_function = None
+        family_lines: list = []
         for k, piece in enumerate(pieces):
+            piece = self._unannotated(piece)
             eqs = [j for j, node in enumerate(piece) if isinstance(node, Token) and
                    (node.text in _EQUALS or (node.text == ":" and _is(
                        piece[j + 1] if j + 1 < len(piece) else None, "=")))]
@@ -284,8 +287,14 @@ class _Reader:
                 last_function = k
                 continue
             if self._family_definition(lhs, rhs):
+                family_lines.append((k, lhs, rhs, j))
                 continue
             plain.append((k, lhs, rhs, j))
+        if not plain and not self.functions and len(family_lines) == 1:
+            # \bar{\text{head}_i} = ... alone: nothing uses it as a family, so it is the
+            # formula, its index a letter of its names
+            self.families.clear()
+            plain = family_lines
         if plain and last_function is not None and last_function > plain[-1][0]:
             # Retention(X) = ... after the definitions it uses: that function is the result
             top = self._top_function()
@@ -318,29 +327,24 @@ class _Reader:
                 defs.append(("", expr))
                 continue
             degree = self._degree_definition(lhs, rhs)
+            transposed = False
             if degree is not None:
                 name, expr = degree
             else:
                 try:
                     name = self.lhs_name(lhs)
                 except ParseError as lhs_error:
-                    # \log p(y|X) = ...: what stands in the way on the right (an inverse,
-                    # a sum) is the real obstacle; name it first
-                    saved = (list(self.notes), dict(self.fonts), list(self.pending))
-                    try:
-                        value = self.expression(rhs)
-                    finally:
-                        self.notes, self.fonts, self.pending = saved
-                    for e in walk(value):
-                        if isinstance(e, Power) and e.exponent < 0 and \
-                                not isinstance(e.arg, Name):
-                            # an inverse of a sum or product: no shape makes it diagonal
-                            raise self.unsupported(f"the inverse of {text(e.arg)}",
-                                                   e.pos, e.pos + 1) from None
-                    raise lhs_error from None
+                    # (Q^{new})^T = ...: the transpose of a name is defined
+                    name = self._transposed_lhs(lhs)
+                    transposed = name is not None
+                    if not transposed:
+                        self._lhs_obstacle(rhs)
+                        raise lhs_error from None
                 if name in [d for d, _ in defs]:
                     raise self.error(f"{name} is defined twice", *_span(lhs[0]))
                 expr = self.expression(rhs)
+                if transposed:
+                    expr = Transpose(expr, pos=lhs[0].pos)
                 if name in _names_in(expr):
                     raise self.error(f"{name} is defined in terms of itself; give the new "
                                      f"quantity a name of its own", *_span(lhs[0]))
@@ -354,10 +358,20 @@ class _Reader:
             self.known.add(name)
             self.known_loose.add(_loose(name))
             written = name if n == last else written
+            if transposed and n == last:
+                # the formula is its left side as written, the transpose of the name
+                defs.append(("", Transpose(Name(name, pos=lhs[0].pos), pos=lhs[0].pos)))
         unused = [fn for fn in self.functions.values() if fn.word not in self.called]
         if plain and defs and unused and written is not None:
             # Attn(Q, K, V) = D^{-1}AV, then A = ..., D = ...: the function is never
             # applied, and taking the last line (D) for the result would be a guess
+            fn = unused[0]
+            last = self._function_after_its_uses(unused, defs, families)
+            if last is not None:
+                defs.append(last)
+                written = last[0]
+                unused = []
+        if plain and defs and unused and written is not None:
             fn = unused[0]
             raise self.error(f"{fn.word}({', '.join(fn.params)}) is defined but never used, "
                              f"and the last line defines {written}: which is the result? "
@@ -378,7 +392,99 @@ class _Reader:
         tied = tuple(tuple(sorted(group)) for group in self.tied.values() if len(group) > 1)
         return Formula(tuple(defs), written, fonts=tuple(self.fonts.items()),
                        families=tuple(families), notes=tuple(self.notes), tied=tied,
-                       aside=tuple(sorted(self.aside)))
+                       aside=tuple(sorted(self.aside)), chains=tuple(self.chains))
+
+    def _unannotated(self, piece: list) -> list:
+        """A line without what only describes it: the set a value lies in, written after
+        it (``M = L \\circ CB^\\top \\in \\mathbb{R}^{(T,T)}``: the shapes say it), and
+        the argument of a map (``X \\mapsto f(X)``: the value is ``f(X)``, a function of
+        X)."""
+        depth = 0
+        for j, node in enumerate(piece):
+            if _is(node, *_OPENERS):
+                depth += 1
+            elif _is(node, *_CLOSERS):
+                depth -= 1
+            elif depth == 0 and _is(node, "\\in") and j and j + 1 < len(piece) and \
+                    _is(piece[j + 1], "\\mathbb", "\\mathcal"):
+                return piece[:j]
+        for j, node in enumerate(piece):
+            if _is(node, "\\mapsto") and j and self._one_name(_strip_spacing(piece[:j])) \
+                    is not None and j + 1 < len(piece):
+                return piece[j + 1:]
+        return piece
+
+    def _lhs_obstacle(self, rhs: list) -> None:
+        """``\\log p(y|X) = ...``: a left side that is no name, with an obstacle on the
+        right (an inverse of a sum or product): that obstacle is named first."""
+        saved = (list(self.notes), dict(self.fonts), list(self.pending))
+        try:
+            value = self.expression(rhs)
+        finally:
+            self.notes, self.fonts, self.pending = saved
+        for e in walk(value):
+            if isinstance(e, Power) and e.exponent < 0 and not isinstance(e.arg, Name):
+                # an inverse of a sum or product: no shape makes it diagonal
+                raise self.unsupported(f"the inverse of {text(e.arg)}", e.pos, e.pos + 1)
+
+    def _transposed_lhs(self, lhs: list) -> str | None:
+        """``\\big( Q^{new} \\big)^T``, ``(W)^\\top``: a left side that is the transpose
+        of one name, bracketed; that name, else None."""
+        nodes = [n for n in _strip_spacing(lhs) if not _is(n, *V.SIZES, "\\left", "\\right")]
+        if len(nodes) < 4 or not _is(nodes[0], "(") or not any(_is(n, ")") for n in nodes):
+            return None
+        close = max(k for k, n in enumerate(nodes) if _is(n, ")"))
+        if not _is(nodes[close + 1] if close + 1 < len(nodes) else None, "^"):
+            return None
+        parts = self._one_name(nodes[1:close])
+        if parts is None:
+            return None
+        saved = (list(self.notes), dict(self.fonts), list(self.pending))
+        try:
+            value = self.expression(list(lhs))
+        except (ParseError, NotSupportedError, OptionError):
+            return None
+        finally:
+            self.notes, self.fonts, self.pending = saved
+        if isinstance(value, Transpose) and isinstance(value.arg, Name):
+            if parts.font:
+                self.fonts.setdefault(value.arg.name, parts.font)
+            return value.arg.name
+        return None
+
+    def _function_after_its_uses(self, unused: list, defs: list, families: list):
+        """``Attn(Q, K, V) = D^{-1}AV, A = ..., D = ...``: the function comes first and the
+        definitions it uses after it, as papers write them.  When the function is the one
+        no other uses and every line after it is used by it (directly, or through another
+        such line), it is the result, read in the order its names need: ``(name, value)``.
+        Otherwise None (a line it does not use would make the result a guess)."""
+        if len(unused) != 1:
+            return None
+        try:
+            top = self._top_function()
+        except ParseError:
+            return None
+        if top is not unused[0] or any(name == "" for name, _ in defs):
+            return None
+        saved = (list(self.notes), list(self.pending), dict(self.instances),
+                 dict(self.instance_bindings), set(self.called))
+        expr = self._call_user(top, [Name(p, pos=top.pos) for p in top.params], top.pos)
+        values = dict(defs)
+        needed, todo = set(), list(_names_in(expr))
+        while todo:
+            name = todo.pop()
+            if name in values and name not in needed:
+                needed.add(name)
+                todo.extend(_names_in(values[name]))
+        name = self._function_name(top)
+        if not {n for n, _ in defs} <= needed or name in values or any(
+                name in _names_in(e) for _, e in defs):     # a cycle through the result
+            (self.notes, self.pending, self.instances, self.instance_bindings,
+             self.called) = saved
+            return None
+        defs += self._take_pending(families)
+        self.notes.append(("function_result", {"word": top.word, "params": tuple(top.params)}))
+        return name, expr
 
     def _chain(self, piece: list, eqs: list) -> list:
         """``h = W_0x + \\Delta W x = W_0x + BAx``: a chain of equal members.  The value
@@ -407,20 +513,42 @@ class _Reader:
             saved = (list(self.notes), dict(self.fonts), list(self.pending),
                      dict(self.instances), dict(self.instance_bindings))
             try:
-                self.expression(_strip_spacing(member))
+                chosen = self.expression(_strip_spacing(member))
             except (ParseError, NotSupportedError, OptionError) as err:
                 error = error or err
                 continue
             finally:
                 (self.notes, self.fonts, self.pending, self.instances,
                  self.instance_bindings) = saved
+            others = []
             for other in candidates:      # the other members' text: shapes a caller
                 if other is not member and other:   # gives for their names (\Delta W)
                     self.aside.add(self.src.text[other[0].pos:other[-1].end])
+                    names, value = self._member_names(other)
+                    self.aside.update(names)
+                    if value is not None and not self.bindings:
+                        others.append(value)
+            if others:     # checked at random values once the shapes are known (explain)
+                self.chains.append((chosen, tuple(others), piece[0].pos, piece[-1].end))
             if named:
                 return list(head) + [piece[eqs[0]]] + list(member)
             return list(member)
         raise error
+
+    def _member_names(self, member: list) -> tuple[set, Expr | None]:
+        """The names another member of a chain is written in, as symrow keys them
+        (``Q^{new}`` for ``\\boldsymbol{Q}^{\\text{new}}``), and its value, when it
+        reads; else none."""
+        saved = (list(self.notes), dict(self.fonts), list(self.pending),
+                 dict(self.instances), dict(self.instance_bindings), set(self.called))
+        try:
+            value = self.expression(_strip_spacing(member))
+            return _names_in(value), value
+        except (ParseError, NotSupportedError, OptionError):
+            return set(), None
+        finally:
+            (self.notes, self.fonts, self.pending, self.instances,
+             self.instance_bindings, self.called) = saved
 
     @staticmethod
     def _function_name(fn: _Function) -> str:
@@ -548,6 +676,9 @@ class _Reader:
             word = "".join(_plain(c) for c in first.children[1:])
             if re.fullmatch(r"[A-Za-z]{1,16}", word):
                 return word, 1
+        if isinstance(first, Token) and first.text in NT.GREEK_LOWER and \
+                len(nodes) > 1 and self._opens_bracket(nodes[1]):
+            return first.text[1:], 1       # \phi(x) = ...: a function under a Greek name
         if isinstance(first, Token) and first.kind == "letter":
             k = 0
             while k < len(nodes) and isinstance(nodes[k], Token) and nodes[k].kind == "letter" \
@@ -987,6 +1118,11 @@ class _Reader:
             if value.name == "e" and "e" not in self.known:
                 return _Scalar(sympy.exp(exponent.value), value.pos, arg.end)
             return _Scalar(value.value ** exponent.value, value.pos, arg.end)
+        if isinstance(value, _Scalar) and value.name == "e" and "e" not in self.known and \
+                not isinstance(exponent, _Scalar):
+            # e^{-\theta^T x}: Euler's number to a matrix's power, entry by entry, as
+            # \exp(-\theta^T x)
+            return Apply("exp", exponent, pos=value.pos)
         if isinstance(exponent, _Scalar) and exponent.value.free_symbols and \
                 not isinstance(value, _Scalar):
             k = self.src.text[arg.pos:arg.end].strip("{} ")
@@ -1054,6 +1190,9 @@ class _Reader:
             cur.take()
             return self._call(cur, V.FUNCTION_COMMANDS[text], tok)
         if text in NT.GREEK_LOWER:
+            if self._opens_bracket(cur.peek(1)) and text[1:] in self.functions:
+                cur.take()       # \phi(Q), \phi defined in the text
+                return self._named_call(cur, text[1:], tok)
             if self._opens_bracket(cur.peek(1)):
                 cur.take()
                 key = text[1:]
@@ -1252,9 +1391,30 @@ class _Reader:
             if rest:
                 cur.nodes.insert(cur.i, Token("num", rest, digits.pos + 2, digits.end))
             return _Scalar(value, tok.pos, digits.pos + 2)
+        logistic = self._logistic(cur.peek(), cur.peek(1))
+        if logistic is not None:
+            cur.take()
+            cur.take()
+            return Apply("sigma", logistic, pos=tok.pos)
         top = self._arg(cur, tok.text, tok)
         bottom = self._arg(cur, tok.text, tok)
         return self._divide(top, bottom, tok)
+
+    def _logistic(self, top, bottom):
+        """``\\frac{1}{1 + e^{-z}}``: the logistic function of z, entry by entry (σ(z));
+        the argument z read, else None."""
+        if not isinstance(top, Group) or not isinstance(bottom, Group) or \
+                _plain(top).replace(" ", "").strip("{}") != "1" or "e" in self.known:
+            return None
+        nodes = _strip_spacing(_nodes(bottom))
+        if len(nodes) != 5 or not (_is(nodes[0], "1") and _is(nodes[1], "+") and
+                                   _is(nodes[2], "e") and _is(nodes[3], "^")):
+            return None
+        inner = _strip_spacing(_nodes(nodes[4]))
+        if len(inner) < 2 or not _is(inner[0], "-"):
+            return None
+        value = self.sum(Cursor(inner[1:], inner[1].pos, inner[-1].end), stop=None)
+        return None if isinstance(value, _Scalar) else value
 
     def _sqrt(self, cur: Cursor):
         tok = cur.take()
@@ -1553,6 +1713,7 @@ class _Reader:
         if tok.text in ("f", "g", "h") and _is(cur.peek(1), "("):
             cur.take()
             return self._call(cur, tok.text, tok)
+        self._undefined_call(cur, tok)
         parts, pos, end = self._read_parts(cur)
         name = parts.canonical
         bound = self._bound(name, pos)
@@ -1578,6 +1739,23 @@ class _Reader:
                              pos, end)
         symbol = parts.head + (f"_{parts.sub}" if parts.sub else "")
         return _Scalar(size_symbol(symbol), pos, end, name)
+
+    def _undefined_call(self, cur: Cursor, tok: Token) -> None:
+        """``s(Z)`` with no space, where the text neither defines s nor gives it a shape:
+        a function the formula leaves undefined (gMLP's spatial gating unit), not the
+        scalar s times Z.  Reading it as a product would be a guess; it is refused."""
+        nxt = cur.peek(1)
+        if not (tok.kind == "letter" and len(tok.text) == 1 and _is(nxt, "(")
+                and nxt.pos == tok.end):
+            return
+        name = tok.text
+        if name in self.known or _loose(name) in self.known_loose or \
+                self._bound(name, tok.pos) is not None:
+            return
+        raise self.error(f"{name}(...) applies {name}, which this formula does not define "
+                         f"and is no function symrow knows; define it, as {name}(X) = ..., "
+                         f"or, for the number {name} times a bracket, write {name} \\cdot (...)",
+                         tok.pos, nxt.end)
 
     def _matrix_env(self, env: Env):
         if env.name not in MATRIX_ENVS:

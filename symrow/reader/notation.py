@@ -258,6 +258,13 @@ def _head(cur: Cursor, src: Source) -> tuple:
             raise NameError_(f"{tok.text}{{...}} must hold a letter, as in {tok.text}{{A}}",
                              tok.pos, arg.end)
         head, font, accent, sub2, _, grad = _head(sub_cur, src)
+        rest = [sub_cur.peek(k) for k in range(3)]
+        if inner_sub is None and sub2 is None and isinstance(rest[0], Token) and \
+                rest[0].text == "_" and \
+                rest[1] is not None and rest[2] is None:
+            # \bar{\text{head}_{i}}: the subscript of a word under an accent
+            sub_cur.take()
+            sub2 = _script_text(sub_cur.take(), src, "subscript", rest[0].pos)
         if grad is not None:
             raise NameError_("a gradient's bar goes outside every other accent",
                              tok.pos, arg.end)

@@ -839,6 +839,18 @@ class _Run:
         values = []
         for ctx in contexts:
             unit = self.unit(ctx, chain.members[1])
+            if isinstance(unit, tuple) and len(chain.members) == 2:
+                # J_w = [an elided matrix that cannot be read]: the obstacle is the right
+                # side, and the lines that use the name say so
+                shown = " ".join(self.text_of(chain.members[0]).split())
+                line = self.src.line_col(chain.members[0].pos)[0]
+                for each in contexts:
+                    each.ref.unread_definitions = {
+                        **getattr(each.ref, "unread_definitions", {}), parts.canonical: line}
+                for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+                    del self.cache[key]
+                message = f"the page's definition of {shown}: {unit[0]}"
+                return Outcome("unreadable", message, error=(message, unit[1], unit[2]))
             value = None if isinstance(unit, tuple) else \
                 defined_value(ctx.evaluator, unit, ctx.ref, indices)
             if value is None:

@@ -156,8 +156,8 @@ def _pattern_items(atom: Atom):
     for spec in atom.items:
         if spec is None:
             continue
-        _, values = spec
-        yield from values
+        yield from spec[1]
+        yield from spec[2:]       # the last row's place, under a matrix that ends in \vdots
 
 
 def unit_names(unit: Unit) -> set:
@@ -167,7 +167,8 @@ def unit_names(unit: Unit) -> set:
         if atom.kind in ("bound", "auto", "size", "index"):
             out.add(atom.name)
         elif atom.kind in ("entry", "row", "kronecker") or (atom.kind == "marker" and
-                                                             atom.items):
+                                                             atom.items and
+                                                             atom.name != "shape"):
             for item in atom.items:
                 out.update(index_names(item))
         elif atom.kind == "cases":
@@ -569,6 +570,22 @@ class Evaluator:
             raise MathError("division by zero")
         return result
 
+    def _shape(self, items: tuple, value):
+        """A value with the shape the page writes under it: a number of rows or columns
+        that is not the value's is the page's error; a size the page named itself is held
+        to what it named, and one it did not name is its label only."""
+        shape = value.shape if is_matrix(value) else (1, 1)
+        mine = getattr(self.ref, "page_size_names", frozenset())
+        for (kind, said), size, what in zip(items, shape, ("rows", "columns")):
+            if kind == "size":
+                if said not in mine:
+                    continue
+                said = self.ref.sizes[said]
+            if said != size:
+                raise MathError(f"the page writes {said} {what} under a {shape[0]} x "
+                                f"{shape[1]} value")
+        return value
+
     def _marker(self, atom: Atom, value, env: dict):
         name = atom.name
         if name == "group":
@@ -599,6 +616,8 @@ class Evaluator:
         if name == "T":
             return sympy.ImmutableMatrix(_reading("transpose").evaluate([value])) \
                 if is_matrix(value) else value
+        if name == "shape":
+            return self._shape(atom.items, value)
         idx = [self._index(item, env) for item in atom.items]
         if not is_matrix(value):
             if all(i == 1 for i in idx):
@@ -791,9 +810,15 @@ def _matrix_power(b, e):
 # -- the values of elided sums and matrices (read by symrow.reader.entries.patterns) ---------------------------------------------------------------------------------
 
 def _places(ev, spec, env) -> tuple[str, list[int], range]:
-    kappa, values = spec
+    kappa, values = spec[:2]
     places = [ev._index(v, env) for v in values]
     low, high = places[0], places[-1]
+    if len(spec) == 3:
+        # rows written, then \vdots to the last row, which the shape under the matrix gives
+        high = ev._index(spec[2], env)
+        if high < places[-1]:
+            raise MathError(f"{len(places)} rows are written before \vdots, and the shape "
+                            f"under the matrix gives it {high}")
     if high < low:
         raise MathError(f"the dots run from {low} down to {high}")
     if high - low + 1 > 4096:

@@ -145,6 +145,17 @@ MESSAGES: list = [
      r"(.+)\): if an entry of the matrix is meant, write it as one, as in (.+); not checked",
      r"添字 \1 についての主張なのに、片方の辺は行列、もう片方は数である。行列の成分のつもり"
      r"なら \2 のように成分として書く（検査しない）"),
+    (r"the page's definition of (.+?): (?P<T1>.+)", r"ページによる \1 の定義：{T1}"),
+    (r"(.+?): its definition \(line (\d+)\) could not be read",
+     r"\1：その定義（\2 行目）が読めなかった"),
+    (r"the page writes (\d+) rows under a (\d+) x (\d+) value",
+     r"ページはこの値の下に \1 行と書くが、値は \2 x \3"),
+    (r"the page writes (\d+) columns under a (\d+) x (\d+) value",
+     r"ページはこの値の下に \1 列と書くが、値は \2 x \3"),
+    (r"\\vdots needs rows before and after it \(at the end of a matrix, two rows before it "
+     r"and the shape under it, as in (.+)\)",
+     r"\\vdots の前後に行が要る（行列の最後に置くなら、その前に 2 行と、行列の下に \1 の"
+     r"ような形）"),
     (r"unknown name '(.+?)': this (\w+) derivation knows (.+)",
      r"名前 '\1' はこの導出にない（この \2 の導出が知っている名前：\3）"),
     (r"a function-style heading: (.+) is not this derivation's result \((.+)\); not checked",

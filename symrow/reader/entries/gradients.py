@@ -208,6 +208,12 @@ def rewrite(nodes: list, matrices: set) -> list:
                     out += got
                     k = end
                     continue
+            flipped = _transposed_nabla(nodes, k) if node.text == "\\nabla" else None
+            if flipped is not None:
+                # \nabla^T_w \ell, \nabla_y^T \ell: the gradient, transposed
+                out += flipped[0]
+                k = flipped[1]
+                continue
             if node.text == "\\nabla" and k + 2 < len(nodes) and \
                     isinstance(nodes[k + 1], Token) and nodes[k + 1].text == "_":
                 sub = nodes[k + 2]
@@ -264,6 +270,38 @@ def rewrite(nodes: list, matrices: set) -> list:
         out.append(node)
         k += 1
     return out
+
+
+def _transposed_nabla(nodes: list, k: int):
+    """``\\nabla^T_X L`` or ``\\nabla_X^T L`` at ``k``: (the bar form of X's gradient
+    followed by its ``^T``, the index after it), or None."""
+    rest = nodes[k + 1:k + 6]
+    marks = [isinstance(n, Token) and n.text in ("_", "^") and n.text for n in rest]
+    if marks[:1] == ["^"] and marks[2:3] == ["_"]:
+        sup, sub, after = rest[1], rest[3], k + 5
+    elif marks[:1] == ["_"] and marks[2:3] == ["^"]:
+        sub, sup, after = rest[1], rest[3], k + 5
+    else:
+        return None
+    word = "".join(_text(n) for n in _plain(sup.children if isinstance(sup, Group) else [sup]))
+    if word.strip("{}") not in V.TRANSPOSE_WORDS:
+        return None
+    loss = nodes[after] if after < len(nodes) else None
+    width = 1 if isinstance(loss, Token) and loss.text in ("L", "E", "J", "\\ell") else \
+        2 if _is_cal_loss(nodes[after:after + 2]) else 0
+    if not width:
+        return None
+    name = _plain(sub.children if isinstance(sub, Group) else [sub])
+    end = nodes[after + width - 1].end
+    got = _bar_of(name, nodes[k], end)
+    if got is None:
+        return None
+    # in braces that span all the student wrote; the T keeps the place of its own
+    sup_token = sup if isinstance(sup, Token) else _plain(sup.children)[0]
+    inner = got + [Token("sym", "^", sup_token.pos, sup_token.pos), sup_token]
+    pos = nodes[k].pos
+    return [Group(Token("sym", "{", pos, pos), inner, Token("sym", "}", end, end))], \
+        after + width
 
 
 def _is_cal_loss(nodes: list) -> bool:

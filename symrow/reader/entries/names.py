@@ -198,10 +198,13 @@ class NameReader:
                 return Atom("constant", parts.canonical), sup    # the page's own number
             if q is None:
                 raise self._unknown_name(parts, shown, pos, end)
-            if sub is None and not bold and parts.sup is None and parts.accent is None and \
-                    parts.grad is None and len(key) == 1 and q.rows > 1 and q.level == 0 and \
-                    names.get(key.upper()) == q.name and not is_token(cur_next(self), "("):
-                # x for the matrix X: the page names the input in lowercase (Q = xW^Q)
+            upper = dataclasses.replace(parts, font=None, sub=None, sup=None,
+                                        head=parts.head.upper()).canonical
+            if sub is None and not bold and parts.sup is None and \
+                    len(parts.head) == 1 and q.rows > 1 and q.level == 0 and \
+                    names.get(upper) == q.name and not is_token(cur_next(self), "("):
+                # x for the matrix X: the page names the input in lowercase (Q = xW^Q), and
+                # \nabla_y \ell for the gradient of the column y = Wx + b
                 self.lowercase_wholes.add((key, q.name))
                 return Atom("whole", q.name), sup
             if sub is None and bold and q.rows == 1:
@@ -341,7 +344,13 @@ class NameReader:
     def _unknown_name(self, parts: NameParts, shown: str, pos: int, end: int):
         """The error for a name the reference does not know; ``.unknown`` holds its parts
         (a page that defines its upstream gradient in names of its own binds them)."""
-        err = TranslateError(self._unknown(shown), pos, end)
+        line = getattr(self.ref, "unread_definitions", {}).get(parts.canonical)
+        if line is not None:
+            # the page defines it, on a line that could not be read
+            err = TranslateError(f"{' '.join(shown.split())}: its definition (line {line}) "
+                                 f"could not be read", pos, end)
+        else:
+            err = TranslateError(self._unknown(shown), pos, end)
         err.unknown = parts
         return err
 

@@ -331,10 +331,15 @@ class PatternReader:
         pos, end = env.pos, env.end
         rspec = cspec = None
         templates: list = []
+        trailing = None          # the last row's place, when \vdots ends the matrix
         if dot_rows:
             cut = sum(1 for r in plain_rows if r < dot_rows[0])
-            if cut == 0 or cut == len(plain_rows):
-                raise TranslateError("\\vdots needs rows before and after it", pos,
+            if cut == len(plain_rows) and cut >= 2:
+                trailing = self._rows_under(cur)
+            if trailing is None and (cut == 0 or cut == len(plain_rows)):
+                raise TranslateError("\\vdots needs rows before and after it (at the end of "
+                                     "a matrix, two rows before it and the shape under it, "
+                                     "as in \\end{bmatrix}_{m \\times n})", pos,
                                      env.begin.end)
         if dot_cols:
             ccut = sum(1 for c in cols if c < dot_cols[0])
@@ -342,19 +347,21 @@ class PatternReader:
                 raise TranslateError("\\cdots needs entries before and after it", pos,
                                      env.begin.end)
         kr, kc = self._kappa("r"), self._kappa("c")
+        below = 1 if trailing is not None else -1     # the row the pattern is read to
         if dot_rows and dot_cols:
-            rrepl, r0, rend = _direction(grid[0][0], grid[-1][0], kr, "row", pos, end)
+            rrepl, r0, rend = _direction(grid[0][0], grid[below][0], kr, "row", pos, end)
             crepl, c0, cend = _direction(grid[0][0], grid[0][-1], kc, "column", pos, end)
             if set(rrepl) & set(crepl):
                 raise TranslateError("cannot tell what the dots stand for: one index counts "
                                      "both down the rows and along the columns", pos, end)
             templates = [_rewrite(grid[0][0], (), {**rrepl, **crepl})]
-            rspec = (kr, _positions(r0, cut, len(plain_rows) - cut, rend))
+            rspec = _trailing(kr, r0, cut, rend, trailing, pos, end) if trailing is not None \
+                else (kr, _positions(r0, cut, len(plain_rows) - cut, rend))
             cspec = (kc, _positions(c0, ccut, len(cols) - ccut, cend))
         elif dot_rows:
             starts, ends = set(), set()
             for c in range(len(cols)):
-                repl, r0, rend = _direction(grid[0][c], grid[-1][c], kr, "row", pos, end)
+                repl, r0, rend = _direction(grid[0][c], grid[below][c], kr, "row", pos, end)
                 templates.append(_rewrite(grid[0][c], (), repl))
                 starts.add(r0)
                 ends.add(_canon(rend))
@@ -362,8 +369,9 @@ class PatternReader:
                 raise TranslateError("cannot tell what the dots stand for: the columns count "
                                      "their rows differently", pos, end)
             const, terms = ends.pop()
-            rspec = (kr, _positions(starts.pop(), cut, len(plain_rows) - cut,
-                                    _item(const, terms)))
+            rspec = _trailing(kr, starts.pop(), cut, _item(const, terms), trailing, pos,
+                              end) if trailing is not None else \
+                (kr, _positions(starts.pop(), cut, len(plain_rows) - cut, _item(const, terms)))
         else:
             starts, ends = set(), set()
             for r in range(len(plain_rows)):
@@ -385,6 +393,18 @@ class PatternReader:
         self._postfix(cur, em, simple=False)
         return True
 
+    def _rows_under(self, cur: Cursor):
+        """The number of rows in the shape written under a matrix (``]_{m \\times n}``), as
+        an index item, or None when no shape follows."""
+        script, sub = cur.peek(), cur.peek(1)
+        if not is_token(script, "_") or sub is None:
+            return None
+        nodes = getattr(sub, "children", [sub])
+        if not any(is_token(n, "\\times") for n in nodes):
+            return None
+        (kind, rows), _cols = self._shape_items(nodes, script.pos, sub.end)
+        return rows
+
     def _cell_unit(self, cell: list, env, r: int, c: int):
         content = [n for n in cell if not is_token(n, *V.SPACING)]
         if not content:
@@ -395,6 +415,15 @@ class PatternReader:
             return self.unit(content, content[0].pos, content[-1].end)
         finally:
             self._depth -= 1
+
+
+def _trailing(kappa: str, start: int, before: int, second, last, pos: int, end: int) -> tuple:
+    """The rows of a matrix that ends in \\vdots: those written, from ``start``, then the
+    pattern of the first two down to ``last`` (the rows the page writes under it)."""
+    if _canon(second) != (start + 1, ()):
+        raise TranslateError("cannot tell what the dots stand for: the second row before "
+                             "\\vdots does not count up by one from the first", pos, end)
+    return (kappa, tuple(start + k for k in range(before)), last)
 
 
 def _positions(start: int, before: int, after: int, end) -> tuple:

@@ -45,6 +45,7 @@ Names are read by :mod:`.names`, functions, sums and matrices by
 from __future__ import annotations
 
 import itertools
+import re
 
 from .. import vocab as V
 from .constructs import ConstructReader
@@ -515,6 +516,11 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if not (is_token(node, "^", "_", "'")):
             return False
         sub, sup, primes, (pos, end) = self._scripts(cur)
+        if sub is not None and not simple and any(is_token(n, "\\times") for n in sub):
+            # (\nabla_y \ell)_{m \times 1}, \end{bmatrix}_{m \times n}: the shape the page
+            # writes under a value, checked against the value
+            self._marker(em, "shape", self._shape_items(sub, pos, end), pos, end)
+            sub = None
         if sub is not None:
             if simple:
                 raise TranslateError("a subscript on a number", pos, end)
@@ -526,6 +532,29 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             self._marker(em, kind, items, pos, end)
         self._scripts_after(sup, primes, em, pos, end)
         return True
+
+    def _shape_items(self, sub: list, pos: int, end: int) -> tuple:
+        """The two sides of a shape ``m \\times 1``: each a number, or a size the page
+        names (``("size", "m")``), which the value's shape is held against."""
+        dims: list[list] = [[]]
+        for node in sub:
+            if is_token(node, "\\times"):
+                dims.append([])
+            elif not is_token(node, *V.SPACING):
+                dims[-1].append(node)
+        if len(dims) != 2 or not all(dims):
+            raise TranslateError("a shape is written rows \\times columns, as in "
+                                 "(x^T)_{1 \\times n}", pos, end)
+        items = []
+        for nodes in dims:
+            text = plain(nodes).strip("{} ")
+            if text.isdigit():
+                items.append(("number", int(text)))
+            elif re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?|\\ell", text):
+                items.append(("size", "ell" if text == "\\ell" else text))
+            else:
+                raise TranslateError(f"cannot read {text!r} as a size", pos, end)
+        return tuple(items)
 
     def _marker(self, em: Emitter, kind: str, items: tuple, pos: int, end: int) -> None:
         em.brace_last()

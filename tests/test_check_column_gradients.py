@@ -1,0 +1,127 @@
+"""A linear layer's gradients in the column convention, as w32zhong/simp-intelligence writes
+them (tests/check_cases/real/w32zhong-linear-layer-gradients.md): the gradient of the
+column y written ``\\nabla_y \\ell``, a transposed gradient ``\\nabla^T_w \\ell``, the shape
+of a value written under it (``(x^T)_{1 \\times n}``, ``\\end{bmatrix}_{m \\times n}``),
+a matrix whose rows end in ``\\vdots``, and a definition whose right side cannot be read.
+
+Every form is read against ``Y = WX + B`` with W 2 x 3 and X a 3 x 1 column, the page's
+own command; each has a version that holds and one that is wrong.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symrow
+
+AGAINST = "Y = WX + B"
+
+
+def _check(page: str, rows: int = 2, lang: str = "en"):
+    target = symrow.backward(symrow.explain(AGAINST, {"W": (rows, 3), "X": (3, 1)}))
+    return symrow.check(page, against=target, parser="builtin", lang=lang)
+
+
+def _statuses(report) -> list[str]:
+    return [step.status for step in report.steps]
+
+
+SIZES = r"A linear layer computes $y_{m \times 1} = W_{m \times n} x_{n \times 1} + b_{m \times 1}$."
+
+UNROLLED = r"""
+$$
+\nabla_W \ell =
+\begin{bmatrix}
+x_1 \frac{\partial \ell}{\partial y_1} & x_2 \frac{\partial \ell}{\partial y_1} & ... & x_n \frac{\partial \ell}{\partial y_1} \\
+x_1 \frac{\partial \ell}{\partial y_2} & x_2 \frac{\partial \ell}{\partial y_2} & ... & x_n \frac{\partial \ell}{\partial y_2} \\
+\vdots
+\end{bmatrix}_{m \times n}
+= (\nabla_y \ell)_{m \times 1} \cdot (x^T)_{1 \times n}
+$$
+"""
+
+
+def test_the_hand_verdict_in_numbers():
+    """∇_W ℓ = (∇_y ℓ) x^T for ℓ = g·(Wx + b), by central differences (numpy only)."""
+    rng = np.random.default_rng(3)
+    W, x, b, g = rng.normal(size=(4, 3)), rng.normal(size=3), rng.normal(size=4), \
+        rng.normal(size=4)
+    loss = lambda W: g @ (W @ x + b)          # noqa: E731
+    h, numeric = 1e-6, np.zeros_like(W)
+    for i in range(4):
+        for j in range(3):
+            E = np.zeros_like(W)
+            E[i, j] = h
+            numeric[i, j] = (loss(W + E) - loss(W - E)) / (2 * h)
+    assert np.allclose(numeric, np.outer(g, x), atol=1e-6)
+
+
+def test_the_gradient_of_the_column_y():
+    report = _check(r"$\nabla_W \ell = (\nabla_y \ell) \cdot (x^T)$")
+    assert _statuses(report) == ["holds"]
+    assert any("\\bar{Y}" in note for note in report.notes), report.notes
+    wrong = _check(r"$\nabla_W \ell = 2 (\nabla_y \ell) \cdot (x^T)$")
+    assert _statuses(wrong) == ["wrong"]
+
+
+@pytest.mark.parametrize("written", [r"\nabla^T_W \ell", r"\nabla_W^T \ell",
+                                     r"\nabla^{\top}_W \ell"])
+def test_a_transposed_gradient(written):
+    report = _check(f"$${written} = x \\nabla^T_y \\ell$$")
+    assert _statuses(report) == ["holds"]
+    assert report.steps[0].left == written          # shown as the student wrote it
+    assert _statuses(_check(f"$${written} = 3 x \\nabla^T_y \\ell$$")) == ["wrong"]
+
+
+def test_the_shape_written_under_a_value():
+    assert _statuses(_check(SIZES + "\n\n" + r"$\nabla_W \ell = (\nabla_y \ell)_{m \times 1} "
+                            r"\cdot (x^T)_{1 \times n}$")) == ["holds", "holds"]
+    wrong = _check(r"$\nabla_W \ell = (\nabla_y \ell)_{2 \times 1} \cdot (x^T)_{3 \times 1}$")
+    assert _statuses(wrong) == ["wrong"]
+    assert "the page writes 3 rows under a 1 x 3 value" in wrong.steps[0].message
+    ja = _check(r"$\nabla_W \ell = (\nabla_y \ell)_{2 \times 1} \cdot (x^T)_{3 \times 1}$",
+                lang="ja")
+    assert "ページはこの値の下に 3 行と書くが" in ja.to_text()
+
+
+def test_a_size_the_page_named_is_held_to_its_value():
+    """n is the page's (3, the columns of W, from line 15): a 1 x n that is 1 x 2 is wrong."""
+    report = _check(SIZES + "\n\n" + r"$(x^T)_{1 \times n} = (x_1, x_2, x_3)$" "\n\n"
+                    r"$(\nabla_y \ell)_{n \times 1} = (\nabla_y \ell)$")
+    assert _statuses(report) == ["holds", "holds", "wrong"]
+
+
+@pytest.mark.parametrize("rows", [2, 4])
+def test_rows_ending_in_vdots(rows):
+    """Two rows, then ⋮ to the m rows the shape under the matrix gives: at m = 4, rows 3 and
+    4 come from the pattern of the first two."""
+    report = _check(SIZES + "\n" + UNROLLED, rows=rows)
+    assert _statuses(report) == ["holds", "holds", "holds"], report.to_text()
+
+
+def test_rows_ending_in_vdots_with_a_wrong_entry():
+    page = SIZES + "\n" + UNROLLED.replace(
+        r"x_2 \frac{\partial \ell}{\partial y_2} & ... & x_n \frac{\partial \ell}{\partial y_2}",
+        r"x_2 \frac{\partial \ell}{\partial y_1} & ... & x_n \frac{\partial \ell}{\partial y_2}")
+    report = _check(page, rows=4)
+    assert _statuses(report)[1:] == ["wrong", "wrong"], report.to_text()
+
+
+def test_rows_ending_in_vdots_need_the_shape():
+    page = UNROLLED.replace(r"\end{bmatrix}_{m \times n}", r"\end{bmatrix}")
+    report = _check(page)
+    assert _statuses(report) == ["unreadable", "unreadable"]
+    assert "the shape under it" in report.steps[0].message
+
+
+def test_a_definition_that_cannot_be_read_is_named_where_it_is_used():
+    page = (r"$$J_w = \begin{bmatrix} x_1 & \cdots & x_n & 0 & \cdots & 0 \\ 0 & \cdots & 0 "
+            r"& x_1 & \cdots & x_n \end{bmatrix}$$" "\n\n"
+            r"$$\nabla_W \ell = \nabla_y \ell \cdot J_w$$")
+    report = _check(page)
+    assert _statuses(report) == ["unreadable", "unreadable"]
+    assert report.steps[0].message.startswith("the page's definition of J_w: ")
+    assert "J_w: its definition (line 1) could not be read" in report.steps[1].message
+    ja = _check(page, lang="ja").to_text()
+    assert "ページによる J_w の定義" in ja and "その定義（1 行目）が読めなかった" in ja

@@ -922,7 +922,8 @@ class _Run:
 
         def attempt(ctx, names: list, shapes: tuple):
             """The right side's value with ``names`` bound at ``shapes`` in a copy of
-            ``ctx``'s reference: (value, None), or (None, the next unknown name)."""
+            ``ctx``'s reference: (value, None, the copy), or (None, the next unknown name,
+            the copy)."""
             trial = ctx.ref.with_own_values(ctx.ref.values)
             trial.__dict__["_owns_tables"] = False
             _bind_all(trial, names, shapes)
@@ -932,15 +933,15 @@ class _Run:
                 parse_unit(unit, {}, self.parser)
                 value = tctx.evaluator.value(unit, {})
             except TranslateError as err:
-                return None, getattr(err, "unknown", None)
+                return None, getattr(err, "unknown", None), trial
             except (ReadError, MathError):
-                return None, None
-            return value, None
+                return None, None, trial
+            return value, None, trial
 
         from ..reader.entries.parse import ReadError, parse_unit
         names: list = []
         while len(names) < 3:
-            _, unknown = attempt(contexts[0], names, ((q.rows, q.cols),) * len(names))
+            _, unknown, _ = attempt(contexts[0], names, ((q.rows, q.cols),) * len(names))
             if unknown is None:
                 break
             unknown = dataclasses.replace(unknown, font=None)
@@ -951,7 +952,7 @@ class _Run:
             return None
         readings = []
         for shapes in itertools.product(((q.rows, q.cols), (1, 1)), repeat=len(names)):
-            value, unknown = attempt(contexts[0], names, shapes)
+            value, _, _ = attempt(contexts[0], names, shapes)
             if value is not None and is_matrix(value) and value.shape == (q.rows, q.cols):
                 readings.append(shapes)
         if len(readings) != 1:
@@ -965,15 +966,8 @@ class _Run:
         for ctx in contexts:
             # the page's line, solved for its one matrix: Y = Ŷ - B Ḡ (Y's entries in those
             # of Ŷ and of the upstream, which stays free as the derivation has it)
-            trial = ctx.ref.with_own_values(ctx.ref.values)
-            trial.__dict__["_owns_tables"] = False
-            _bind_all(trial, names, shapes)
-            tctx = _Context(trial, ctx.sizes, self.src, {})
-            try:
-                unit = tctx.translator.unit(right.nodes, right.pos, right.end)
-                parse_unit(unit, {}, self.parser)
-                value = tctx.evaluator.value(unit, {})
-            except (TranslateError, ReadError, MathError):
+            value, _, trial = attempt(ctx, names, shapes)
+            if value is None:
                 return None
             fresh = list(trial.quantities[names[k].canonical].symbols)
             own = trial.quantities[names[k].canonical]

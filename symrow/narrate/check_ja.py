@@ -109,6 +109,9 @@ MESSAGES: list = [
     (r"the page's own name (.+?), followed in what comes after \(it is the value (.+) in "
      r"the formula\)",
      r"ページ独自の名前 \1（式の中の値 \2 のこと）：以降もこの意味で読む"),
+    (r"the page's own name (.+?), followed in what comes after \(it is (.+) of the "
+     r"derivation\)",
+     r"ページ独自の名前 \1（この導出の \2 のこと）：以降もこの意味で読む"),
     (r"the page's own name (.+?), followed in what comes after \(it is (.+)\)",
      r"ページ独自の名前 \1（\2 のこと）：以降もこの意味で読む"),
     (r"the page's own name (.+?), followed in what comes after",
@@ -146,6 +149,48 @@ MESSAGES: list = [
      r"添字 \1 についての主張なのに、片方の辺は行列、もう片方は数である。行列の成分のつもり"
      r"なら \2 のように成分として書く（検査しない）"),
     (r"the page's definition of (.+?): (?P<T1>.+)", r"ページによる \1 の定義：{T1}"),
+    (r"(.+?) \(no index\) is read as the matrix (.+?), which the page writes in lowercase",
+     r"添字のない \1 は行列 \2 と読む（ページは小文字で書いている）"),
+    (r"this line is plain text, with no math markup: it is not judged wrong on a guess at "
+     r"what it says; mark the mathematics \(\$\.\.\.\$, \\\[\.\.\.\\\]\) to have it checked",
+     r"この行は数式の印のない地の文なので、推測で誤りとはしない。検査するには数式を "
+     r"$...$ や \\[...\\] で囲む"),
+    (r"which row or entry of (.+?)\? write (.+?) for a row or (.+?) for an entry",
+     r"\1 のどの行または成分か分からない。行なら \2、成分なら \3 のように書く"),
+    (r"(\\[A-Za-z]+) is not supported here", r"\1 にはまだ対応していない"),
+    (r"a backslash before a space or a line break is not supported here",
+     r"空白や改行の前のバックスラッシュにはまだ対応していない"),
+    (r"(.+?) takes no sub- or superscript here", r"ここでは \1 に添字や肩字を付けられない"),
+    (r"logarithms are not supported", r"対数にはまだ対応していない"),
+    (r"cannot tell what range the index (.+?) runs over; give a sum its bounds, as in (.+)",
+     r"添字 \1 の動く範囲が分からない。和には \2 のように範囲を書く"),
+    (r"there is nothing on this side of '(.+?)'", r"'\1' のこちら側に何もない"),
+    (r"'(.+?)' has nothing to attach to", r"'\1' が付く相手がない"),
+    (r"the columns of this matrix cannot be told apart: two numbers stand side by side; "
+     r"write & between the entries of a row",
+     r"この行列の列が区別できない：数が 2 つ並んでいる。行の成分の間には & を書く"),
+    (r"the columns of this matrix cannot be told apart: the entries of a row are separated "
+     r"by spaces, not by '&'; write & between them",
+     r"この行列の列が区別できない：行の成分が & でなく空白で区切られている。間に & を書く"),
+    (r"more than one column of \\cdots in this matrix",
+     r"この行列には \\cdots の列が 2 つ以上ある"),
+    (r"more than one row of \\vdots in this matrix", r"この行列には \\vdots の行が 2 つ以上ある"),
+    (r"(.+?) was given above, and this product is undefined at its shapes: read as a remark "
+     r"about another convention; not checked",
+     r"\1 は上で与えられており、この積はこの形では定義されない。別の規約についての注釈と"
+     r"読み、検査しない"),
+    (r"a Jacobian of a matrix by the matrix (.+?): the chain rule written formally, not a "
+     r"product of matrices; not checked",
+     r"行列の行列 \1 によるヤコビアン：形式的に書いた連鎖律で、行列の積ではないので"
+     r"検査しない"),
+    (r"not checked: symrow does not check (.+)", r"未検査：symrow は \1 を検査しない"),
+    (r"the page's (.+?) is (.+?) of this derivation, whose (.+?) is (.+?): the page's "
+     r"convention, followed in what comes after",
+     r"ページの \1 はこの導出の \2（この導出の \3 は \4）：ページの規約として以降も"
+     r"この意味で読む"),
+    (r"(.+?) = (\d+) is a case the page considers, not a claim checked here \(this "
+     r"derivation has (.+?)\)",
+     r"\1 = \2 はページが考える一つの場合で、検査する主張ではない（この導出では \3）"),
     (r"(.+?): its definition \(line (\d+)\) could not be read",
      r"\1：その定義（\2 行目）が読めなかった"),
     (r"the page writes (\d+) rows under a (\d+) x (\d+) value",

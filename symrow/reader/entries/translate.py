@@ -288,6 +288,9 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             raise TranslateError(f"unexpected '{text}'", tok.pos, tok.end)
         if text in V.UNSUPPORTED:
             raise TranslateError(V.UNSUPPORTED[text], tok.pos, tok.end)
+        if tok.kind == "cmd" and not text[1:].strip():
+            raise TranslateError("a backslash before a space or a line break is not "
+                                 "supported here", tok.pos, tok.end)
         if tok.kind == "cmd":
             raise TranslateError(f"{text} is not supported here", tok.pos, tok.end)
         raise TranslateError(f"unexpected {text!r}", tok.pos, tok.end)

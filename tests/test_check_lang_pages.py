@@ -1,0 +1,65 @@
+"""Japanese reports of the published pages read in Japanese (issue 25: the checker's words
+are data, in both languages).
+
+Every real page of tests/check_cases/real is checked with ``--lang ja`` by the command its
+header gives; what the report says in its own words (statuses, notes, messages, hints)
+must be Japanese. What the page wrote (the claims, the names quoted) stays as it was, and
+so does the list of the names a derivation knows, which are mathematics.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+import pytest
+
+from symrow.checker.words import message
+from symrow.cli import main
+
+import test_check_real as real
+
+pytestmark = pytest.mark.parsers("builtin")
+
+#: three English words in a row, once what the page wrote is taken out
+_ENGLISH = re.compile(r"\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b")
+
+
+def _own_words(line: str) -> str:
+    """A report line without what the page wrote: the claim after a status, the text
+    quoted at a place ('...' のところ), LaTeX commands and the known names' list."""
+    line = re.sub(r"^ステップ\s+\d+\s+行\s+\d+\s+(成り立つ|誤り|未検査|定義)\s+.*", "", line)
+    line = re.sub(r"'[^']*' のところ", "", line)
+    line = re.sub(r"（この \S+ の導出が知っている名前：.*", "", line)
+    line = re.sub(r"\\[A-Za-z]+(\{[^}]*\})?", "", line)
+    return line
+
+
+def _ja_report(case) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        main([*real.command(case), "--lang", "ja"])
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("case", real.CASES, ids=[c.id for c in real.CASES])
+def test_a_japanese_report_speaks_japanese(case):
+    report = _ja_report(case)
+    english = [line for line in report.splitlines() if _ENGLISH.search(_own_words(line))]
+    assert not english, "\n".join(english[:5])
+
+
+@pytest.mark.parametrize("en, ja", [
+    ("x (no index) is read as the matrix X, which the page writes in lowercase",
+     "添字のない x は行列 X と読む（ページは小文字で書いている）"),
+    ("which row or entry of S? write \\boldsymbol{s}_1 for a row or s_{11} for an entry",
+     "S のどの行または成分か分からない。行なら \\boldsymbol{s}_1、成分なら s_{11} のように書く"),
+    ("\\hl is not supported here", "\\hl にはまだ対応していない"),
+    ("the page writes 3 rows under a 1 x 3 value", "ページはこの値の下に 3 行と書くが、値は 1 x 3"),
+    ("J_w: its definition (line 34) could not be read", "J_w：その定義（34 行目）が読めなかった"),
+    ("the page's own name A_{ij}, followed in what comes after (it is P of the derivation)",
+     "ページ独自の名前 A_{ij}（この導出の P のこと）：以降もこの意味で読む"),
+])
+def test_messages_in_japanese(en, ja):
+    assert message(en, "ja") == ja

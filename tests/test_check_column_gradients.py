@@ -125,3 +125,30 @@ def test_a_definition_that_cannot_be_read_is_named_where_it_is_used():
     assert "J_w: its definition (line 1) could not be read" in report.steps[1].message
     ja = _check(page, lang="ja").to_text()
     assert "ページによる J_w の定義" in ja and "その定義（1 行目）が読めなかった" in ja
+
+
+ENTRIES = r"""Because $y_i = W_{i,1} x_1 + W_{i,2} x_2 + ... + W_{i,n} x_n + b_i$, we have
+$\partial y_i / \partial W_{i,j} = x_j$ and
+$\partial y_k / \partial W_{i,j} = 0$ for $k \not= i$.
+"""
+
+
+def test_an_entrys_derivative_on_one_line_with_its_condition():
+    """The page's lines 28-30: the derivative of y_i by an entry of W is a claim (it names
+    no gradient of the loss), and ``for $k \\not= i$`` restricts the claim before it."""
+    report = _check(SIZES + "\n\n" + ENTRIES)
+    assert _statuses(report) == ["holds"] * 4, report.to_text()
+    for wrong in (ENTRIES.replace("= x_j$", "= x_i$"),
+                  ENTRIES.replace(r"$k \not= i$", "$k = i$"),
+                  ENTRIES.replace(r" for $k \not= i$", "")):
+        assert "wrong" in _statuses(_check(SIZES + "\n\n" + wrong)), wrong
+
+
+def test_terms_written_past_the_end_are_not_judged():
+    """Without the page's sizes (line 15), its n is this derivation's n = 1 (X is 3 x 1),
+    and the terms W_{i,2} x_2 it writes lie past the end: not checked, never wrong."""
+    report = _check(ENTRIES)
+    assert report.steps[0].status == "unchecked"
+    assert "the page's sizes are not this derivation's" in report.steps[0].message
+    ja = _check(ENTRIES, lang="ja").to_text()
+    assert "ページの大きさはこの導出のものと違う" in ja

@@ -87,11 +87,11 @@ CASES = [
          "column convention", "holds"),
     Case("w32zhong-linear-layer-gradients.md", "gradient", "gradient notation (nabla), "
          "vectors and bias indices", "holds",
-         today="unreadable: lines 15-28 (the shapes, W, y_i) and 56-62 (\\nabla_W \\ell, its "
-               "rows ending in \\vdots, = (\\nabla_y \\ell)(x^T)) hold; line 30 \\partial y_k / "
-               "\\partial W_{i,j} = 0 for k \\neq i (an entry's derivative, its condition in the "
-               "prose), J_w at line 34 (the flattened Jacobian: rows with two and three columns "
-               "of dots each) and \\nabla^T_w \\ell of the flattened w at line 45 are not read"),
+         today="unreadable: lines 15-30 (the shapes, W, y_i, its derivatives by W_{i,j} with "
+               "the condition k \\neq i) and 56-62 (\\nabla_W \\ell, its rows ending in "
+               "\\vdots, = (\\nabla_y \\ell)(x^T)) hold; J_w at line 34 (the flattened "
+               "Jacobian: rows with two and three columns of dots each, the second row's x_n "
+               "left out) and \\nabla^T_w \\ell of the flattened w at line 45 are not read"),
     Case("rainbow-engine-softmax-derivative.md", "gradient", "vectors: softmax entries of a "
          "vector", "wrong", WRONG, (55, 55),
          today="unreadable: line 37 unknown name 'x' (softmax(x)_i of the page's vector x); "

@@ -622,7 +622,8 @@ class _Run:
         if words & {"\\partial", "\\nabla"}:
             if len(chain.members) == 2 and chain.relations[0].kind == "eq" and \
                     any(_is_gradient(m.nodes) for m in chain.members) and \
-                    any(_is_short_name(m.nodes) for m in chain.members):
+                    any(_is_short_name(m.nodes) for m in chain.members) and \
+                    not self.local_derivative(chain, target):
                 return (f"line {line}: a notation for a gradient "
                         f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
                         f"checked here")
@@ -650,6 +651,21 @@ class _Run:
         if isinstance(unit, tuple) and unit[0].startswith("a function-style heading"):
             return f"line {line}: {unit[0]}"
         return None
+
+    def local_derivative(self, chain, target: Target) -> bool:
+        """``\\partial y_i / \\partial W_{i,j} = x_j``: a derivative of something that is
+        not the loss, equal to a quantity the derivation knows, is a claim (the page's
+        Jacobian entry), not a name given to a gradient."""
+        from ..reader.lexer import walk_tokens
+        grad = next(m for m in chain.members if _is_gradient(m.nodes))
+        texts = [t.text for t in walk_tokens(grad.nodes)]
+        if "\\nabla" in texts or len(texts) < 2:
+            return False
+        first = texts.index("\\partial")
+        if texts[first + 1] in _LOSS_WORDS:
+            return False
+        other = chain.members[1] if grad is chain.members[0] else chain.members[0]
+        return not isinstance(self.unit(self.contexts_for(target)[0], other), tuple)
 
     # -- one chain -----------------------------------------------------------------------
     def check_chain(self, chain, conditions: list) -> list[StepReport]:
@@ -1483,6 +1499,10 @@ def _is_gradient(nodes: list) -> bool:
     if texts.count("\\partial") != 2 or any(t in texts for t in ("+", "-", "\\sum")):
         return False
     return texts[0] == "\\partial" or texts[0] in V.FRACTIONS
+
+
+#: what follows the first \\partial of a gradient of the loss
+_LOSS_WORDS = {"L", "\\ell", "E", "J", "\\mathcal", "\\mathscr", "\\mathrm", "\\text"}
 
 
 def _is_short_name(nodes: list) -> bool:

@@ -268,6 +268,13 @@ def _items(nodes: list, marked: bool) -> list:
                     items.append(("rel", Relation("eq", flat[k][1])))
                     k += 1
                     continue
+                if text == "\\not" and k < len(flat) and isinstance(flat[k][1], Token) \
+                        and flat[k][1].text == "=":
+                    # k \not= i: the relation \ne, written with \not
+                    items.append(("rel", Relation("ne", Token("cmd", "\\ne", node.pos,
+                                                              flat[k][1].end))))
+                    k += 1
+                    continue
                 if node.kind in ("sym", "cmd") and text in RELATIONS:
                     items.append(("rel", Relation(RELATIONS[text], node)))
                     continue

@@ -162,6 +162,11 @@ MESSAGES: list = [
      r"空白や改行の前のバックスラッシュにはまだ対応していない"),
     (r"(.+?) takes no sub- or superscript here", r"ここでは \1 に添字や肩字を付けられない"),
     (r"logarithms are not supported", r"対数にはまだ対応していない"),
+    (r"the terms written before the dots run past the end that (?:the shape under the matrix|"
+     r"the last term) gives \((\d+)\) at these sizes: the page's sizes are not this "
+     r"derivation's; say them \(as in (.+)\) to have it checked",
+     r"点の前に書かれた項が、この大きさでの終わり（\1）を越えている。ページの大きさはこの導出の"
+     r"ものと違うので、検査するには \2 のように大きさを書く"),
     (r"cannot tell what range the index (.+?) runs over; give a sum its bounds, as in (.+)",
      r"添字 \1 の動く範囲が分からない。和には \2 のように範囲を書く"),
     (r"there is nothing on this side of '(.+?)'", r"'\1' のこちら側に何もない"),

@@ -323,6 +323,29 @@ class ConstructReader:
         self._no_script_after(cur, "a script right after \\frac{..}{..}; put the fraction in "
                             "brackets first")
 
+    def _slash_derivative(self, cur: Cursor, em: Emitter) -> bool:
+        """``\\partial y_k / \\partial W_{i,j}``: the derivative written on one line, read as
+        ``\\frac{\\partial y_k}{\\partial W_{i,j}}`` is (each side one name with its
+        scripts); False, reading nothing, when it is not written so."""
+        start = cur.i
+        names = []
+        k = start + 1
+        for _ in range(2):
+            end = _script_end(cur.nodes, k)
+            if end == k:
+                return False
+            names.append(cur.nodes[k:end])
+            k = end
+            if len(names) == 1:
+                if not (k + 1 < len(cur.nodes) and is_token(cur.nodes[k], "/") and
+                        is_token(cur.nodes[k + 1], "\\partial")):
+                    return False
+                k += 2
+        first, last = cur.nodes[start], cur.nodes[k - 1]
+        cur.i = k
+        self._derivative(names[0], names[1], cur, em, first.pos, last.end)
+        return True
+
     def _derivative(self, top: list, bottom: list, cur: Cursor, em: Emitter, pos: int,
                     end: int) -> None:
         """``\\frac{\\partial O_{ab}}{\\partial V_{jp}}``: the derivative of an expression by
@@ -779,3 +802,17 @@ def _tokens(nodes) -> list:
         elif isinstance(node, Group):
             out.extend(_tokens(node.children))
     return out
+
+
+def _script_end(nodes: list, k: int) -> int:
+    """The end of one name at ``k``: a letter or a command (with its argument, as in
+    \\mathbf{x}), then its sub- and superscripts; ``k`` when there is none."""
+    if k >= len(nodes) or not isinstance(nodes[k], Token) or \
+            nodes[k].kind not in ("letter", "cmd") or nodes[k].text == "\\partial":
+        return k
+    j = k + 1
+    if nodes[k].kind == "cmd" and j < len(nodes) and isinstance(nodes[j], Group):
+        j += 1
+    while j + 1 < len(nodes) and is_token(nodes[j], "_", "^"):
+        j += 2
+    return j

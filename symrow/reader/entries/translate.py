@@ -248,6 +248,8 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if text in V.FONT:
             self._font(cur, em)
             return
+        if text == "\\partial" and self._slash_derivative(cur, em):
+            return
         if text == "\\delta" and is_token(cur.peek(1), "_") and not self._greek_name(text):
             self._kronecker(cur, em)       # \delta_{ij}: 1 where i = j, 0 elsewhere
             return

@@ -274,7 +274,9 @@ class ConstructReader:
         vector (a whole matrix, an expression, an entry of a matrix of several rows:
         read as written)."""
         nodes = [n for n in inner if not is_token(n, *V.SPACING)]
+        powers = self.e_powers
         unit = self.unit(nodes, nodes[0].pos, nodes[-1].end)
+        self.e_powers = powers          # a trial reading: the argument is read again
         if len(unit.atoms) != 1:
             return False
         (key, atom), = unit.atoms.items()

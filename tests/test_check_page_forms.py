@@ -203,6 +203,8 @@ def test_e_with_a_subscript_beside_its_powers_is_the_pages_slip(softmax_row):
     # no power e^{...} anywhere in the claim: e_{x_j} may be anything
     SOFTMAX_LINE + "\n\n" + r"$$ \frac{1}{\sum^{n}_{j=1}e_{x_j}} = \frac{1}{3} $$",
     r"$$ p_{11} = e_{1} $$",
+    # e_j beside a power: the j-th unit vector as often as a slip
+    SOFTMAX_LINE + "\n\n" + r"$$ \frac{e^{x_1}}{\sum^{n}_{j=1}e_{j}} = p_{11} $$",
 ])
 def test_an_unknown_e_with_a_subscript_alone_stays_unreadable(page, softmax_row):
     step = _check(page, softmax_row).steps[-1]

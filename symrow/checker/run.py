@@ -1792,10 +1792,15 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
                       for pair in ctx.translator.lowercase_wholes})
     notes += [f"{letter} (no index) is read as the matrix {name}, which the page writes in "
               f"lowercase" for letter, name in read_as]
-    shorthands = sorted({pair for contexts in run.contexts.values() for ctx in contexts
-                         for pair in ctx.translator.softmax_shorthands})
-    notes += [f"softmax({entry}) is read as {meant}, the page's shorthand (the softmax of "
-              f"one number would be 1)" for entry, meant in shorthands]
+    shorthands = {}
+    for contexts in run.contexts.values():
+        for ctx in contexts:
+            for pos, entry, meant in ctx.translator.softmax_shorthands:
+                line = run.src.line_col(pos)[0]
+                shorthands.setdefault((entry, meant), set()).add(line)
+    notes += [f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, sorted(lines)))}: "
+              f"softmax({entry}) is read as {meant}, the page's shorthand (the softmax of "
+              f"one number would be 1)" for (entry, meant), lines in sorted(shorthands.items())]
     if len(targets) == 1:
         against = targets[0].describe()
         numbered = [dataclasses.replace(s, section=None) for s in numbered]

@@ -122,6 +122,7 @@ MESSAGES: list = [
     (r"row vectors \(symrow's reading; nothing on the page says otherwise\)",
      r"行ベクトル（symrow の読み方。ページに別の記述はない）"),
     (r"line (\d+): (?P<T1>.+)", r"\1 行目：{T1}"),
+    (r"lines ([\d, ]+): (?P<T1>.+)", r"\1 行目：{T1}"),
     (r"lines count through the notebook's Markdown cells: (?P<T1>.+)",
      r"行番号はノートブックの Markdown セルを通して数える（{T1}）"),
     (r"cell (\d+) from line (\d+)(?P<T1>, .+)?", r"セル \1 は \2 行目から{T1}"),

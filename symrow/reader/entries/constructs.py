@@ -296,7 +296,7 @@ class ConstructReader:
         self._marker(em, "entry", atom.items, pos, end)
         shown = " ".join(self.src.text[nodes[0].pos:nodes[-1].end].split())
         head, _, index = shown.rpartition("_")
-        self.softmax_shorthands.add((shown, f"softmax({head})_{index}" if head else shown))
+        self.softmax_shorthands.add((pos, shown, f"softmax({head})_{index}" if head else shown))
         return True
 
     def _e_power(self, cur: Cursor, em: Emitter) -> None:

@@ -149,6 +149,10 @@ class NameReader:
                 or parts.sup is not None or parts.font is not None or parts.accent is not None \
                 or parts.grad is not None or sup is not None or primes or not sub_nodes:
             return False
+        inner = [n for n in sub_nodes if not is_token(n, *V.SPACING)]
+        if len(inner) == 1 and isinstance(inner[0], Token) and inner[0].kind in ("letter",
+                                                                                 "num"):
+            return False       # e_j, e_1: a unit vector as often as a slip; not guessed
         written = " ".join(self.src.text[sub_nodes[0].pos:sub_nodes[-1].end].split())
         power = "e^{%s}" % written
         shown = " ".join(shown.split())

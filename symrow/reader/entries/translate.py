@@ -84,7 +84,7 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         #: (None for a number): values of their own, not the derivation's matrices (see
         #: :meth:`~.run._Run.function_definition`)
         self.dummies: dict = {}
-        #: softmax(x_i) read as softmax(x)_i, as written (for the report's notes)
+        #: softmax(x_i) read as softmax(x)_i: (where, x_i, softmax(x)_i), for the report
         self.softmax_shorthands: set = set()
         #: read an unknown e_{...} as the power e^{...} (see :meth:`_subscripted_e`)
         self.subscript_e = False

@@ -143,6 +143,8 @@ def test_a_name_only_in_softmax_of_it_is_the_targets_input(softmax_row):
     (SOFTMAX, {"S": (2, 3)}),            # x_i of a matrix: a row or an entry?
     (SOFTMAX, {"S": (3, 1)}),            # a column: the target's softmax is by rows
     (r"P = \mathrm{softmax}(S/\sqrt{3})", {"S": (1, 3)}),    # softmax of no operand
+    # the page's n is x's length, 3; the target's n is V's 5 columns
+    (r"P = \mathrm{softmax}(S); O = PV", {"S": (1, 3), "V": (3, 5)}),
 ])
 def test_an_input_name_that_could_be_several_things_is_not_bound(formula, shapes):
     report = _check(SOFTMAX_LINE, symrow.explain(formula, shapes))

@@ -346,8 +346,10 @@ class _Run:
         a sum up to a letter of the page's own over an index that subscripts it
         (\\sum_{j=1}^{n} e^{x_j}) makes that letter its length.  Said in a note.  Nothing
         is bound when the name is used otherwise too (bare, outside the function), when
-        the function applies to more than one operand or to a matrix of several rows, or
-        when the name is one the derivation knows."""
+        the function applies to more than one operand or to a matrix of several rows, when
+        the name is one the derivation knows, or when its sums run to a size of the
+        derivation's that is not its length (the page's n where the target's n is
+        another size)."""
         from ..reader.entries.uses import name_uses, sum_limits
         from ..reader.notation import lookup_function
         from .engine import plans
@@ -394,6 +396,9 @@ class _Run:
                     continue            # x_i of a matrix: a row or an entry? not guessed
                 lengths = {s.upper for s in sums
                            if any(p.head == head for p in s.indexed)}
+                if any(ctx.ref.sizes.get(u, ctx.ref.quantities[name].cols) !=
+                       ctx.ref.quantities[name].cols for u in lengths for ctx in contexts):
+                    continue            # its sums run to a size of the target's, not its length
                 lengths = {u for u in lengths
                            if u not in ref.sizes and u not in known and
                            (u, "") not in ref.by_letter and u != head and

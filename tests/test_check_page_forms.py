@@ -103,3 +103,120 @@ def test_d_before_a_name_is_its_gradient():
     att = symrow.backward(symrow.attention(2, 2, 2))
     page = ("$$dV = P^T dO$$\n\n$$dP = dO V^T$$\n\n$$dQ = dS K$$\n\n$$dK = dS^T Q$$")
     assert _check(page, att).verdict == "holds"
+
+
+# -- the page's own name for the target's input (rainbow-engine-softmax-derivative.md) ----------
+
+SOFTMAX = r"P = \mathrm{softmax}(S)"
+SOFTMAX_LINE = r"$$ softmax(x)_i = \frac{e^{x_i}}{\sum^{n}_{j=1}e^{x_j}} \quad (i=1,2,…,n) $$"
+
+
+@pytest.fixture(scope="module")
+def softmax_row():
+    return symrow.backward(symrow.explain(SOFTMAX, {"S": (1, 3)}))
+
+
+def _np_softmax(x):
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def test_a_name_only_in_softmax_of_it_is_the_targets_input(softmax_row):
+    """x appears bare only as softmax(x), and the target is softmax(S): x is S, x_i its
+    entries, and the n its sums run to is its length; the reading is said."""
+    report = _check(SOFTMAX_LINE, softmax_row)
+    assert [s.status for s in report.steps] == ["holds"]
+    (note,) = report.notes
+    assert "x is read as S" in note and "n as its length (3)" in note
+    ja = report.to_text("ja")
+    assert "x は S と読む" in ja and "n はその長さ 3 と読む" in ja
+    # the same in numbers: e^{x_i} / sum_j e^{x_j} is softmax(x); e^{2 x_i} / ... is not
+    x = np.random.default_rng(55).normal(size=3)
+    assert np.allclose(np.exp(x) / np.exp(x).sum(), _np_softmax(x))
+    assert not np.allclose(np.exp(2 * x) / np.exp(x).sum(), _np_softmax(x))
+    wrong = SOFTMAX_LINE.replace(r"\frac{e^{x_i}}", r"\frac{e^{2x_i}}")
+    assert [s.status for s in _check(wrong, softmax_row).steps] == ["wrong"]
+
+
+@pytest.mark.parametrize("formula, shapes", [
+    (r"P = \mathrm{softmax}(S) + \mathrm{softmax}(T)", {"S": (1, 3), "T": (1, 3)}),  # two
+    (SOFTMAX, {"S": (2, 3)}),            # x_i of a matrix: a row or an entry?
+    (SOFTMAX, {"S": (3, 1)}),            # a column: the target's softmax is by rows
+    (r"P = \mathrm{softmax}(S/\sqrt{3})", {"S": (1, 3)}),    # softmax of no operand
+    # the page's n is x's length, 3; the target's n is V's 5 columns
+    (r"P = \mathrm{softmax}(S); O = PV", {"S": (1, 3), "V": (3, 5)}),
+])
+def test_an_input_name_that_could_be_several_things_is_not_bound(formula, shapes):
+    report = _check(SOFTMAX_LINE, symrow.explain(formula, shapes))
+    assert report.verdict == "unreadable" and not report.notes
+    assert "unknown name 'x'" in report.steps[0].message
+
+
+@pytest.mark.parametrize("page", [
+    "$$ x = 2 $$\n\n" + SOFTMAX_LINE,                                   # x defined as a number
+    r"$$ softmax(x)_i = \frac{e^{x_i}}{\sum_{j=1}^{n} e^{x}} $$",       # x bare in a power
+])
+def test_a_name_used_bare_elsewhere_is_not_the_input(page, softmax_row):
+    report = _check(page, softmax_row)
+    assert report.verdict == "unreadable" and not report.notes
+
+
+def test_a_number_the_page_names_has_no_entries(softmax_row):
+    """Y = sum_j e^{x_j} binds Y; the page's y_i (its outputs, never defined) is no entry
+    of that number, so a line in y_i is not judged at the one index value Y has."""
+    page = SOFTMAX_LINE + "\n\n" + r"\( Y=\sum^{n}_{j=1}e^{x_j} \)と置く" + "\n\n" + (
+        r"$$ \frac{\partial y_i}{\partial x_j} = -\frac{e^{x_i}e^{x_j}}{Y^2} $$")
+    report = _check(page, softmax_row)
+    assert [s.status for s in report.steps] == ["holds", "defines", "unreadable"]
+    assert "unknown name 'y_i'" in report.steps[2].message
+
+
+def test_softmax_of_one_entry_is_the_shorthand_for_an_entry_of_the_softmax(softmax_row):
+    page = SOFTMAX_LINE + "\n\n" + r"$$ softmax(x_i) = \frac{e^{x_i}}{\sum^{n}_{j=1}e^{x_j}} $$"
+    report = _check(page, softmax_row)
+    assert [s.status for s in report.steps] == ["holds", "holds"]
+    assert any("softmax(x_i) is read as softmax(x)_i" in n for n in report.notes)
+    assert "softmax(x_i) はページの略記として softmax(x)_i と読む" in report.to_text("ja")
+    # in the derivation's own names too, and against the forward pass
+    forward = symrow.explain(SOFTMAX, {"S": (1, 3)})
+    page = r"$$ \mathrm{softmax}(s_i) = \frac{e^{s_i}}{\sum_{j=1}^{\ell} e^{s_j}} $$"
+    assert _check(page, forward).verdict == "holds"
+
+
+def test_e_with_a_subscript_beside_its_powers_is_the_pages_slip(softmax_row):
+    """softmax(x_i) = e^{x_i} / sum_j e_{x_j}: the denominator as written is not the
+    softmax's (e_{x_j} is no power); e^{x_j} is meant, and the line is wrong."""
+    page = SOFTMAX_LINE + "\n\n" + (
+        r"$$ softmax(x_i) = \frac{e^{x_i}}{\sum^{n}_{j=1}e_{x_j}} $$")
+    report = _check(page, softmax_row)
+    assert [s.status for s in report.steps] == ["holds", "wrong"]
+    assert report.steps[1].message == ("e_{x_j}: e with a subscript; its power e^{x_j} is "
+                                       "meant (with it the step holds)")
+    assert "e_{x_j}：e に下付き添字が付いている。書くつもりだったのはべき e^{x_j} である" in \
+        report.to_text("ja")
+    # still wrong with the power: both said
+    page = SOFTMAX_LINE + "\n\n" + (
+        r"$$ softmax(x_i) = \frac{e^{2x_i}}{\sum^{n}_{j=1}e_{x_j}} $$")
+    step = _check(page, softmax_row).steps[1]
+    assert step.status == "wrong" and "with it the step is still wrong" in step.message
+
+
+@pytest.mark.parametrize("page", [
+    # no power e^{...} anywhere in the claim: e_{x_j} may be anything
+    SOFTMAX_LINE + "\n\n" + r"$$ \frac{1}{\sum^{n}_{j=1}e_{x_j}} = \frac{1}{3} $$",
+    r"$$ p_{11} = e_{1} $$",
+    # e_j beside a power: the j-th unit vector as often as a slip
+    SOFTMAX_LINE + "\n\n" + r"$$ \frac{e^{x_1}}{\sum^{n}_{j=1}e_{j}} = p_{11} $$",
+])
+def test_an_unknown_e_with_a_subscript_alone_stays_unreadable(page, softmax_row):
+    step = _check(page, softmax_row).steps[-1]
+    assert step.status == "unreadable" and "unknown name 'e_" in step.message
+
+
+def test_the_known_names_are_listed_in_japanese():
+    forward = symrow.explain(SOFTMAX, {"S": (1, 3)})
+    report = _check("ソフトマックス関数の式\n\n$$ p_{11} = e^{s_{11}} / r $$", forward)
+    ja = report.to_text("ja")
+    assert "行列 S, P、その行 \\boldsymbol{s}_i, \\boldsymbol{p}_i、その成分 s_{ij}, p_{ij}、" \
+           "大きさ m, \\ell" in ja
+    assert "the matrices" not in ja and "the matrices S, P" in report.to_text("en")

@@ -93,10 +93,7 @@ CASES = [
                "Jacobian: rows with two and three columns of dots each, the second row's x_n "
                "left out) and \\nabla^T_w \\ell of the flattened w at line 45 are not read"),
     Case("rainbow-engine-softmax-derivative.md", "gradient", "vectors: softmax entries of a "
-         "vector", "wrong", WRONG, (55, 55),
-         today="unreadable: line 37 unknown name 'x' (softmax(x)_i of the page's vector x); "
-               "line 41 unknown name 'Y' (the page's sum of exponentials); the e_{x_j} at line "
-               "55 is never reached"),
+         "vector", "wrong", WRONG, (55, 55)),
     Case("webdevqa-softmax-derivative.md", "gradient", "plain text", "wrong",
          ("unreadable", "wrong"), (41, 41), artifact=True),
     Case("qiita-matchlab-softmax-cross-entropy.md", "gradient", "stored copy: lost fences",

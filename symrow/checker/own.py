@@ -220,7 +220,17 @@ def bind(ref, parts: NameParts, indices: tuple, value):
         name = seq.name if seq is not None else bare.canonical
         q = ref.define(name, value, letter=letter, tag=parts.sup or "", seq=seq)
     else:
+        number = value.shape == (1, 1) and not bare.lowercase
+        before = ref.by_letter.copy() if number else None
         q = ref.define(dataclasses.replace(parts, font=None).canonical, value)
+        if number and ref.by_letter.get((q.letter, q.tag)) is q:
+            # a number the page names (Y = \sum_j e^{x_j}) has no rows or entries: y_i is
+            # not an entry of it (the page's y_i is something else, or nothing known)
+            old = before.get((q.letter, q.tag))
+            if old is None:
+                del ref.by_letter[(q.letter, q.tag)]
+            else:
+                ref.by_letter[(q.letter, q.tag)] = old
     if not indices and getattr(ref.derivation, "kind", None) == "backward":
         mine = dataclasses.replace(parts, font=None).gradient().canonical
         if mine not in ref.quantities:

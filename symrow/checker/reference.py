@@ -341,8 +341,10 @@ class Reference:
     # -- use ----------------------------------------------------------------------
     def known_names(self) -> str:
         names = ", ".join(self.quantities)
+        # a number the page names (its Y = \sum_j e^{x_j}) has no rows or entries
         tagged = list(dict.fromkeys((q.letter, "^{%s}" % q.tag if q.tag else "")
-                                    for q in self.quantities.values()))
+                                    for q in self.quantities.values()
+                                    if (q.letter, q.tag) in self.by_letter))
         rows = ", ".join("\\boldsymbol{%s}%s_i" % pair for pair in tagged)
         entries = ", ".join("%s%s_{ij}" % pair for pair in tagged)
         sizes = ", ".join("\\ell" if s == "ell" else s for s in self.sizes)
@@ -398,6 +400,16 @@ class Reference:
             del self.sizes[same[0]]
         self.sizes[name] = value
         self.page_size_names = getattr(self, "page_size_names", frozenset()) | {name}
+
+    def name_input(self, name: str, letter: str, quantity: str) -> None:
+        """The page's own name for an operand (``x`` for S, read from its
+        ``softmax(x)``): ``name`` stands for the whole of it and ``letter`` heads its
+        entries (``x_i``), as the operand's own name and letter do."""
+        self._own()
+        q = self.quantities[quantity]
+        self.input_names = {**getattr(self, "input_names", {}), name: quantity}
+        self.by_letter[(letter, "")] = q
+        self.__dict__.pop("_canonical_names", None)
 
     def define(self, name: str, value, *, letter: str | None = None, tag: str = "",
                seq: VecSeq | None = None) -> Quantity:

@@ -240,6 +240,9 @@ class _Run:
         #: a page of prose with no math markup at all (a copy that lost its delimiters,
         #: rendered glyph runs): what is read from it is never called wrong
         self.prose_page = self.page.markdown and _prose_without_math(self.page.original)
+        #: units that did not read for an e_{x} where e^{x} is likely meant (by the key
+        #: of :meth:`unit`): (e_{x} as written, e^{x})
+        self.slips: dict = {}
         #: the vector convention, as the report states it; vectors read as columns?
         self.convention: str | None = None
         self.column = False
@@ -279,6 +282,8 @@ class _Run:
             got = unit
         except (TranslateError, ReadError) as err:
             got = (err.message, err.pos, err.end)
+            if getattr(err, "subscripted_e", None) is not None:
+                self.slips[key] = err.subscripted_e
         except RecursionError:
             got = ("this is nested too deeply to read", member.pos, member.end)
         except Exception as err:  # noqa: BLE001 - a bug must not cost the report
@@ -297,6 +302,7 @@ class _Run:
             raise ParseError("there is no claim to check: write steps such as C = AB, one "
                              "per line or in an align* environment", line=1, column=1,
                              near=self.src.near(0))
+        self.page_inputs(chains)
         # notes such as (1 \le i \le m) restrict the claim before them
         claims: list = []
         notes: dict = {}
@@ -331,6 +337,91 @@ class _Run:
             k += len(group)
         self.read_again(done, notes)
         return self.steps
+
+    def page_inputs(self, chains: list) -> None:
+        """``softmax(x)_i = e^{x_i} / \\sum_{j=1}^{n} e^{x_j}`` against ``P =
+        \\mathrm{softmax}(S)``: a name the page uses only as the whole argument of a
+        function the target applies to one of its operands is the page's name for that
+        operand (x for S), and its entries x_i are the operand's (S a single row, 1 x n);
+        a sum up to a letter of the page's own over an index that subscripts it
+        (\\sum_{j=1}^{n} e^{x_j}) makes that letter its length.  Said in a note.  Nothing
+        is bound when the name is used otherwise too (bare, outside the function), when
+        the function applies to more than one operand or to a matrix of several rows, when
+        the name is one the derivation knows, or when its sums run to a size of the
+        derivation's that is not its length (the page's n where the target's n is
+        another size)."""
+        from ..reader.entries.uses import name_uses, sum_limits
+        from ..reader.notation import lookup_function
+        from .engine import plans
+        for target in self.targets:
+            mine = [c for c in chains if c.problem is None and self.section_of(c.pos) is target]
+            uses = [u for c in mine for m in c.members for u in name_uses(m.nodes, self.src)]
+            sums = [s for c in mine for m in c.members for s in sum_limits(m.nodes, self.src)]
+            contexts = self.contexts_for(target)
+            ref = contexts[0].ref
+            known = set(self.contexts_for(target)[0].translator._canonical_names())
+            heads = dict.fromkeys(
+                u.parts.head for u in uses
+                if u.function is not None and u.parts.sub is None and u.parts.sup is None
+                and u.parts.accent is None and u.parts.grad is None
+                and len(u.parts.head) == 1 and u.parts.head.isalpha()
+                and u.parts.head.islower())
+            for head in heads:
+                if head == "e" or head in known or (head, "") in ref.by_letter or \
+                        head in ref.sizes or head in getattr(ref, "page_scalars", {}):
+                    continue
+                mine_uses = [u for u in uses if u.parts.head == head]
+                if any(u.parts.sub is None and (u.function is None or u.parts.sup is not None
+                                                or u.parts.accent is not None)
+                       for u in mine_uses):
+                    continue            # x used bare elsewhere: not only an argument
+                words = {u.function for u in mine_uses if u.function is not None}
+                operands = set()
+                for word in words:
+                    fn = lookup_function(word)
+                    for plan in plans(ref.derivation):
+                        for node in plan.nodes:
+                            if node.reading != fn.reading or len(node.inputs) != 1 or \
+                                    (fn.reading == "apply" and
+                                     getattr(node.expr, "func", None) != fn.key):
+                                continue
+                            (arg,) = node.inputs
+                            if arg is not None and arg.reading == "operand":
+                                operands.add(arg.name)
+                if len(operands) != 1:
+                    continue            # applied to none of the operands, or to several
+                (name,) = operands
+                if any(ctx.ref.quantities[name].rows != 1 or
+                       ctx.ref.quantities[name].cols < 2 for ctx in contexts):
+                    continue            # x_i of a matrix: a row or an entry? not guessed
+                lengths = {s.upper for s in sums
+                           if any(p.head == head for p in s.indexed)}
+                if any(ctx.ref.sizes.get(u, ctx.ref.quantities[name].cols) !=
+                       ctx.ref.quantities[name].cols for u in lengths for ctx in contexts):
+                    continue            # its sums run to a size of the target's, not its length
+                lengths = {u for u in lengths
+                           if u not in ref.sizes and u not in known and
+                           (u, "") not in ref.by_letter and u != head and
+                           all(p.head == head for s in sums if s.upper == u
+                               for p in s.indexed)}
+                for ctx in contexts:
+                    ctx.ref.name_input(head, head, name)
+                    for u in lengths:
+                        ctx.ref.own_size(u, ctx.ref.quantities[name].cols)
+                first = next(u for u in mine_uses if u.function is not None)
+                word = lookup_function(first.function).text
+                line = self.src.line_col(first.pos)[0]
+                q = ref.quantities[name]
+                said = (f"line {line}: {head} is read as {name}, the operand the target "
+                        f"applies {word} to (the page's {word}({head})); its entries "
+                        f"{head}_i as those of {name}'s one row")
+                if lengths:
+                    shown = ", ".join(sorted(lengths))
+                    size = "" if target.general else f" ({q.cols})"
+                    said += f", and {shown} as its length{size}"
+                self.notes.append(said)
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
 
     def read_again(self, done: list, notes: dict) -> None:
         """A line that uses a name the page defines only after it (``LayerNorm(x_i) =
@@ -1184,7 +1275,8 @@ class _Run:
         ru = None if rel.kind == "in" else self.unit(ctx, rm)
         for u in (lu, ru):
             if isinstance(u, tuple):
-                return Outcome("unreadable", u[0], error=u)
+                slip = self.slipped_e(ctx, rel, lm, rm, conditions)
+                return slip or Outcome("unreadable", u[0], error=u)
         ref = ctx.ref
         try:
             bounds = step_ranges(lu, ru if ru is not None else lu, ref)
@@ -1270,6 +1362,47 @@ class _Run:
             return Outcome("unchecked", "not checked: no index values (or sizes) satisfy "
                                         "the note that restricts this claim", vacuous=True)
         return Outcome("holds")
+
+    def slipped_e(self, ctx, rel, lm, rm, conditions):
+        """``\\frac{e^{x_i}}{\\sum_j e_{x_j}}``: a side that does not read for an ``e_{x_j}``
+        (a name nobody defines, headed by Euler's e) in a claim that writes its powers
+        ``e^{...}`` elsewhere is the page's slip: e^{x_j} is meant, and as written the
+        step is wrong.  The step is read again with e_{...} as the power; the verdict is
+        wrong, with what it would be with the power.  None (unreadable, as before) when
+        the claim writes no e^{...} as a power, or does not read even so."""
+        members = [m for m in (lm, rm) if m is not None]
+        keys = [(id(ctx), id(m)) for m in members]
+        slips = [self.slips[k] for k in keys if k in self.slips]
+        if not slips or rel.kind == "in" or getattr(self, "_reading_slips", False):
+            return None
+        saved = {k: self.cache.pop(k) for k in keys if k in self.cache}
+        ctx.translator.subscript_e = True
+        self._reading_slips = True
+        try:
+            units = [self.unit(ctx, m) for m in members]
+            if any(isinstance(u, tuple) for u in units) or \
+                    not sum(u.e_powers for u in units):
+                return None            # no power e^{...} written as one besides the slips
+            again = self.judge(ctx, rel, lm, rm, conditions)
+        finally:
+            ctx.translator.subscript_e = False
+            self._reading_slips = False
+            for k in keys:
+                self.cache.pop(k, None)
+            self.cache.update(saved)
+        if again.status not in ("holds", "wrong"):
+            return None
+        written = ", ".join(dict.fromkeys(shown for shown, _ in slips))
+        meant = ", ".join(dict.fromkeys(power for _, power in slips))
+        one = len(set(slips)) == 1
+        message = (f"{written}: e with a subscript; {'its power' if one else 'the powers'} "
+                   f"{meant} {'is' if one else 'are'} meant")
+        if again.status == "holds":
+            return Outcome("wrong", f"{message} (with {'it' if one else 'them'} the step "
+                                    f"holds)", indices=again.indices)
+        return Outcome("wrong", f"{message}; with {'it' if one else 'them'} the step is "
+                                f"still wrong: {again.message}", entry=again.entry,
+                       indices=again.indices, detail=again.detail, others=again.others)
 
     def chain_ranges(self, ctx, lu, ru):
         """The ranges of a step's free indices read from its whole chain, where the step
@@ -1690,6 +1823,15 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
                       for pair in ctx.translator.lowercase_wholes})
     notes += [f"{letter} (no index) is read as the matrix {name}, which the page writes in "
               f"lowercase" for letter, name in read_as]
+    shorthands = {}
+    for contexts in run.contexts.values():
+        for ctx in contexts:
+            for pos, entry, meant in ctx.translator.softmax_shorthands:
+                line = run.src.line_col(pos)[0]
+                shorthands.setdefault((entry, meant), set()).add(line)
+    notes += [f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, sorted(lines)))}: "
+              f"softmax({entry}) is read as {meant}, the page's shorthand (the softmax of "
+              f"one number would be 1)" for (entry, meant), lines in sorted(shorthands.items())]
     if len(targets) == 1:
         against = targets[0].describe()
         numbered = [dataclasses.replace(s, section=None) for s in numbered]

@@ -125,6 +125,7 @@ MESSAGES: list = [
     (r"row vectors \(symrow's reading; nothing on the page says otherwise\)",
      r"行ベクトル（symrow の読み方。ページに別の記述はない）"),
     (r"line (\d+): (?P<T1>.+)", r"\1 行目：{T1}"),
+    (r"lines ([\d, ]+): (?P<T1>.+)", r"\1 行目：{T1}"),
     (r"lines count through the notebook's Markdown cells: (?P<T1>.+)",
      r"行番号はノートブックの Markdown セルを通して数える（{T1}）"),
     (r"cell (\d+) from line (\d+)(?P<T1>, .+)?", r"セル \1 は \2 行目から{T1}"),
@@ -206,8 +207,33 @@ MESSAGES: list = [
      r"and the shape under it, as in (.+)\)",
      r"\\vdots の前後に行が要る（行列の最後に置くなら、その前に 2 行と、行列の下に \1 の"
      r"ような形）"),
-    (r"unknown name '(.+?)': this (\w+) derivation knows (.+)",
-     r"名前 '\1' はこの導出にない（この \2 の導出が知っている名前：\3）"),
+    (r"unknown name '(.+?)': this (\w+) derivation knows (?P<T1>.+)",
+     r"名前 '\1' はこの導出にない（この \2 の導出が知っている名前：{T1}）"),
+    (r"the matrices (.+?), their rows (.+?), their entries (.+?), and the sizes (.*)",
+     r"行列 \1、その行 \2、その成分 \3、大きさ \4"),
+    (r"(.+?): e with a subscript; its power (.+?) is meant \(with it the step holds\)",
+     r"\1：e に下付き添字が付いている。書くつもりだったのはべき \2 である（べきにすれば"
+     r"この行は成り立つ）"),
+    (r"(.+?): e with a subscript; the powers (.+?) are meant \(with them the step holds\)",
+     r"\1：e に下付き添字が付いている。書くつもりだったのはべき \2 である（べきにすれば"
+     r"この行は成り立つ）"),
+    (r"(.+?): e with a subscript; (?:its power|the powers) (.+?) (?:is|are) meant; with "
+     r"(?:it|them) the step is still wrong: (?P<T1>.+)",
+     r"\1：e に下付き添字が付いている。書くつもりだったのはべき \2 である。べきにしても"
+     r"この行は誤り：{T1}"),
+    (r"(.) is read as (.+?), the operand the target applies (\w+) to \(the page's "
+     r"(.+?)\); its entries (.+?) as those of (.+?)'s one row, and (.+?) as its length"
+     r"(?P<T1> \(\d+\))?",
+     r"\1 は \2 と読む（照らし合わせる導出が \3 を取る入力。ページの \4 から）。"
+     r"成分 \5 は \6 の1行の成分、\7 はその長さ{T1}と読む"),
+    (r"(.) is read as (.+?), the operand the target applies (\w+) to \(the page's "
+     r"(.+?)\); its entries (.+?) as those of (.+?)'s one row",
+     r"\1 は \2 と読む（照らし合わせる導出が \3 を取る入力。ページの \4 から）。"
+     r"成分 \5 は \6 の1行の成分と読む"),
+    (r" \((\d+)\)", r" \1 "),
+    (r"softmax\((.+?)\) is read as (.+?), the page's shorthand \(the softmax of one "
+     r"number would be 1\)",
+     r"softmax(\1) はページの略記として \2 と読む（数1つの softmax なら 1 になる）"),
     (r"a function-style heading: (.+) is not this derivation's result \((.+)\); not checked",
      r"関数の形の見出し：\1 はこの導出の結果（\2）ではないので検査しない"),
     (r"the page's upstream gradient (.+), in names of its own: (.+); followed in what "

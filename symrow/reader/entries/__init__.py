@@ -12,6 +12,9 @@ side of such a claim, in the names of a target derivation:
   arithmetic); :mod:`.units` holds the units and their placeholders;
 * :mod:`.gradients` rewrites ``\\partial L / \\partial X``, ``\\nabla_X L`` and
   ``G_X`` into the bar names of a backward derivation before that;
+* :mod:`.uses` lists where a page writes its names (the lone argument of a function,
+  ``softmax(x)``, or elsewhere) and the sums up to a letter of its own, for the
+  checker to tell the page's own name for an input;
 * :mod:`.parse` reads the placeholder language into an unevaluated SymPy tree,
   with latex2sympy2 or with the built-in parser :mod:`.flatparse`.
 

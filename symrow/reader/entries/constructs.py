@@ -259,14 +259,51 @@ class ConstructReader:
         inner, a, b = got
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError("softmax of nothing", a, b)
+        if self._softmax_of_entry(inner, cur, em, pos, b):
+            return True
         self._engine_call("softmax", [inner], em, pos, b)
         self._postfix(cur, em, simple=False)
+        return True
+
+    def _softmax_of_entry(self, inner: list, cur: Cursor, em: Emitter, pos: int,
+                          end: int) -> bool:
+        """``softmax(x_i)`` of one entry of a row vector x (1 x n): the softmax of one
+        number is 1, which nobody writes; it is the shorthand for the i-th entry of the
+        softmax of the vector, softmax(x)_i, and read so (said in the report's notes:
+        :attr:`softmax_shorthands`).  False when the argument is no entry of a row
+        vector (a whole matrix, an expression, an entry of a matrix of several rows:
+        read as written)."""
+        nodes = [n for n in inner if not is_token(n, *V.SPACING)]
+        powers = self.e_powers
+        unit = self.unit(nodes, nodes[0].pos, nodes[-1].end)
+        self.e_powers = powers          # a trial reading: the argument is read again
+        if len(unit.atoms) != 1:
+            return False
+        (key, atom), = unit.atoms.items()
+        q = self.ref.quantities.get(atom.name)
+        if unit.text.strip() != key or atom.kind != "entry" or q is None or q.rows != 1 or \
+                q.cols < 2 or len(atom.items) != 2:
+            return False
+        if is_token(cur.peek(), "_", "^", "'"):
+            node = cur.peek()
+            raise TranslateError("a script after softmax of one entry; write softmax(x)_i "
+                                 "for an entry of the softmax of x", node.pos, node.end)
+        whole = Emitter()
+        whole.atom(Atom("whole", q.name), nodes[0].pos, nodes[-1].end)
+        em.atom(Atom("call", "softmax", (), cells=((whole.unit(nodes[0].pos,
+                                                               nodes[-1].end),),),
+                     ident=next(self._ids)), pos, end)
+        self._marker(em, "entry", atom.items, pos, end)
+        shown = " ".join(self.src.text[nodes[0].pos:nodes[-1].end].split())
+        head, _, index = shown.rpartition("_")
+        self.softmax_shorthands.add((pos, shown, f"softmax({head})_{index}" if head else shown))
         return True
 
     def _e_power(self, cur: Cursor, em: Emitter) -> None:
         e = cur.take()
         caret = cur.take()
         arg = self._script_arg(cur, caret)
+        self.e_powers += 1
         em.put("e^{", e.pos, e.end)
         self._sub(arg, caret.pos, cur.nodes[cur.i - 1].end, em)
         em.put("}", e.pos, e.end)

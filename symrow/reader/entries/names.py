@@ -122,13 +122,46 @@ class NameReader:
         end = max(end, send)
         if parts == NameParts("e"):
             # Euler's number, written bare
+            if sup is not None and not self._is_transpose(sup):
+                self.e_powers += 1
             em.put("\\exp\\left(1\\right)", pos, end)
             self._scripts_after(sup, primes, em, pos, end)
             return
         shown = self.src.text[pos:name_end] if sub is None else self.src.text[pos:end]
-        atom, sup = self._resolve(parts, sub_nodes, sup, pos, end, shown)
+        try:
+            atom, sup = self._resolve(parts, sub_nodes, sup, pos, end, shown)
+        except TranslateError as err:
+            if not self._subscripted_e(parts, sub_nodes, sup, primes, err, em, pos, end,
+                                       shown):
+                raise
+            return
         em.atom(atom, pos, end)
         self._scripts_after(sup, primes, em, pos, end)
+
+    def _subscripted_e(self, parts: NameParts, sub_nodes, sup, primes, err, em, pos: int,
+                       end: int, shown: str) -> bool:
+        """``e_{x_j}``, a name the derivation does not know, headed by Euler's e: most
+        likely its power e^{x_j} with the caret slipped.  The error says so (its
+        ``subscripted_e`` holds the text as written and the power meant), for the checker
+        to decide with the rest of the claim; read as the power when ``subscript_e`` is
+        set (True), else the error is raised as it is (False)."""
+        if getattr(err, "unknown", None) is None or parts.head != "e" or parts.sub is None \
+                or parts.sup is not None or parts.font is not None or parts.accent is not None \
+                or parts.grad is not None or sup is not None or primes or not sub_nodes:
+            return False
+        inner = [n for n in sub_nodes if not is_token(n, *V.SPACING)]
+        if len(inner) == 1 and isinstance(inner[0], Token) and inner[0].kind in ("letter",
+                                                                                 "num"):
+            return False       # e_j, e_1: a unit vector as often as a slip; not guessed
+        written = " ".join(self.src.text[sub_nodes[0].pos:sub_nodes[-1].end].split())
+        power = "e^{%s}" % written
+        shown = " ".join(shown.split())
+        if not self.subscript_e:
+            err.subscripted_e = (shown, power)
+            return False
+        em.put("\\exp\\left(1\\right)", pos, end)
+        self._power(list(sub_nodes), em, pos, end)
+        return True
 
     def _greek_name(self, text: str) -> bool:
         """A Greek capital (``\\Sigma``), or the Greek letter of a matrix's rows and
@@ -313,6 +346,8 @@ class NameReader:
                     names[alias] = owners.pop()
             # the page's names for the derivation's quantities (its S̄ of its scaled S)
             names.update(getattr(ref, "aliases", {}))
+            # the page's own names for operands (x for S, read from its softmax(x))
+            names.update(getattr(ref, "input_names", {}))
             ref._canonical_names = names
         return names
 

@@ -85,15 +85,25 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         #: (None for a number): values of their own, not the derivation's matrices (see
         #: :meth:`~.run._Run.function_definition`)
         self.dummies: dict = {}
+        #: softmax(x_i) read as softmax(x)_i: (where, x_i, softmax(x)_i), for the report
+        self.softmax_shorthands: set = set()
+        #: read an unknown e_{...} as the power e^{...} (see :meth:`_subscripted_e`)
+        self.subscript_e = False
+        #: how many powers e^{...} were read as written, for :attr:`Unit.e_powers`
+        self.e_powers = 0
+
 
     # -- entry points -------------------------------------------------------
     def unit(self, nodes: list, pos: int, end: int) -> Unit:
         em = Emitter()
         cur = Cursor(nodes, pos, end)
+        powers = self.e_powers
         self._expr(cur, em, stop=None)
         if not em.parts:
             raise TranslateError("there is nothing here", pos, end)
-        return em.unit(pos, end)
+        unit = em.unit(pos, end)
+        unit.e_powers = self.e_powers - powers
+        return unit
 
     # -- expressions ----------------------------------------------------------
     def _expr(self, cur: Cursor, em: Emitter, stop) -> None:

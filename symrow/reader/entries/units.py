@@ -84,6 +84,8 @@ class Unit:
     pos: int
     end: int
     tree: object = None   # the parsed expression, once parsed
+    #: the powers e^{...} written as powers in it (a slip e_{x} is told by them)
+    e_powers: int = 0
 
     def source_span(self, offset: int) -> tuple[int, int]:
         """The source span of the text at ``offset`` (the last piece starting at or before it)."""

@@ -163,6 +163,8 @@ MESSAGES: list = [
      r"空白や改行の前のバックスラッシュにはまだ対応していない"),
     (r"(.+?) takes no sub- or superscript here", r"ここでは \1 に添字や肩字を付けられない"),
     (r"logarithms are not supported", r"対数にはまだ対応していない"),
+    (r"unexpected character '(.+?)'", r"読めない文字 '\1'"),
+    (r"unexpected '(.+?)'", r"ここでは読めない '\1'"),
     (r"the terms written before the dots run past the end that (?:the shape under the matrix|"
      r"the last term) gives \((\d+)\) at these sizes: the page's sizes are not this "
      r"derivation's; say them \(as in (.+)\) to have it checked",

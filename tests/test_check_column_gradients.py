@@ -152,3 +152,28 @@ def test_terms_written_past_the_end_are_not_judged():
     assert "the page's sizes are not this derivation's" in report.steps[0].message
     ja = _check(ENTRIES, lang="ja").to_text()
     assert "ページの大きさはこの導出のものと違う" in ja
+
+
+def test_a_product_of_matrices_written_over_lines_is_one_side():
+    r"""shinnkura/learning's matrix_backward.ipynb writes ``& = \left(`` at the end of a line,
+    the array on the lines below, ``\right)``, then the second factor's ``\left(`` on a
+    line of its own: one side of one equation, not a new equation at each line break."""
+    page = r"""$$  \begin{aligned} \\
+\nabla^T_W \ell & = x \nabla^T_y \ell \\
+& = \left(
+    \begin{array}{c}
+      x_{1} \\
+      x_{2} \\
+      x_{3} \\
+    \end{array}
+  \right)
+\left(
+    \begin{array}{cc}
+      \frac{\partial \ell}{\partial y_1} & \frac{\partial \ell}{\partial y_2} \\
+    \end{array}
+  \right)
+  \end{aligned}
+  $$"""
+    report = _check(page)
+    assert _statuses(report) == ["holds", "holds"], report.to_text()
+    assert _statuses(_check(page.replace(r"x_{2} \\", r"x_{1} \\"))) == ["holds", "wrong"]

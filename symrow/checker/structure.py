@@ -489,7 +489,8 @@ def _line_splits(d: dict, src: Source) -> list[dict]:
     while k < len(d["parts"]) - 1:
         nodes = d["parts"][k]
         cut = next((n for n in range(1, len(nodes)) if getattr(nodes[n], "newline", False)
-                    and not _is_binop(nodes[n]) and not _is_binop(nodes[n - 1])), None)
+                    and not _is_binop(nodes[n]) and not _is_binop(nodes[n - 1])
+                    and not _inside_left(nodes, n) and not _opens_factor(nodes[n])), None)
         if cut is None:
             k += 1
             continue
@@ -500,6 +501,26 @@ def _line_splits(d: dict, src: Source) -> list[dict]:
         out = [head] + _line_splits(tail, src)
         break
     return out
+
+
+def _inside_left(nodes: list, n: int) -> bool:
+    """Is node ``n`` between a ``\\left`` and its ``\\right`` (a matrix written over lines,
+    ``\\left(`` at the end of one and ``\\right)`` lines below)?"""
+    depth = 0
+    for node in nodes[:n]:
+        if isinstance(node, Token) and node.text == "\\left":
+            depth += 1
+        elif isinstance(node, Token) and node.text == "\\right":
+            depth -= 1
+    return depth > 0
+
+
+def _opens_factor(node) -> bool:
+    """A line that starts with a bracket or a matrix continues a product (the second
+    factor of ``\\left(...\\right)`` written under the first); a new equation starts with
+    what it defines."""
+    return (isinstance(node, Token) and node.text in ("\\left", "(", "[", "\\{")) or \
+        (isinstance(node, Env) and node.name in MATRIX_ENVS)
 
 
 def _finish(d: dict, src: Source) -> list:

@@ -177,3 +177,16 @@ def test_a_product_of_matrices_written_over_lines_is_one_side():
     report = _check(page)
     assert _statuses(report) == ["holds", "holds"], report.to_text()
     assert _statuses(_check(page.replace(r"x_{2} \\", r"x_{1} \\"))) == ["holds", "wrong"]
+
+
+def test_the_gradient_written_partial_against_its_name():
+    """shinnkura/learning writes ∂W = X^T Δ and ∂X = Δ W^T: the ∂ against a matrix's name,
+    with no loss, is its gradient (as dW is); a derivative on one line keeps its ∂'s."""
+    target = symrow.backward(symrow.explain("Y = XW + b", {"X": (3, 2), "W": (2, 4)}))
+    page = (r"$$\partial W = X^{\mathrm{T}} \bar{Y}$$" "\n\n" r"$$\partial X = \bar{Y} W^T$$")
+    assert _statuses(symrow.check(page, against=target, parser="builtin")) == ["holds"] * 2
+    wrong = page.replace(r"\bar{Y} W^T", r"2 \bar{Y} W^T")
+    assert _statuses(symrow.check(wrong, against=target, parser="builtin")) == \
+        ["holds", "wrong"]
+    assert _statuses(_check(r"$$\partial y_k / \partial W_{i,j} = 0$$ for $k \ne i$.")) == \
+        ["holds"]

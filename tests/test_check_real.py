@@ -70,6 +70,14 @@ CASES = [
     Case("takasaki376-affine-backward.ipynb", "gradient", "none (read and judged)", "wrong",
          WRONG, (31, 31)),
     Case("shun-tak-affine-backward.ipynb", "gradient", "vectors and bias indices", "holds"),
+    Case("shinnkura-matrix-backward.ipynb", "gradient", "names the writer defines (the upstream "
+         "as a matrix of its entries)", "holds",
+         today="unreadable: Δ, the page's h x n matrix of the δ's (line 27), is the upstream "
+               "gradient \\bar{Y} only by the prose ('まず δ を求めます'); its entries "
+               "\\delta_{ij} read as Kronecker deltas and its size h is the page's own, so the "
+               "definition, and every line that uses Δ (\\partial W = X^T Δ, \\partial X = Δ "
+               "W^T, written out), is not read; the single-sample lines (\\partial w_{ij} = "
+               "y_i \\delta_j, \\partial b_j = \\delta_j) are rightly not judged"),
     Case("joyabrata-mlp-relu-backward.ipynb", "gradient", "names the writer defines", "wrong",
          WRONG, (165, 174)),
     Case("mathse-4820588-linear-xwt.md", "gradient", "indices: free-index entry formulas",
@@ -291,6 +299,23 @@ def n_takasaki():
     assert not close(w.T @ g, dw)                                     # the page's W^T dL/dY: 3 x 3
 
 
+def n_shinnkura():
+    h, m, n = 3, 2, 4
+    x, w, b = RNG.normal(size=(h, m)), RNG.normal(size=(m, n)), RNG.normal(size=(1, n))
+    delta = RNG.normal(size=(h, n))                                    # Δ = ∂E/∂Y, h x n
+
+    def loss(x_=x, w_=w, b_=b):
+        return np.sum(delta * (x_ @ w_ + b_))
+
+    dw = grad(lambda w_: loss(w_=w_), w)
+    assert close(dw, x.T @ delta)                                      # ∂W = X^T Δ
+    sums = np.array([[sum(x[k, i] * delta[k, j] for k in range(h)) for j in range(n)]
+                     for i in range(m)])
+    assert close(dw, sums)                                             # Σ_k x_{ki} δ_{kj}
+    assert close(grad(lambda x_: loss(x_=x_), x), delta @ w.T)         # ∂X = Δ W^T
+    assert close(grad(lambda b_: loss(b_=b_), b), delta.sum(axis=0, keepdims=True))
+
+
 def n_shun_tak():
     x, w, b, g, loss = affine((1, 2), (2, 3))
     assert close(grad(lambda x_: loss(x_, w, b), x), g @ w.T)
@@ -480,6 +505,7 @@ def product(a, b, c):
 NUMERIC = {
     "takasaki376-affine-backward": n_takasaki,
     "shun-tak-affine-backward": n_shun_tak,
+    "shinnkura-matrix-backward": n_shinnkura,
     "joyabrata-mlp-relu-backward": n_joyabrata,
     "mathse-4820588-linear-xwt": n_mathse_4820588,
     "mathse-3979526-chain-rule": n_mathse_3979526,

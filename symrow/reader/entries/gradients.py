@@ -9,7 +9,8 @@ rewritten, in the page's tree, into the bar form before anything is read:
   ``{\partial L \over \partial X}``;
 * ``\nabla_X L``;
 * ``G_X`` and ``\delta_X``, when X is a matrix of the formula; ``dX`` (CS231n's and
-  FlashAttention's ``dW``, ``dQ``: the d written against the name) and ``\delta X``;
+  FlashAttention's ``dW``, ``dQ``: the d written against the name), ``\delta X`` and
+  ``\partial X`` (``\partial W = X^T \Delta``, with no loss written);
 * the same for rows and entries: ``\frac{\partial L}{\partial \boldsymbol{x}_i}``
   is row i of X̄, ``\frac{\partial L}{\partial x_{ij}}`` its entry (i, j).
 
@@ -241,9 +242,11 @@ def rewrite(nodes: list, matrices: set) -> list:
                         out += got
                         k = end
                         continue
-            if node.text in ("d", "\\delta") and k + 1 < len(nodes) and \
+            if node.text in ("d", "\\delta", "\\partial") and k + 1 < len(nodes) and \
                     "d" not in matrices and isinstance(nodes[k + 1], Token) and \
-                    (node.text == "\\delta" or nodes[k + 1].pos == node.end):
+                    (node.text != "d" or nodes[k + 1].pos == node.end) and \
+                    not (node.text == "\\partial" and (_before_slash(nodes, k + 1) or (
+                        k > 0 and _text(nodes[k - 1]) == "/"))):
                 # dW, dQ (CS231n's and FlashAttention's spelling), \delta W: the gradient
                 # of a matrix of the formula, the d written against its name
                 end = _name_end(nodes, k + 1)
@@ -270,6 +273,14 @@ def rewrite(nodes: list, matrices: set) -> list:
         out.append(node)
         k += 1
     return out
+
+
+def _before_slash(nodes: list, k: int) -> bool:
+    """Does a ``/`` follow the name at ``k`` (``\\partial y_k / \\partial W_{ij}``, a
+    derivative on one line, not the gradient ``\\partial W`` of a name)?"""
+    end = _name_end(nodes, k)
+    rest = _plain(nodes[end:end + 2])
+    return bool(rest) and isinstance(rest[0], Token) and rest[0].text == "/"
 
 
 def _transposed_nabla(nodes: list, k: int):

@@ -399,6 +399,16 @@ class Reference:
         self.sizes[name] = value
         self.page_size_names = getattr(self, "page_size_names", frozenset()) | {name}
 
+    def index_only(self, names) -> None:
+        """Size letters the page writes only as indices (m and n of ``V^{mn}``, on a page
+        that never names a size m or n): free to be indices here.  The sizes keep their
+        values in the description of the derivation."""
+        self._own()
+        for name in names:
+            if name in self.sizes:
+                self.renamed_sizes = {**getattr(self, "renamed_sizes", {}),
+                                      name: self.sizes.pop(name)}
+
     def define(self, name: str, value, *, letter: str | None = None, tag: str = "",
                seq: VecSeq | None = None) -> Quantity:
         """Add a quantity the page defines (``Z = XW + b``, ``\\alpha_{ij} = ...``): its

@@ -29,6 +29,7 @@ from ..notation import (GREEK_CAPITALS, GREEK_LOWER, NameError_, NameParts,
                                parse_name, read_name)
 from .. import vocab as V
 from .indices import NotIndex, name_at, read_expr
+from .superscripts import NO_SCRIPTS, as_subscript
 from ..lexer import Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
 
@@ -37,6 +38,9 @@ __all__ = ["NameReader"]
 
 class NameReader:
     """Mixin: names and their indices."""
+
+    #: how the page uses superscripts (:mod:`.superscripts`): indices up, or not
+    scripts = NO_SCRIPTS
 
     def _word_heading(self, cur: Cursor, em: Emitter) -> bool:
         """``Attention(Q, K, V)`` typed as plain letters (a capital, then three or more
@@ -112,6 +116,10 @@ class NameReader:
             except NameError_ as err:
                 raise TranslateError(err.message, err.pos, err.end) from None
         sub_nodes = _subscript_nodes(cur.nodes[first:cur.i])
+        turned = as_subscript(parts, self.scripts)
+        if turned is not parts:
+            # S^{ij} on a page that writes its indices up: the entry S_{ij}
+            parts, sub_nodes = turned, _subscript_nodes(cur.nodes[first:cur.i], "^")
         name_end = end
         sub, sup, primes, (_, send) = self._scripts(cur)
         self._cursor = cur
@@ -419,15 +427,16 @@ def cur_next(reader):
     return cur.peek() if cur is not None else None
 
 
-def _subscript_nodes(nodes: list) -> list | None:
+def _subscript_nodes(nodes: list, mark: str = "_") -> list | None:
     """The nodes of the subscript among the nodes a name was read from: after its
-    ``_``, or inside its font (``\\mathbf{W_Q}``)."""
+    ``_``, or inside its font (``\\mathbf{W_Q}``); with ``mark="^"``, those of its
+    superscript."""
     for k, node in enumerate(nodes):
-        if is_token(node, "_") and k + 1 < len(nodes):
+        if is_token(node, mark) and k + 1 < len(nodes):
             return arg_nodes(nodes[k + 1])
     for node in nodes:
         if isinstance(node, Group):
-            inner = _subscript_nodes(list(node.children))
+            inner = _subscript_nodes(list(node.children), mark)
             if inner is not None:
                 return inner
     return None

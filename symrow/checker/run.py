@@ -297,8 +297,8 @@ class _Run:
         stated = summation_stated(self.page.text)
         if stated is not None:
             self.einstein = f"as the text states: '{stated}'"
-        elif self.scripts.upper:
-            line = self.src.line_col(self.scripts.first_upper or 0)[0]
+        elif self.scripts.first_upper is not None:
+            line = self.src.line_col(self.scripts.first_upper)[0]
             self.einstein = (f"the page writes its indices as superscripts, as tensor "
                              f"notation does (line {line})")
 
@@ -310,8 +310,12 @@ class _Run:
         if left is not None and left is not member:
             lu = self.unit(ctx, left)
             if isinstance(lu, tuple):
-                return unit
-            free = free_of(lu)
+                # a left side not read yet (the name a definition gives, A^{ij}): its
+                # free indices are the index letters it writes
+                from ..reader.entries.superscripts import page_scripts
+                free = set(page_scripts([left.nodes]).index_letters)
+            else:
+                free = free_of(lu)
         try:
             new, names = summed(unit, free, ctx.ref)
         except ConventionError as err:
@@ -729,7 +733,8 @@ class _Run:
         if len(chain.members) < 2 or any(r.kind != "eq" for r in chain.relations):
             return None
         letters = chain_rule_letters([m.nodes for m in chain.members])
-        if not letters or "L" in letters:
+        letters = [x for x in letters or () if x not in ("L", "E", "J")]    # the loss
+        if not letters:
             return None
         ctx = self.contexts_for(target)[0]
         if not all(isinstance(self.unit(ctx, m), tuple) for m in chain.members):
@@ -738,7 +743,7 @@ class _Run:
             {name[:1] for name in ctx.ref.quantities}
         if set(letters) & known:
             return None
-        names = " and ".join(letters)
+        names = ", ".join(letters)
         return (f"the chain rule for {names} in general (names this derivation does not "
                 f"have): a statement of the rule, not a claim checked here")
 

@@ -129,6 +129,24 @@ MESSAGES: list = [
     (r"the notebook has no Markdown cell", r"ノートブックに Markdown セルがない"),
     (r"the loss, (.+): the backward pass starts from its gradient; not a claim checked here",
      r"損失 \1：逆伝播はその勾配から始まるので、検査する主張ではない"),
+    (r"the chain rule for (.+) in general \(names this derivation does not have\): a "
+     r"statement of the rule, not a claim checked here",
+     r"一般の \1 についての連鎖律（この導出にない名前）：規則を述べた行で、検査する主張ではない"),
+    (r"read with the summation convention \(as the text states: '(.+)'\): an index "
+     r"repeated in a product and not free on the left side is summed over its range",
+     r"総和の規約で読んだ（本文がそう述べている：'\1'）：積の中で繰り返され、左辺に現れない"
+     r"添字はその範囲で和をとる"),
+    (r"read with the summation convention \(the page writes its indices as superscripts, "
+     r"as tensor notation does \(line (\d+)\)\): an index repeated in a product and not "
+     r"free on the left side is summed over its range",
+     r"総和の規約で読んだ（ページはテンソルの記法のように添字を上付きで書く、\1 行目）："
+     r"積の中で繰り返され、左辺に現れない添字はその範囲で和をとる"),
+    (r"the index (\w'*) is repeated, but not in every term of a bracket: cannot tell what "
+     r"the summation convention sums here",
+     r"添字 \1 が括弧の一部の項でだけ繰り返される：総和の規約で何を足すのか決められない"),
+    (r"the index (\w'*) occurs (\d+) times in one term: under the summation convention an "
+     r"index is summed when it occurs twice",
+     r"添字 \1 が一つの項に \2 回現れる：総和の規約では 2 回現れる添字について和をとる"),
     (r"a notation for a gradient \((.+)\): not a claim checked here",
      r"勾配の記法（\1）：検査する主張ではない"),
     (r"a claim about gradients, which this derivation does not derive: not read",

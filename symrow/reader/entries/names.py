@@ -29,7 +29,7 @@ from ..notation import (GREEK_CAPITALS, GREEK_LOWER, NameError_, NameParts,
                                parse_name, read_name)
 from .. import vocab as V
 from .indices import NotIndex, name_at, read_expr
-from .superscripts import NO_SCRIPTS, as_subscript
+from .superscripts import NO_SCRIPTS, as_subscript, index_letters_of
 from ..lexer import Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
 
@@ -134,9 +134,41 @@ class NameReader:
             self._scripts_after(sup, primes, em, pos, end)
             return
         shown = self.src.text[pos:name_end] if sub is None else self.src.text[pos:end]
-        atom, sup = self._resolve(parts, sub_nodes, sup, pos, end, shown)
+        try:
+            atom, sup = self._resolve(parts, sub_nodes, sup, pos, end, shown)
+        except TranslateError as err:
+            got = self._up_or_power(err, parts, cur.nodes[first:cur.i], pos, end)
+            if got is None:
+                raise
+            atom = got
         em.atom(atom, pos, end)
         self._scripts_after(sup, primes, em, pos, end)
+
+    def _up_or_power(self, err, parts: NameParts, nodes: list, pos: int, end: int):
+        """An unknown name with a superscript of index letters (``Q^{ia}``) on a page that
+        writes powers too (so indices are not read up everywhere): the entry, when it
+        cannot be a power (two indices on a matrix that is not square); else a refusal
+        that says why.  None when the name is unknown for another reason."""
+        if getattr(err, "unknown", None) is None or self.scripts.power is None or \
+                parts.sub is not None or parts.sup is None:
+            return None
+        turned = as_subscript(parts, dataclasses.replace(self.scripts, upper=True))
+        if turned is parts:
+            return None
+        up = _subscript_nodes(nodes, "^")
+        owner = self._canonical_names().get(
+            dataclasses.replace(turned, sub=None, font=None).canonical)
+        q = self.ref.matrices.get(owner) if owner is not None else None
+        letters = index_letters_of(up) if up is not None else None
+        if q is not None and letters is not None and len(letters) == 2 and q.rows != q.cols:
+            # Q^{ia} of a 2 x 3 matrix: no power of it exists, so these are its indices
+            return self._indexed(q, self._index_items(up, pos, end, single=False), False,
+                                 pos, end)
+        line = self.src.line_col(self.scripts.power)[0]
+        raise TranslateError(f"{' '.join(self.src.text[pos:end].split())}: indices written "
+                             f"up, or a power? the page writes powers too (line {line}), so "
+                             f"a superscript of letters is not read as indices", pos,
+                             end) from None
 
     def _greek_name(self, text: str) -> bool:
         """A Greek capital (``\\Sigma``), or the Greek letter of a matrix's rows and

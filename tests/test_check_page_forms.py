@@ -254,3 +254,19 @@ def test_the_chain_rule_for_generic_names_is_a_note():
         report = _check(page, against)
         assert any("line 1: the chain rule for x, y in general" in n for n in report.notes)
         assert all(s.line != 1 for s in report.steps)
+
+
+def test_a_name_the_derivation_has_keeps_its_superscript():
+    """W^{qk}, a weight the derivation names so, is that weight on a page that writes its
+    indices up: its superscript is a tag, not two indices."""
+    own = symrow.explain("Q = X W^{qk}", {"X": (2, 2), "W^{qk}": (2, 2)})
+    page = r"$$Q^{ij} = X^{ia} w^{qk}_{aj}$$" "\n\n" r"$$Q = X W^{qk}$$"
+    assert _statuses(page, own) == ["holds", "holds"]
+
+
+def test_one_index_up_on_a_matrix_is_not_guessed():
+    page = "$$C^{ij} = A^{ik} B^{kj}$$\n\n$$C^{k} = A^{k} B$$"
+    report = _check(page, SQUARE)
+    assert [s.status for s in report.steps] == ["holds", "unreadable"]
+    assert "a row, or a power?" in report.steps[1].message
+    assert "行か、べき乗か" in report.to_text("ja")

@@ -141,6 +141,14 @@ MESSAGES: list = [
      r"free on the left side is summed over its range",
      r"総和の規約で読んだ（ページはテンソルの記法のように添字を上付きで書く、\1 行目）："
      r"積の中で繰り返され、左辺に現れない添字はその範囲で和をとる"),
+    (r"(.+): indices written up, or a power\? the page writes powers too \(line (\d+)\), "
+     r"so a superscript of letters is not read as indices",
+     r"\1：上付きの添字か、べき乗か？このページはべき乗も書く（\2 行目）ので、文字の上付き"
+     r"を添字としては読まない"),
+    (r"(.+): one index up on a matrix, where the page writes two: a row, or a power\? not "
+     r"read",
+     r"\1：添字を二つ書くページで、行列に上付きの添字が一つだけある：行か、べき乗か？読まな"
+     r"かった"),
     (r"the index (\w'*) is repeated, but not in every term of a bracket: cannot tell what "
      r"the summation convention sums here",
      r"添字 \1 が括弧の一部の項でだけ繰り返される：総和の規約で何を足すのか決められない"),

@@ -117,7 +117,8 @@ class NameReader:
                 raise TranslateError(err.message, err.pos, err.end) from None
         sub_nodes = _subscript_nodes(cur.nodes[first:cur.i])
         turned = as_subscript(parts, self.scripts)
-        if turned is not parts:
+        up = turned is not parts and not self._known_as_written(parts)
+        if up:
             # S^{ij} on a page that writes its indices up: the entry S_{ij}
             parts, sub_nodes = turned, _subscript_nodes(cur.nodes[first:cur.i], "^")
         name_end = end
@@ -141,8 +142,22 @@ class NameReader:
             if got is None:
                 raise
             atom = got
+        if up and atom.kind == "row":
+            # A^k of a matrix: one index where the page writes two (a row, or a power?)
+            raise TranslateError(f"{' '.join(self.src.text[pos:end].split())}: one index up "
+                                 f"on a matrix, where the page writes two: a row, or a "
+                                 f"power? not read", pos, end)
         em.atom(atom, pos, end)
         self._scripts_after(sup, primes, em, pos, end)
+
+    def _known_as_written(self, parts: NameParts) -> bool:
+        """Whether a name with its superscript is one the derivation has (``W^{qk}``,
+        ``b^{1}``): then its superscript is its tag, never indices."""
+        plain = dataclasses.replace(parts, font=None)
+        if plain.canonical in self._canonical_names():
+            return True
+        key = dataclasses.replace(plain, sub=None, sup=None).canonical
+        return (key, parts.sup or "") in self.ref.by_letter
 
     def _up_or_power(self, err, parts: NameParts, nodes: list, pos: int, end: int):
         """An unknown name with a superscript of index letters (``Q^{ia}``) on a page that

@@ -270,3 +270,14 @@ def test_one_index_up_on_a_matrix_is_not_guessed():
     assert [s.status for s in report.steps] == ["holds", "unreadable"]
     assert "a row, or a power?" in report.steps[1].message
     assert "行か、べき乗か" in report.to_text("ja")
+
+
+def test_softmax_over_an_index_is_never_wrong_on_a_guess():
+    """softmax_j of a whole matrix does not say which axis j runs along: not checked; of
+    an entry over the wrong index it is wrong."""
+    base = r"$$p_{ij} = \mathrm{softmax}_j(s_{ij} / \sqrt{d})$$"
+    assert _check(base, ATTENTION).verdict == "holds"
+    assert _check(base.replace("softmax}_j", "softmax}_i"), ATTENTION).verdict == "wrong"
+    report = _check(r"$$P = \mathrm{softmax}_j(S / \sqrt{d})$$", ATTENTION)
+    assert report.verdict == "unchecked" and "not checked" in report.steps[0].message
+    assert "検査しなかった" in report.to_text("ja")

@@ -421,17 +421,20 @@ class Evaluator:
         the values the body takes as j runs over its range (the softmax reading applied to
         that row, as explain reads it)."""
         from .evaluate import apply
+        from .values import Undecided
         ((body,),) = atom.cells
         name = atom.name
         if name not in env:
-            raise MathError(f"softmax_{name} needs the index {name} free on the left side")
+            raise Undecided(f"softmax_{name} of an entry, where {name} is no index of the "
+                            f"claim: which entry is meant? not checked")
         uses: dict = {}
         _uses(body.tree, body, self.ref, frozenset(k for k in env if k != name), uses)
         high = index_range(name, uses)
         values = [self.value(body, {**env, name: k}) for k in range(1, high + 1)]
         if any(is_matrix(v) for v in values):
-            raise MathError(f"softmax_{name} of a matrix: write it of an entry, as in "
-                            f"softmax_{name}(s_{{i{name}}})")
+            raise Undecided(f"softmax_{name} of a matrix: which axis {name} runs along is "
+                            f"not written; write it of an entry, as in "
+                            f"softmax_{name}(s_{{i{name}}}); not checked")
         row = sympy.ImmutableMatrix(1, high, values)
         got = apply("softmax", [row])
         k = self._index(name, env)

@@ -149,6 +149,14 @@ MESSAGES: list = [
      r"read",
      r"\1：添字を二つ書くページで、行列に上付きの添字が一つだけある：行か、べき乗か？読まな"
      r"かった"),
+    (r"softmax_(\w'*) of an entry, where (\w'*) is no index of the claim: which entry is "
+     r"meant\? not checked",
+     r"成分の softmax_\1 だが、\2 はこの主張の添字ではない：どの成分のことか決められない。"
+     r"検査しなかった"),
+    (r"softmax_(\w'*) of a matrix: which axis (\w'*) runs along is not written; write it "
+     r"of an entry, as in (.+); not checked",
+     r"行列の softmax_\1：\2 がどの軸に沿うのか書かれていない。\3 のように成分で書く。"
+     r"検査しなかった"),
     (r"the index (\w'*) is repeated, but not in every term of a bracket: cannot tell what "
      r"the summation convention sums here",
      r"添字 \1 が括弧の一部の項でだけ繰り返される：総和の規約で何を足すのか決められない"),

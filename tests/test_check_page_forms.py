@@ -281,3 +281,25 @@ def test_softmax_over_an_index_is_never_wrong_on_a_guess():
     report = _check(r"$$P = \mathrm{softmax}_j(S / \sqrt{d})$$", ATTENTION)
     assert report.verdict == "unchecked" and "not checked" in report.steps[0].message
     assert "検査しなかった" in report.to_text("ja")
+
+
+def test_a_size_the_page_writes_as_a_bound_stays_a_size():
+    """n in \\sum_{j=1}^{n} is the size n (3 keys), even on a page that writes indices up;
+    m, written only as an index, is one."""
+    page = (r"$$O^{ib} = \sum_{j=1}^{n} P^{ij} V^{jb}$$" "\n\n"
+            r"$$\frac{\partial O^{ib}}{\partial V^{mc}} = P^{im} \delta^b_c$$")
+    assert _statuses(page, ATTENTION) == ["holds", "holds"]
+    assert _check(page.replace("^{n}", "^{2}"), ATTENTION).steps[0].status == "wrong"
+    # n a size above and an index here (V has 2 columns, n = 3): not read, never wrong
+    both = page.replace("V^{mc}} = P^{im} \\delta^b_c", "V^{mn}} = P^{im} \\delta^b_n")
+    step = _check(both, ATTENTION).steps[1]
+    assert step.status == "unreadable" and "uses it both ways" in step.message
+
+
+def test_a_derivative_by_an_entry_equal_to_an_entry_is_a_claim():
+    """dO^{ib}/dV^{mb} = P^{im} is a claim about entries (not a notation for a gradient);
+    b repeats on its left, so by the convention it is summed there: the sum over the d_v
+    = 2 columns is 2 P^{im}, not P^{im}."""
+    page = r"$$\frac{\partial O^{ib}}{\partial V^{mb}} = P^{im}$$"
+    assert _check(page, ATTENTION).verdict == "wrong"
+    assert _check(page.replace("= P", "= 2 P"), ATTENTION).verdict == "holds"

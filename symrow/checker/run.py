@@ -289,8 +289,14 @@ class _Run:
         """Decide how the page uses superscripts and whether it sums repeated indices
         (:mod:`symrow.reader.entries.superscripts`), before anything is read."""
         from ..reader.entries.superscripts import page_scripts, summation_stated
+        from ..reader.notation import NameParts
+        translators = [_Context(ref, sizes, self.src, {}).translator
+                       for target in self.targets for sizes, ref in target.instances()[:1]]
+
+        def known(head: str, sup: str) -> bool:
+            return any(tr._known_as_written(NameParts(head, sup=sup)) for tr in translators)
         self.scripts = page_scripts([m.nodes for c in chains if c.problem is None
-                                     for m in c.members])
+                                     for m in c.members], known)
         for chain in chains:
             for member in chain.members:
                 self.left_of[id(member)] = chain.members[0]
@@ -693,7 +699,8 @@ class _Run:
         if words & {"\\partial", "\\nabla"}:
             if len(chain.members) == 2 and chain.relations[0].kind == "eq" and \
                     any(_is_gradient(m.nodes) for m in chain.members) and \
-                    any(_is_short_name(m.nodes) for m in chain.members):
+                    any(_is_short_name(m.nodes) for m in chain.members) and \
+                    not self.entry_derivative(chain, target):
                 return (f"line {line}: a notation for a gradient "
                         f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
                         f"checked here")
@@ -724,6 +731,23 @@ class _Run:
         if isinstance(unit, tuple) and unit[0].startswith("a function-style heading"):
             return f"line {line}: {unit[0]}"
         return None
+
+    def entry_derivative(self, chain, target: Target) -> bool:
+        """``\\partial O^{ib} / \\partial V^{mb} = P^{im}``: a derivative of something that is
+        not the loss, by an entry, equal to a name the derivation has (an entry of P): a
+        claim about a Jacobian's entry, not a notation for it."""
+        from ..reader.lexer import walk_tokens
+        ctx = self.contexts_for(target)[0]
+        for m in chain.members:
+            texts = [t.text for t in walk_tokens(m.nodes)]
+            if _is_gradient(m.nodes) and "\\partial" in texts:
+                after = texts[texts.index("\\partial") + 1:][:1]
+                if not after or after[0] in ("L", "E", "J", "\\ell", "\\mathcal",
+                                             "\\mathscr"):
+                    return False
+            elif _is_short_name(m.nodes) and isinstance(self.unit(ctx, m), tuple):
+                return False
+        return True
 
     def generic_chain_rule(self, chain, target: Target) -> str | None:
         """``\\partial L / \\partial x^j = \\partial L / \\partial y^i \\; \\partial y^i /

@@ -142,6 +142,16 @@ class NameReader:
             if got is None:
                 raise
             atom = got
+        if up and atom.kind in ("entry", "row", "outside"):
+            sizes = [it for it in atom.items if isinstance(it, str) and it in self.ref.sizes]
+            if sizes:
+                # V^{mn} where n is also the page's size (the bound of a sum over the 3
+                # keys): written up as an index here; the page uses n both ways
+                shown = "\\ell" if sizes[0] == "ell" else sizes[0]
+                raise TranslateError(
+                    f"{' '.join(self.src.text[pos:end].split())}: {shown} is a size of "
+                    f"this derivation ({self.ref.sizes[sizes[0]]}) and, written up here, "
+                    f"an index; the page uses it both ways, so this is not read", pos, end)
         if up and atom.kind == "row":
             # A^k of a matrix: one index where the page writes two (a row, or a power?)
             raise TranslateError(f"{' '.join(self.src.text[pos:end].split())}: one index up "

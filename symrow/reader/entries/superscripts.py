@@ -116,10 +116,12 @@ def _kind(nodes: list) -> str:
     return "power"
 
 
-def page_scripts(members: list) -> PageScripts:
+def page_scripts(members: list, known=None) -> PageScripts:
     """Decide how the page uses superscripts from the node lists of its claims' members
-    (see the module doc)."""
-    state = {"upper": None, "power": None, "index": set(), "alone": set()}
+    (see the module doc).  ``known(head, sup)`` tells a name the derivation has with that
+    superscript as its tag (``W^{xh}``, a weight of a GRU): no evidence of indices up."""
+    state = {"upper": None, "power": None, "index": set(), "alone": set(),
+             "known": known or (lambda head, sup: False)}
     for nodes in members:
         _walk(list(nodes), state)
     upper = state["upper"] is not None and state["power"] is None
@@ -143,10 +145,24 @@ def _walk(nodes: list, state: dict) -> None:
                 isinstance(nodes[k + 1], Group):
             k += 2                          # \text{softmax}: a word, not letters
             continue
+        if isinstance(node, Token) and node.text in _NOT_POWER_BASES:
+            # \sum_{j=1}^{n}, \mathbb{R}^{m \times n}: bounds and spaces, whose letters
+            # stand for sizes, not indices
+            k += 1
+            if node.text == "\\mathbb" and k < len(nodes) and isinstance(nodes[k], Group):
+                k += 1
+            while k < len(nodes) and isinstance(nodes[k], Token) and \
+                    nodes[k].text in ("\\limits", "\\nolimits"):
+                k += 1
+            while k + 1 < len(nodes) and isinstance(nodes[k], Token) and \
+                    nodes[k].text in ("^", "_"):
+                _walk(_script(nodes[k + 1]), state)
+                k += 2
+            continue
         if isinstance(node, Token) and node.text in ("^", "_") and k + 1 < len(nodes):
             script = _script(nodes[k + 1])
             base = nodes[k - 1] if k else None
-            _script_use(node.text, base, script, nodes[k - 2] if k > 1 else None, state)
+            _script_use(node.text, base, script, state)
             k += 2
             continue
         if isinstance(node, Token) and node.kind == "letter":
@@ -154,14 +170,8 @@ def _walk(nodes: list, state: dict) -> None:
         k += 1
 
 
-def _script_use(mark: str, base, script: list, before, state: dict) -> None:
+def _script_use(mark: str, base, script: list, state: dict) -> None:
     letters = index_letters_of(script)
-    bound = isinstance(base, Token) and base.text in _NOT_POWER_BASES or \
-        isinstance(base, Group) and isinstance(before, Token) and \
-        before.text in _NOT_POWER_BASES
-    if bound:
-        _walk(script, state)                # \sum_{j=1}^{n}: n is a size here
-        return
     if letters is None:
         if mark == "^" and not (isinstance(base, Token) and base.text == "e") and \
                 _kind(script) == "power" and state["power"] is None:
@@ -169,9 +179,13 @@ def _script_use(mark: str, base, script: list, before, state: dict) -> None:
         _walk(script, state)
         return
     state["index"].update(letter.rstrip("'") for letter in letters)
-    if mark == "^" and len(letters) >= 2 and state["upper"] is None and (
-            isinstance(base, Token) and base.kind == "letter" and base.text.isupper() or
-            isinstance(base, Group)):
+    head = base.text if isinstance(base, Token) else None
+    if isinstance(base, Group):
+        inner = [n for n in base.children if isinstance(n, Token) and n.kind == "letter"]
+        head = inner[0].text if len(inner) == 1 and len(base.children) == 1 else None
+    if mark == "^" and len(letters) >= 2 and state["upper"] is None and head is not None \
+            and head.isupper() and len(head) == 1 and \
+            not state["known"](head, "".join(letters)):
         state["upper"] = base.pos
 
 

@@ -745,6 +745,9 @@ class _Run:
                 if not after or after[0] in ("L", "E", "J", "\\ell", "\\mathcal",
                                              "\\mathscr"):
                     return False
+                by = texts[len(texts) - 1 - texts[::-1].index("\\partial"):]
+                if not {"_", "^"} & set(by):
+                    return False        # by a whole matrix: the chain rule written formally
             elif _is_short_name(m.nodes) and isinstance(self.unit(ctx, m), tuple):
                 return False
         return True

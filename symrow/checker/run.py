@@ -736,18 +736,12 @@ class _Run:
         """``\\partial O^{ib} / \\partial V^{mb} = P^{im}``: a derivative of something that is
         not the loss, by an entry, equal to a name the derivation has (an entry of P): a
         claim about a Jacobian's entry, not a notation for it."""
-        from ..reader.lexer import walk_tokens
+        from ..reader.entries.gradients import derivative_by_entry
         ctx = self.contexts_for(target)[0]
         for m in chain.members:
-            texts = [t.text for t in walk_tokens(m.nodes)]
-            if _is_gradient(m.nodes) and "\\partial" in texts:
-                after = texts[texts.index("\\partial") + 1:][:1]
-                if not after or after[0] in ("L", "E", "J", "\\ell", "\\mathcal",
-                                             "\\mathscr"):
+            if _is_gradient(m.nodes):
+                if not derivative_by_entry(m.nodes):
                     return False
-                by = texts[len(texts) - 1 - texts[::-1].index("\\partial"):]
-                if not {"_", "^"} & set(by):
-                    return False        # by a whole matrix: the chain rule written formally
             elif _is_short_name(m.nodes) and isinstance(self.unit(ctx, m), tuple):
                 return False
         return True

@@ -34,7 +34,7 @@ import re
 from .. import vocab as V
 from ..lexer import Env, Group, Token
 
-__all__ = ["rewrite", "as_bars", "chain_rule_letters"]
+__all__ = ["rewrite", "as_bars", "chain_rule_letters", "derivative_by_entry"]
 
 _LOSS = {"L", "\\mathcal", "\\ell", "E", "J", "\\mathscr"}
 
@@ -388,3 +388,18 @@ def chain_rule_letters(members: list) -> list | None:
                 continue
             return None
     return list(dict.fromkeys(letters))
+
+
+def derivative_by_entry(nodes: list) -> bool:
+    """``\\frac{\\partial O^{ib}}{\\partial V^{mb}}``: a derivative of something that is not
+    the loss, by a name with indices (an entry); False for a gradient of the loss
+    (``\\partial L / \\partial Z``) or a derivative by a whole matrix."""
+    from ..lexer import walk_tokens
+    texts = [t.text for t in walk_tokens(nodes)]
+    if texts.count("\\partial") != 2:
+        return False
+    after = texts[texts.index("\\partial") + 1:][:1]
+    if not after or after[0] in ("L", "E", "J", "\\ell", "\\mathcal", "\\mathscr"):
+        return False
+    by = texts[len(texts) - 1 - texts[::-1].index("\\partial"):]
+    return bool({"_", "^"} & set(by))

@@ -30,7 +30,7 @@ def _own_words(line: str) -> str:
     """A report line without what the page wrote: the claim after a status, the text
     quoted at a place ('...' のところ), LaTeX commands and the known names' list."""
     line = re.sub(r"^ステップ\s+\d+\s+行\s+\d+\s+(成り立つ|誤り|未検査|定義)\s+.*", "", line)
-    line = re.sub(r"'[^']*' のところ", "", line)
+    line = re.sub(r"'[^']*'", "", line)            # what the page wrote, quoted
     line = re.sub(r"（この \S+ の導出が知っている名前：.*", "", line)
     line = re.sub(r"\\[A-Za-z]+(\{[^}]*\})?", "", line)
     return line

@@ -220,3 +220,203 @@ def test_the_known_names_are_listed_in_japanese():
     assert "行列 S, P、その行 \\boldsymbol{s}_i, \\boldsymbol{p}_i、その成分 s_{ij}, p_{ij}、" \
            "大きさ m, \\ell" in ja
     assert "the matrices" not in ja and "the matrices S, P" in report.to_text("en")
+
+
+# -- index notation as tensor-style pages write it (tests/check_cases/real/
+# planckeon-attention-gradients.md): indices up, the summation convention, mixed Kronecker
+# deltas, softmax_j of an entry, the page's A for P -------------------------------------
+
+SQUARE = symrow.combine(symrow.vecseq("A", 2, 2), symrow.vecseq("B", 2, 2))
+OBLONG = symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 4))
+ATTENTION = symrow.backward(symrow.attention(2, 3, 2))
+CONVENTION = "read with the summation convention"
+
+
+def _statuses(page, against):
+    return [s.status for s in _check(page, against).steps]
+
+
+def test_indices_written_up_and_summed_by_the_convention():
+    """C^{ij} = A^{ik} B^{kj}: k is repeated and not on the left, so it is summed; the page
+    writes its indices up (tensor style), which is why the convention is read."""
+    report = _check(r"$$C^{ij} = A^{ik} B^{kj}$$", SQUARE)
+    assert report.verdict == "holds"
+    assert any(CONVENTION in n and "superscripts" in n for n in report.notes), report.notes
+    assert _check(r"$$C^{ij} = A^{ki} B^{kj}$$", SQUARE).verdict == "wrong"
+    # with the sum written, nothing is summed by the convention
+    report = _check(r"$$C^{ij} = \sum_k A^{ik} B^{kj}$$", SQUARE)
+    assert report.verdict == "holds" and not any(CONVENTION in n for n in report.notes)
+
+
+def test_the_convention_read_is_numbers_as_numpy_gives_them():
+    """The sum the convention reads, at numbers: C^{ij} = A^{ik} B^{kj} is einsum's ik,kj."""
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(-5, 6, size=(2, 3)), rng.integers(-5, 6, size=(3, 4))
+    c = np.einsum("ik,kj->ij", a, b)
+    page = "\n\n".join([
+        "$$A = " + _bmatrix(a) + "$$", "$$B = " + _bmatrix(b) + "$$",
+        r"$$C^{ij} = A^{ik} B^{kj}$$", "$$C = " + _bmatrix(c) + "$$"])
+    assert _statuses(page, OBLONG) == ["defines", "defines", "holds", "holds"]
+    c[1, 2] += 1
+    page = page.rsplit("\n\n", 1)[0] + "\n\n$$C = " + _bmatrix(c) + "$$"
+    assert _statuses(page, OBLONG)[-1] == "wrong"
+
+
+def _bmatrix(m) -> str:
+    return r"\begin{bmatrix}" + r" \\ ".join(" & ".join(str(int(x)) for x in row)
+                                             for row in m) + r"\end{bmatrix}"
+
+
+def test_a_superscript_that_could_be_a_power_is_not_read_as_indices():
+    """A page that writes powers too: C^{ij} of a square C could be a power, so it is
+    refused with its reason; on a matrix that is not square it cannot be one."""
+    step = _check("$$C^{ij} = A^{ik} B^{kj}$$\n\n$$D = x^2$$", SQUARE).steps[0]
+    assert step.status == "unreadable" and "or a power?" in step.message
+    assert "line 3" in step.message
+    assert _statuses("$$C^{ij} = A^{ik} B^{kj}$$\n\n$$D = x^2$$", OBLONG)[0] == "holds"
+
+
+def test_subscripts_are_summed_only_when_the_page_states_the_convention():
+    without = _check(r"$$c_{ij} = a_{ik} b_{kj}$$", SQUARE)
+    assert without.verdict != "holds" and not any(CONVENTION in n for n in without.notes)
+    stated = _check("Repeated indices are summed.\n\n$$c_{ij} = a_{ik} b_{kj}$$", SQUARE)
+    assert stated.verdict == "holds"
+    assert any("as the text states: 'Repeated indices are summed'" in n for n in stated.notes)
+    assert _check("Einstein summation.\n\n$$c_{ij} = a_{ki} b_{kj}$$", SQUARE).verdict == \
+        "wrong"
+
+
+@pytest.mark.parametrize("right, reason", [
+    (r"A^{ik} B^{kj} A^{kk}", "occurs 4 times in one term"),
+    (r"A^{ik} (B^{kj} + A^{ij})", "not in every term of a bracket"),
+])
+def test_what_the_convention_cannot_read_is_refused(right, reason):
+    step = _check(f"$$C^{{ij}} = {right}$$", SQUARE).steps[0]
+    assert step.status == "unreadable" and reason in step.message
+
+
+def test_an_index_free_on_the_left_is_never_summed():
+    """delta^i_m A^{ij} (delta^j_n - A^{in}): i and j repeat, but they are free on the
+    left, so this is one entry of the softmax's Jacobian, not a sum."""
+    page = (r"$$A^{ij} = \mathrm{softmax}_j(S^{ij} / \sqrt{d})$$" "\n\n"
+            r"$$\frac{\partial A^{ij}}{\partial S^{mn}} = \frac{1}{\sqrt{d}} \delta^i_m "
+            r"A^{ij} (\delta^j_n - A^{in})$$")
+    assert _statuses(page, ATTENTION) == ["defines", "holds"]
+    wrong = page.replace(r"\delta^i_m A^{ij}", r"A^{ij}")
+    assert _statuses(wrong, ATTENTION)[1] == "wrong"
+
+
+def test_mixed_kronecker_deltas_and_size_letters_used_as_indices():
+    """delta^j_m is 1 where j = m; m and n, sizes of the derivation, are indices on a page
+    that writes them only as indices."""
+    page = (r"$$\frac{\partial O^{ib}}{\partial V^{mn}} = P^{ij} \delta^j_m \delta^b_n = "
+            r"P^{im} \delta^b_n$$")
+    report = _check(page, ATTENTION)
+    assert [s.status for s in report.steps] == ["holds", "holds"]
+    assert "m=2" in report.against and "n=3" in report.against
+    assert _check(page.replace(r"= P^{im} \delta^b_n", r"= P^{mi} \delta^b_n"),
+                  ATTENTION).verdict != "holds"
+    square = (r"$$\frac{\partial C^{ij}}{\partial B^{mn}} = A^{ik} \delta^k_m \delta^j_n = "
+              r"A^{im} \delta^j_n$$")
+    assert _statuses(square, SQUARE) == ["holds", "holds"]
+    assert _statuses(square.replace(r"= A^{im} \delta^j_n", r"= A^{in} \delta^j_m"),
+                     SQUARE)[-1] == "wrong"
+
+
+def test_softmax_over_an_index_is_the_softmax_of_the_row():
+    """softmax_j(S^{ij}/sqrt(d)) is entry (i, j) of softmax(S/sqrt(d)), as numpy has it."""
+    import sympy
+    from symrow.checker.reference import Reference
+    from symrow.formula.entries import Evaluator
+    from symrow.reader.entries.parse import parse_unit
+    from symrow.reader.entries.translate import translate_text
+    ref = Reference(symrow.attention(2, 3, 2))
+    unit = translate_text(r"\mathrm{softmax}_j(s_{ij} / \sqrt{d})", ref)
+    parse_unit(unit, {}, "builtin")
+    rng = np.random.default_rng(7)
+    q, k = rng.normal(size=(2, 2)), rng.normal(size=(3, 2))
+    values = {**dict(zip(ref.quantities["Q"].symbols, q.ravel())),
+              **dict(zip(ref.quantities["K"].symbols, k.ravel()))}
+    s = q @ k.T / np.sqrt(2)
+    expected = np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)
+    ev = Evaluator(ref)
+    for i in (1, 2):
+        for j in (1, 2, 3):
+            got = ref.ground(ev.value(unit, {"i": i, "j": j})).xreplace(values)
+            assert abs(float(sympy.N(got)) - expected[i - 1, j - 1]) < 1e-12
+
+
+def test_the_pages_name_for_p_has_its_gradient_and_its_entries():
+    """A^{ij} = softmax_j(...) is P under the page's name: dL/dA is P's gradient (= dL/dO V^T,
+    as numpy's finite differences confirm in the real page's case), and a derivative by
+    A^{mn} is one by p_{mn}."""
+    page = (r"$$A^{ij} = \mathrm{softmax}_j(S^{ij} / \sqrt{d})$$" "\n\n"
+            r"$$\frac{\partial L}{\partial A} = \frac{\partial L}{\partial O} V^T$$" "\n\n"
+            r"$$\frac{\partial O^{ib}}{\partial A^{mn}} = \delta^i_m V^{nb}$$" "\n\n"
+            r"$$\frac{\partial L}{\partial A^{mn}} = \frac{\partial L}{\partial O^{mb}} "
+            r"V^{nb}$$")
+    report = _check(page, ATTENTION)
+    assert [s.status for s in report.steps] == ["defines", "holds", "holds", "holds"]
+    assert "it is P of the derivation" in report.steps[0].message
+    for old, new in ((r"O} V^T$$", r"O} V$$"), (r"\delta^i_m V^{nb}", r"\delta^i_n V^{mb}"),
+                     (r"O^{mb}} V^{nb}", r"O^{nb}} V^{mb}")):
+        assert _check(page.replace(old, new), ATTENTION).verdict == "wrong", new
+
+
+def test_the_chain_rule_for_generic_names_is_a_note():
+    page = (r"$$\frac{\partial L}{\partial x^j} = \frac{\partial L}{\partial y^i} "
+            r"\frac{\partial y^i}{\partial x^j}$$" "\n\n" r"$$C^{ij} = A^{ik} B^{kj}$$")
+    for against in (SQUARE, ATTENTION.forward if hasattr(ATTENTION, "forward") else SQUARE,
+                    ATTENTION):
+        report = _check(page, against)
+        assert any("line 1: the chain rule for x, y in general" in n for n in report.notes)
+        assert all(s.line != 1 for s in report.steps)
+
+
+def test_a_name_the_derivation_has_keeps_its_superscript():
+    """W^{qk}, a weight the derivation names so, is that weight on a page that writes its
+    indices up: its superscript is a tag, not two indices."""
+    own = symrow.explain("Q = X W^{qk}", {"X": (2, 2), "W^{qk}": (2, 2)})
+    page = r"$$Q^{ij} = X^{ia} w^{qk}_{aj}$$" "\n\n" r"$$Q = X W^{qk}$$"
+    assert _statuses(page, own) == ["holds", "holds"]
+
+
+def test_one_index_up_on_a_matrix_is_not_guessed():
+    page = "$$C^{ij} = A^{ik} B^{kj}$$\n\n$$C^{k} = A^{k} B$$"
+    report = _check(page, SQUARE)
+    assert [s.status for s in report.steps] == ["holds", "unreadable"]
+    assert "a row, or a power?" in report.steps[1].message
+    assert "行か、べき乗か" in report.to_text("ja")
+
+
+def test_softmax_over_an_index_is_never_wrong_on_a_guess():
+    """softmax_j of a whole matrix does not say which axis j runs along: not checked; of
+    an entry over the wrong index it is wrong."""
+    base = r"$$p_{ij} = \mathrm{softmax}_j(s_{ij} / \sqrt{d})$$"
+    assert _check(base, ATTENTION).verdict == "holds"
+    assert _check(base.replace("softmax}_j", "softmax}_i"), ATTENTION).verdict == "wrong"
+    report = _check(r"$$P = \mathrm{softmax}_j(S / \sqrt{d})$$", ATTENTION)
+    assert report.verdict == "unchecked" and "not checked" in report.steps[0].message
+    assert "検査しなかった" in report.to_text("ja")
+
+
+def test_a_size_the_page_writes_as_a_bound_stays_a_size():
+    """n in \\sum_{j=1}^{n} is the size n (3 keys), even on a page that writes indices up;
+    m, written only as an index, is one."""
+    page = (r"$$O^{ib} = \sum_{j=1}^{n} P^{ij} V^{jb}$$" "\n\n"
+            r"$$\frac{\partial O^{ib}}{\partial V^{mc}} = P^{im} \delta^b_c$$")
+    assert _statuses(page, ATTENTION) == ["holds", "holds"]
+    assert _check(page.replace("^{n}", "^{2}"), ATTENTION).steps[0].status == "wrong"
+    # n a size above and an index here (V has 2 columns, n = 3): not read, never wrong
+    both = page.replace("V^{mc}} = P^{im} \\delta^b_c", "V^{mn}} = P^{im} \\delta^b_n")
+    step = _check(both, ATTENTION).steps[1]
+    assert step.status == "unreadable" and "uses it both ways" in step.message
+
+
+def test_a_derivative_by_an_entry_equal_to_an_entry_is_a_claim():
+    """dO^{ib}/dV^{mb} = P^{im} is a claim about entries (not a notation for a gradient);
+    b repeats on its left, so by the convention it is summed there: the sum over the d_v
+    = 2 columns is 2 P^{im}, not P^{im}."""
+    page = r"$$\frac{\partial O^{ib}}{\partial V^{mb}} = P^{im}$$"
+    assert _check(page, ATTENTION).verdict == "wrong"
+    assert _check(page.replace("= P", "= 2 P"), ATTENTION).verdict == "holds"

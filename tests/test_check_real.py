@@ -87,10 +87,7 @@ CASES = [
     Case("zenn-kyoheyyy-backprop-cheatsheet.md", "gradient", "stored copy: lost delimiters",
          "wrong", ("unreadable", "wrong"), (76, 76), artifact=True),
     Case("planckeon-attention-gradients.md", "gradient", "indices: superscripts, summation "
-         "convention", "holds",
-         today="unreadable: line 26 unknown name 'S^{ij}' (and A^{ij}, O^{ib}: index "
-               "superscripts); the matrix forms 'dL/dV = A^T dL/dO' are 'a claim about "
-               "gradients ... not read' (A is the page's name for symrow's P)"),
+         "convention", "holds"),
     Case("edwardshu-matrix-matrix-gradient.md", "gradient", "conventions: shape notation, "
          "column convention", "holds"),
     Case("w32zhong-linear-layer-gradients.md", "gradient", "gradient notation (nabla), "

@@ -32,6 +32,7 @@ from ..reader.notation import GREEK_CAPITALS, NameError_, NameParts, is_name_sta
     parse_name, read_name
 from ..reader import vocab as V
 from ..reader.lexer import Cursor, Group, Token
+from ..reader.entries.superscripts import as_subscript
 from ..reader.entries.units import is_token
 from .engine import equal_quantity, gradient_of, node_value, plans, unnamed_node
 from ..formula.values import MathError, is_matrix
@@ -47,11 +48,13 @@ def _canon(name: str) -> str:
         return name
 
 
-def defined_name(nodes: list, src, ref):
+def defined_name(nodes: list, src, ref, scripts=None):
     """The name a page defines on the left of ``=``: its :class:`NameParts`, the index
     letters of an entry or row definition such as ``\\alpha_{ij}``, and the power it is
     defined by (2 for ``\\sigma_i^2 = ...``, else 1); or None when the left side is not
-    one name, or is one the derivation already knows."""
+    one name, or is one the derivation already knows.  ``scripts`` is how the page uses
+    superscripts (:mod:`symrow.reader.entries.superscripts`): ``A^{ij}`` is the entry
+    ``A_{ij}`` on a page that writes its indices up."""
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in V.SPACING)]
     if not nodes or not is_name_start(nodes[0]):
         return None
@@ -60,6 +63,8 @@ def defined_name(nodes: list, src, ref):
         parts, _, _ = read_name(cur, src)
     except NameError_:
         return None
+    if scripts is not None:
+        parts = as_subscript(parts, scripts)
     power = _power_after(cur)
     if power is None or not cur.at_end() or parts.grad is not None:
         return None
@@ -231,12 +236,29 @@ def bind(ref, parts: NameParts, indices: tuple, value):
                 del ref.by_letter[(q.letter, q.tag)]
             else:
                 ref.by_letter[(q.letter, q.tag)] = old
-    if not indices and getattr(ref.derivation, "kind", None) == "backward":
+    backward = getattr(ref.derivation, "kind", None) == "backward"
+    mine = None
+    if not indices and backward:
         mine = dataclasses.replace(parts, font=None).gradient().canonical
-        if mine not in ref.quantities:
-            grad = gradient_of(ref, q)
-            if grad is not None:
-                ref.define(mine, grad)
+    elif indices and not bare.lowercase and backward:
+        # A_{ij} = ...: the matrix A, whose gradient \bar{A} is the page's too
+        try:
+            mine = parse_name(q.name).gradient().canonical
+        except (NameError_, ValueError):
+            mine = None
+    if mine is not None and mine not in ref.quantities:
+        grad = gradient_of(ref, q)
+        if grad is not None:
+            ref.define(mine, grad)
+    same = equal_quantity(ref, q)
+    if same is not None:
+        # the page's A is the derivation's P: a derivative by a_{mn} is one by the entry
+        # the derivation writes p_{mn} (see symrow.formula.entries, _derivative)
+        other = ref.quantities[same]
+        ref.twins = {**getattr(ref, "twins", {}),
+                     **{mine_: theirs for mine_, theirs in zip(q.symbols, other.symbols)
+                        if isinstance(mine_, sympy.Symbol) and
+                        isinstance(theirs, sympy.Symbol)}}
     return q
 
 

@@ -355,6 +355,10 @@ class Reference:
         """``attention (m=2, n=2, d=2, d_v=2, causal, heads=2)``: the kind, sizes and options."""
         own = getattr(self, "page_size_names", frozenset())
         every = {**self.sizes, **getattr(self, "renamed_sizes", {})}
+        order = getattr(self, "size_order", None)
+        if order:       # sizes the page uses as indices are shown where they were
+            every = dict(sorted(every.items(), key=lambda kv: order.index(kv[0])
+                                if kv[0] in order else len(order)))
         sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in every.items()
                           if k not in own)
         extra = option_text(self.options, self.sizes)
@@ -410,6 +414,17 @@ class Reference:
         self.input_names = {**getattr(self, "input_names", {}), name: quantity}
         self.by_letter[(letter, "")] = q
         self.__dict__.pop("_canonical_names", None)
+
+    def index_only(self, names) -> None:
+        """Size letters the page writes only as indices (m and n of ``V^{mn}``, on a page
+        that never names a size m or n): free to be indices here.  The sizes keep their
+        values in the description of the derivation."""
+        self._own()
+        self.size_order = getattr(self, "size_order", None) or list(self.sizes)
+        for name in names:
+            if name in self.sizes:
+                self.renamed_sizes = {**getattr(self, "renamed_sizes", {}),
+                                      name: self.sizes.pop(name)}
 
     def define(self, name: str, value, *, letter: str | None = None, tag: str = "",
                seq: VecSeq | None = None) -> Quantity:

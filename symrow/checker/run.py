@@ -184,6 +184,14 @@ class Outcome:
     vacuous: bool = False              # no assignment satisfied the notes
 
 
+class _Unreadable(Exception):
+    """A member that cannot be read (as TranslateError and ReadError say it)."""
+
+    def __init__(self, message: str, pos: int, end: int):
+        super().__init__(message)
+        self.message, self.pos, self.end = message, pos, end
+
+
 class _Context:
     """What one reference needs while checking: its translator, evaluator, parse cache."""
 
@@ -246,6 +254,15 @@ class _Run:
         #: the vector convention, as the report states it; vectors read as columns?
         self.convention: str | None = None
         self.column = False
+        #: how the page uses superscripts (indices up, S^{ij}), see run()
+        from ..reader.entries.superscripts import NO_SCRIPTS
+        self.scripts = NO_SCRIPTS
+        #: the summation convention: why it is read (the page's words), or None
+        self.einstein: str | None = None
+        #: whether a sum was read by the convention (the report says so)
+        self.einstein_used = False
+        #: each member's chain's left side (the free indices of a claim are its)
+        self.left_of: dict = {}
 
     # -- plumbing -----------------------------------------------------------------------
     def contexts_for(self, target: Target) -> list[_Context]:
@@ -253,11 +270,68 @@ class _Run:
         if got is None:
             got = [_Context(ref, sizes, self.src, self.cache)
                    for sizes, ref in target.instances()]
+            for ctx in got:
+                self.page_scripts(ctx)
             if self.column:
                 for ctx in got:
                     ctx.evaluator = _evaluator(ctx.ref, True)
             self.contexts[id(target)] = got
         return got
+
+    def page_scripts(self, ctx) -> None:
+        """The page's use of superscripts, given to a context: its translator reads
+        indices written up, and the size letters the page uses only as indices (m, n of
+        V^{mn}) are free to be indices in its reference."""
+        ctx.translator.scripts = self.scripts
+        if self.scripts.upper:
+            letters = self.scripts.only_indices(ctx.ref.sizes)
+            if letters:
+                ctx.ref.index_only(letters)
+
+    def read_scripts(self, chains: list) -> None:
+        """Decide how the page uses superscripts and whether it sums repeated indices
+        (:mod:`symrow.reader.entries.superscripts`), before anything is read."""
+        from ..reader.entries.superscripts import page_scripts, summation_stated
+        from ..reader.notation import NameParts
+        translators = [_Context(ref, sizes, self.src, {}).translator
+                       for target in self.targets for sizes, ref in target.instances()[:1]]
+
+        def known(head: str, sup: str) -> bool:
+            return any(tr._known_as_written(NameParts(head, sup=sup)) for tr in translators)
+        self.scripts = page_scripts([m.nodes for c in chains if c.problem is None
+                                     for m in c.members], known)
+        for chain in chains:
+            for member in chain.members:
+                self.left_of[id(member)] = chain.members[0]
+        stated = summation_stated(self.page.text)
+        if stated is not None:
+            self.einstein = f"as the text states: '{stated}'"
+        elif self.scripts.first_upper is not None:
+            line = self.src.line_col(self.scripts.first_upper)[0]
+            self.einstein = (f"the page writes its indices as superscripts, as tensor "
+                             f"notation does (line {line})")
+
+    def einstein_sums(self, ctx, member, unit):
+        """The unit read with the summation convention, when the page reads so."""
+        from ..formula.summation import ConventionError, free_of, summed
+        left = self.left_of.get(id(member))
+        free = None
+        if left is not None and left is not member:
+            lu = self.unit(ctx, left)
+            if isinstance(lu, tuple):
+                # a left side not read yet (the name a definition gives, A^{ij}): its
+                # free indices are the index letters it writes
+                from ..reader.entries.superscripts import page_scripts
+                free = set(page_scripts([left.nodes]).index_letters)
+            else:
+                free = free_of(lu)
+        try:
+            new, names = summed(unit, free, ctx.ref)
+        except ConventionError as err:
+            raise _Unreadable(str(err), member.pos, member.end) from None
+        if names:
+            self.einstein_used = True
+        return new
 
     def error(self, message: str, pos: int, end: int) -> dict:
         line, column = self.src.line_col(pos)
@@ -279,8 +353,10 @@ class _Run:
         try:
             unit = ctx.translator.unit(member.nodes, member.pos, member.end)
             parse_unit(unit, self.cache, self.parser)
+            if self.einstein is not None:
+                unit = self.einstein_sums(ctx, member, unit)
             got = unit
-        except (TranslateError, ReadError) as err:
+        except (TranslateError, ReadError, _Unreadable) as err:
             got = (err.message, err.pos, err.end)
             if getattr(err, "subscripted_e", None) is not None:
                 self.slips[key] = err.subscripted_e
@@ -298,6 +374,7 @@ class _Run:
         from .structure import split
         tree = self.read_tree()
         chains = split(tree, self.src)
+        self.read_scripts(chains)
         if not chains:
             raise ParseError("there is no claim to check: write steps such as C = AB, one "
                              "per line or in an align* environment", line=1, column=1,
@@ -714,11 +791,15 @@ class _Run:
             if len(chain.members) == 2 and chain.relations[0].kind == "eq" and \
                     any(_is_gradient(m.nodes) for m in chain.members) and \
                     any(_is_short_name(m.nodes) for m in chain.members) and \
-                    not self.local_derivative(chain, target):
+                    not (self.local_derivative(chain, target) or
+                         self.entry_derivative(chain, target)):
                 return (f"line {line}: a notation for a gradient "
                         f"({' '.join(self.text_of(chain.members[0]).split())}): not a claim "
                         f"checked here")
             from .hints import is_backward
+            generic = self.generic_chain_rule(chain, target)
+            if generic is not None:
+                return f"line {line}: {generic}"
             if is_backward(target.derivation):
                 return None      # gradients and derivatives by entries: claims to check
             ctx = self.contexts_for(target)[0]
@@ -757,6 +838,42 @@ class _Run:
             return False
         other = chain.members[1] if grad is chain.members[0] else chain.members[0]
         return not isinstance(self.unit(self.contexts_for(target)[0], other), tuple)
+
+    def entry_derivative(self, chain, target: Target) -> bool:
+        """``\\partial O^{ib} / \\partial V^{mb} = P^{im}``: a derivative of something that is
+        not the loss, by an entry, equal to a name the derivation has (an entry of P): a
+        claim about a Jacobian's entry, not a notation for it."""
+        from ..reader.entries.gradients import derivative_by_entry
+        ctx = self.contexts_for(target)[0]
+        for m in chain.members:
+            if _is_gradient(m.nodes):
+                if not derivative_by_entry(m.nodes):
+                    return False
+            elif _is_short_name(m.nodes) and isinstance(self.unit(ctx, m), tuple):
+                return False
+        return True
+
+    def generic_chain_rule(self, chain, target: Target) -> str | None:
+        """``\\partial L / \\partial x^j = \\partial L / \\partial y^i \\; \\partial y^i /
+        \\partial x^j``: the chain rule stated for names this derivation does not have (any
+        x and y): what the note says, or None when the chain is not one."""
+        from ..reader.entries.gradients import chain_rule_letters
+        if len(chain.members) < 2 or any(r.kind != "eq" for r in chain.relations):
+            return None
+        letters = chain_rule_letters([m.nodes for m in chain.members])
+        letters = [x for x in letters or () if x not in ("L", "E", "J")]    # the loss
+        if not letters:
+            return None
+        ctx = self.contexts_for(target)[0]
+        if not all(isinstance(self.unit(ctx, m), tuple) for m in chain.members):
+            return None
+        known = {q.letter for q in ctx.ref.quantities.values()} | \
+            {name[:1] for name in ctx.ref.quantities}
+        if set(letters) & known:
+            return None
+        names = ", ".join(letters)
+        return (f"the chain rule for {names} in general (names this derivation does not "
+                f"have): a statement of the rule, not a claim checked here")
 
     # -- one chain -----------------------------------------------------------------------
     def check_chain(self, chain, conditions: list) -> list[StepReport]:
@@ -939,7 +1056,8 @@ class _Run:
                 chain.relations[0].kind != "eq" or len(chain.members) < 2:
             return None
         contexts = self.contexts_for(target)
-        named = defined_name(chain.members[0].nodes, self.src, contexts[0].ref)
+        named = defined_name(chain.members[0].nodes, self.src, contexts[0].ref,
+                             self.scripts)
         if named is None:
             return None
         parts, indices, power = named
@@ -1035,6 +1153,7 @@ class _Run:
             trial.__dict__["_owns_tables"] = False
             _bind_all(trial, names, shapes)
             tctx = _Context(trial, ctx.sizes, self.src, {})
+            tctx.translator.scripts = self.scripts
             try:
                 unit = tctx.translator.unit(right.nodes, right.pos, right.end)
                 parse_unit(unit, {}, self.parser)
@@ -1139,6 +1258,8 @@ class _Run:
             return None
         if not cur.at_end() or parts.grad is not None:
             return None
+        from ..reader.entries.superscripts import as_subscript
+        parts = as_subscript(parts, self.scripts)
         from .own import defined_value, known_quantity
         contexts = self.contexts_for(target)
         found = []
@@ -1819,6 +1940,10 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
                        "reason": reason})
     notes = [f"line {run.src.line_col(pos)[0]}: {message}"
              for pos, message in sorted(run.page.notes)] + run.notes
+    if run.einstein_used:
+        notes.append(f"read with the summation convention ({run.einstein}): an index "
+                     f"repeated in a product and not free on the left side is summed over "
+                     f"its range")
     read_as = sorted({pair for contexts in run.contexts.values() for ctx in contexts
                       for pair in ctx.translator.lowercase_wholes})
     notes += [f"{letter} (no index) is read as the matrix {name}, which the page writes in "

@@ -301,6 +301,8 @@ class Evaluator:
             return self._call(atom, env)
         if kind == "derivative":
             return self._derivative(atom, env)
+        if kind == "isoftmax":
+            return self._index_softmax(atom, env)
         if kind == "gradient":
             ((unit,),) = atom.cells
             got = self.ref.gradient_of_value(self.value(unit, env))
@@ -415,6 +417,32 @@ class Evaluator:
         except SymrowError as err:
             raise MathError(str(err)) from None
 
+    def _index_softmax(self, atom: Atom, env: dict):
+        """``\\mathrm{softmax}_j(s_{ij})``: at the value of j, that entry of the softmax of
+        the values the body takes as j runs over its range (the softmax reading applied to
+        that row, as explain reads it)."""
+        from .evaluate import apply
+        from .values import Undecided
+        ((body,),) = atom.cells
+        name = atom.name
+        if name not in env:
+            raise Undecided(f"softmax_{name} of an entry, where {name} is no index of the "
+                            f"claim: which entry is meant? not checked")
+        uses: dict = {}
+        _uses(body.tree, body, self.ref, frozenset(k for k in env if k != name), uses)
+        high = index_range(name, uses)
+        values = [self.value(body, {**env, name: k}) for k in range(1, high + 1)]
+        if any(is_matrix(v) for v in values):
+            raise Undecided(f"softmax_{name} of a matrix: which axis {name} runs along is "
+                            f"not written; write it of an entry, as in "
+                            f"softmax_{name}(s_{{i{name}}}); not checked")
+        row = sympy.ImmutableMatrix(1, high, values)
+        got = apply("softmax", [row])
+        k = self._index(name, env)
+        if not 1 <= k <= high:
+            raise MathError(f"the index {name} = {k} is outside its range 1..{high}")
+        return got[0, k - 1]
+
     def _derivative(self, atom: Atom, env: dict):
         """``\\partial f / \\partial y_{jp}``: ``f`` taken down to the level of y's matrix
         (the quantities above it written in those below), then differentiated by y."""
@@ -429,6 +457,14 @@ class Evaluator:
         for k in range(top, level, -1):
             f = self.ref.unfold(f, k) if not is_matrix(f) else \
                 sympy.ImmutableMatrix(f.applyfunc(lambda e, k=k: self.ref.unfold(e, k)))
+        twins = getattr(self.ref, "twins", {})
+        owner = self.ref.owner.get(y, (None,))[0]
+        if y in twins and owner is not None:
+            # y is an entry of the page's own name for a quantity of the derivation (its A
+            # for P): what is written in the derivation's entries is written in the page's
+            back = {theirs: mine for mine, theirs in twins.items()
+                    if self.ref.owner.get(mine, (None,))[0] == owner}
+            f = f.xreplace(back)
         if is_matrix(f):
             return scalar_or_matrix(sympy.ImmutableMatrix(f.applyfunc(lambda e: e.diff(y))))
         return sympy.diff(f, y)

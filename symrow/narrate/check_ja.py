@@ -133,6 +133,40 @@ MESSAGES: list = [
     (r"the notebook has no Markdown cell", r"ノートブックに Markdown セルがない"),
     (r"the loss, (.+): the backward pass starts from its gradient; not a claim checked here",
      r"損失 \1：逆伝播はその勾配から始まるので、検査する主張ではない"),
+    (r"the chain rule for (.+) in general \(names this derivation does not have\): a "
+     r"statement of the rule, not a claim checked here",
+     r"一般の \1 についての連鎖律（この導出にない名前）：規則を述べた行で、検査する主張ではない"),
+    (r"read with the summation convention \(as the text states: '(.+)'\): an index "
+     r"repeated in a product and not free on the left side is summed over its range",
+     r"総和の規約で読んだ（本文がそう述べている：'\1'）：積の中で繰り返され、左辺に現れない"
+     r"添字はその範囲で和をとる"),
+    (r"read with the summation convention \(the page writes its indices as superscripts, "
+     r"as tensor notation does \(line (\d+)\)\): an index repeated in a product and not "
+     r"free on the left side is summed over its range",
+     r"総和の規約で読んだ（ページはテンソルの記法のように添字を上付きで書く、\1 行目）："
+     r"積の中で繰り返され、左辺に現れない添字はその範囲で和をとる"),
+    (r"(.+): indices written up, or a power\? the page writes powers too \(line (\d+)\), "
+     r"so a superscript of letters is not read as indices",
+     r"\1：上付きの添字か、べき乗か？このページはべき乗も書く（\2 行目）ので、文字の上付き"
+     r"を添字としては読まない"),
+    (r"(.+): one index up on a matrix, where the page writes two: a row, or a power\? not "
+     r"read",
+     r"\1：添字を二つ書くページで、行列に上付きの添字が一つだけある：行か、べき乗か？読まな"
+     r"かった"),
+    (r"softmax_(\w'*) of an entry, where (\w'*) is no index of the claim: which entry is "
+     r"meant\? not checked",
+     r"成分の softmax_\1 だが、\2 はこの主張の添字ではない：どの成分のことか決められない。"
+     r"検査しなかった"),
+    (r"softmax_(\w'*) of a matrix: which axis (\w'*) runs along is not written; write it "
+     r"of an entry, as in (.+); not checked",
+     r"行列の softmax_\1：\2 がどの軸に沿うのか書かれていない。\3 のように成分で書く。"
+     r"検査しなかった"),
+    (r"the index (\w'*) is repeated, but not in every term of a bracket: cannot tell what "
+     r"the summation convention sums here",
+     r"添字 \1 が括弧の一部の項でだけ繰り返される：総和の規約で何を足すのか決められない"),
+    (r"the index (\w'*) occurs (\d+) times in one term: under the summation convention an "
+     r"index is summed when it occurs twice",
+     r"添字 \1 が一つの項に \2 回現れる：総和の規約では 2 回現れる添字について和をとる"),
     (r"a notation for a gradient \((.+)\): not a claim checked here",
      r"勾配の記法（\1）：検査する主張ではない"),
     (r"a claim about gradients, which this derivation does not derive: not read",

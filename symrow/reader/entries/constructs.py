@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..notation import did_you_mean, lookup_function
 from .. import vocab as V
 from .indices import IndexExpr, NotIndex, name_at, read_expr
+from .superscripts import index_letters_of
 from ..lexer import MATRIX_ENVS, Env, Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, env_rows, is_token, plain
 
@@ -252,7 +253,28 @@ class ConstructReader:
         self._postfix(cur, em, simple=False)
 
     def _softmax(self, cur: Cursor, em: Emitter, pos: int, end: int) -> bool:
+        over = None
+        if is_token(cur.peek(), "_") and cur.peek(1) is not None:
+            letters = index_letters_of(arg_nodes(cur.peek(1)))
+            if letters is None or len(letters) != 1:
+                node = cur.peek()
+                raise TranslateError("softmax takes one index under it, the one it "
+                                     "normalizes over, as in \\mathrm{softmax}_j(s_{ij})",
+                                     node.pos, node.end)
+            cur.take()
+            cur.take()
+            over = letters[0]
         got = self._bracket_arg(cur, "softmax", pos, end)
+        if got is not None and over is not None:
+            # softmax_j(S^{ij}): the entry (i, j) of the softmax over j, of an entry
+            inner, a, b = got
+            body = [n for n in inner if not is_token(n, *V.SPACING)]
+            if not body:
+                raise TranslateError("softmax of nothing", a, b)
+            unit = self.unit(body, body[0].pos, body[-1].end)
+            em.atom(Atom("isoftmax", over, cells=((unit,),), ident=next(self._ids)), pos, b)
+            self._postfix(cur, em, simple=False)
+            return True
         if got is None:
             raise TranslateError("softmax needs its argument in brackets, as in "
                                  "\\operatorname{softmax}(S)", pos, end)

@@ -35,7 +35,7 @@ import re
 from .. import vocab as V
 from ..lexer import Env, Group, Token
 
-__all__ = ["rewrite", "as_bars"]
+__all__ = ["rewrite", "as_bars", "chain_rule_letters", "derivative_by_entry"]
 
 _LOSS = {"L", "\\mathcal", "\\ell", "E", "J", "\\mathscr"}
 
@@ -368,3 +368,87 @@ def as_bars(text: str, matrices: set) -> str:
         name = m.group(1) or m.group(2)
         return r"\bar{%s}" % name if name in matrices else m.group(0)
     return _G.sub(g, text)
+
+
+# -- the chain rule stated for names of no derivation -------------------------------------
+
+def _head_letter(nodes: list) -> str | None:
+    """The head of a name's nodes (``x^j`` -> x, ``\\boldsymbol{y}_i`` -> y), or None
+    when the nodes are not one name with scripts."""
+    nodes = _plain(nodes)
+    if not nodes:
+        return None
+    k = 0
+    head = nodes[0]
+    if isinstance(head, Token) and head.kind == "cmd" and len(nodes) > 1 and \
+            isinstance(nodes[1], Group):
+        inner = _plain(nodes[1].children)
+        if len(inner) != 1 or not isinstance(inner[0], Token) or inner[0].kind != "letter":
+            return None
+        letter, k = inner[0].text, 2
+    elif isinstance(head, Token) and head.kind == "letter":
+        letter, k = head.text, 1
+    elif isinstance(head, Group) and len(_plain(head.children)) == 1 and \
+            isinstance(_plain(head.children)[0], Token) and \
+            _plain(head.children)[0].kind == "letter":
+        letter, k = _plain(head.children)[0].text, 1       # {x} under a bar
+    else:
+        return None
+    rest = nodes[k:]
+    if len(rest) % 2 or any(not (isinstance(rest[j], Token) and rest[j].text in ("_", "^"))
+                            for j in range(0, len(rest), 2)):
+        return None
+    return letter
+
+
+def chain_rule_letters(members: list) -> list | None:
+    """``\\frac{\\partial L}{\\partial x^j} = \\frac{\\partial L}{\\partial y^i}
+    \\frac{\\partial y^i}{\\partial x^j}`` (gradients already written ``\\bar{x}^j``): the
+    letters of the names a chain of products of derivatives differentiates (x, y), or
+    None when a member is anything else."""
+    letters: list = []
+    for nodes in members:
+        nodes = [n for n in _plain(nodes) if not (isinstance(n, Token) and
+                                                   n.text in ("\\cdot", "\\,"))]
+        if not nodes:
+            return None
+        k = 0
+        while k < len(nodes):
+            node = nodes[k]
+            if isinstance(node, Token) and node.text == "\\bar" and k + 1 < len(nodes):
+                end = _name_end(nodes, k + 1)
+                letter = _head_letter(nodes[k + 1:end])
+                if letter is None:
+                    return None
+                letters.append(letter)
+                k = end
+                continue
+            if isinstance(node, Token) and node.text in V.FRACTIONS and k + 2 < len(nodes) \
+                    and isinstance(nodes[k + 1], Group) and isinstance(nodes[k + 2], Group):
+                top, bottom = _plain(nodes[k + 1].children), _plain(nodes[k + 2].children)
+                if not (_differential(top) and _differential(bottom)):
+                    return None
+                for part in (top, bottom):
+                    letter = _head_letter(part[_differential(part):])
+                    if letter is None:
+                        return None
+                    letters.append(letter)
+                k += 3
+                continue
+            return None
+    return list(dict.fromkeys(letters))
+
+
+def derivative_by_entry(nodes: list) -> bool:
+    """``\\frac{\\partial O^{ib}}{\\partial V^{mb}}``: a derivative of something that is not
+    the loss, by a name with indices (an entry); False for a gradient of the loss
+    (``\\partial L / \\partial Z``) or a derivative by a whole matrix."""
+    from ..lexer import walk_tokens
+    texts = [t.text for t in walk_tokens(nodes)]
+    if texts.count("\\partial") != 2:
+        return False
+    after = texts[texts.index("\\partial") + 1:][:1]
+    if not after or after[0] in ("L", "E", "J", "\\ell", "\\mathcal", "\\mathscr"):
+        return False
+    by = texts[len(texts) - 1 - texts[::-1].index("\\partial"):]
+    return bool({"_", "^"} & set(by))

@@ -29,6 +29,7 @@ from ..notation import (GREEK_CAPITALS, GREEK_LOWER, NameError_, NameParts,
                                parse_name, read_name)
 from .. import vocab as V
 from .indices import NotIndex, name_at, read_expr
+from .superscripts import NO_SCRIPTS, as_subscript, index_letters_of
 from ..lexer import Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
 
@@ -37,6 +38,9 @@ __all__ = ["NameReader"]
 
 class NameReader:
     """Mixin: names and their indices."""
+
+    #: how the page uses superscripts (:mod:`.superscripts`): indices up, or not
+    scripts = NO_SCRIPTS
 
     def _word_heading(self, cur: Cursor, em: Emitter) -> bool:
         """``Attention(Q, K, V)`` typed as plain letters (a capital, then three or more
@@ -112,6 +116,11 @@ class NameReader:
             except NameError_ as err:
                 raise TranslateError(err.message, err.pos, err.end) from None
         sub_nodes = _subscript_nodes(cur.nodes[first:cur.i])
+        turned = as_subscript(parts, self.scripts)
+        up = turned is not parts and not self._known_as_written(parts)
+        if up:
+            # S^{ij} on a page that writes its indices up: the entry S_{ij}
+            parts, sub_nodes = turned, _subscript_nodes(cur.nodes[first:cur.i], "^")
         name_end = end
         sub, sup, primes, (_, send) = self._scripts(cur)
         self._cursor = cur
@@ -131,10 +140,28 @@ class NameReader:
         try:
             atom, sup = self._resolve(parts, sub_nodes, sup, pos, end, shown)
         except TranslateError as err:
-            if not self._subscripted_e(parts, sub_nodes, sup, primes, err, em, pos, end,
-                                       shown):
-                raise
-            return
+            got = self._up_or_power(err, parts, cur.nodes[first:cur.i], pos, end)
+            if got is None:
+                if not self._subscripted_e(parts, sub_nodes, sup, primes, err, em, pos, end,
+                                           shown):
+                    raise
+                return
+            atom = got
+        if up and atom.kind in ("entry", "row", "outside"):
+            sizes = [it for it in atom.items if isinstance(it, str) and it in self.ref.sizes]
+            if sizes:
+                # V^{mn} where n is also the page's size (the bound of a sum over the 3
+                # keys): written up as an index here; the page uses n both ways
+                shown = "\\ell" if sizes[0] == "ell" else sizes[0]
+                raise TranslateError(
+                    f"{' '.join(self.src.text[pos:end].split())}: {shown} is a size of "
+                    f"this derivation ({self.ref.sizes[sizes[0]]}) and, written up here, "
+                    f"an index; the page uses it both ways, so this is not read", pos, end)
+        if up and atom.kind == "row":
+            # A^k of a matrix: one index where the page writes two (a row, or a power?)
+            raise TranslateError(f"{' '.join(self.src.text[pos:end].split())}: one index up "
+                                 f"on a matrix, where the page writes two: a row, or a "
+                                 f"power? not read", pos, end)
         em.atom(atom, pos, end)
         self._scripts_after(sup, primes, em, pos, end)
 
@@ -162,6 +189,41 @@ class NameReader:
         em.put("\\exp\\left(1\\right)", pos, end)
         self._power(list(sub_nodes), em, pos, end)
         return True
+
+    def _known_as_written(self, parts: NameParts) -> bool:
+        """Whether a name with its superscript is one the derivation has (``W^{qk}``,
+        ``b^{1}``): then its superscript is its tag, never indices."""
+        plain = dataclasses.replace(parts, font=None)
+        if plain.canonical in self._canonical_names():
+            return True
+        key = dataclasses.replace(plain, sub=None, sup=None).canonical
+        return (key, parts.sup or "") in self.ref.by_letter
+
+    def _up_or_power(self, err, parts: NameParts, nodes: list, pos: int, end: int):
+        """An unknown name with a superscript of index letters (``Q^{ia}``) on a page that
+        writes powers too (so indices are not read up everywhere): the entry, when it
+        cannot be a power (two indices on a matrix that is not square); else a refusal
+        that says why.  None when the name is unknown for another reason."""
+        if getattr(err, "unknown", None) is None or self.scripts.power is None or \
+                parts.sub is not None or parts.sup is None:
+            return None
+        turned = as_subscript(parts, dataclasses.replace(self.scripts, upper=True))
+        if turned is parts:
+            return None
+        up = _subscript_nodes(nodes, "^")
+        owner = self._canonical_names().get(
+            dataclasses.replace(turned, sub=None, font=None).canonical)
+        q = self.ref.matrices.get(owner) if owner is not None else None
+        letters = index_letters_of(up) if up is not None else None
+        if q is not None and letters is not None and len(letters) == 2 and q.rows != q.cols:
+            # Q^{ia} of a 2 x 3 matrix: no power of it exists, so these are its indices
+            return self._indexed(q, self._index_items(up, pos, end, single=False), False,
+                                 pos, end)
+        line = self.src.line_col(self.scripts.power)[0]
+        raise TranslateError(f"{' '.join(self.src.text[pos:end].split())}: indices written "
+                             f"up, or a power? the page writes powers too (line {line}), so "
+                             f"a superscript of letters is not read as indices", pos,
+                             end) from None
 
     def _greek_name(self, text: str) -> bool:
         """A Greek capital (``\\Sigma``), or the Greek letter of a matrix's rows and
@@ -463,15 +525,16 @@ def cur_next(reader):
     return cur.peek() if cur is not None else None
 
 
-def _subscript_nodes(nodes: list) -> list | None:
+def _subscript_nodes(nodes: list, mark: str = "_") -> list | None:
     """The nodes of the subscript among the nodes a name was read from: after its
-    ``_``, or inside its font (``\\mathbf{W_Q}``)."""
+    ``_``, or inside its font (``\\mathbf{W_Q}``); with ``mark="^"``, those of its
+    superscript."""
     for k, node in enumerate(nodes):
-        if is_token(node, "_") and k + 1 < len(nodes):
+        if is_token(node, mark) and k + 1 < len(nodes):
             return arg_nodes(nodes[k + 1])
     for node in nodes:
         if isinstance(node, Group):
-            inner = _subscript_nodes(list(node.children))
+            inner = _subscript_nodes(list(node.children), mark)
             if inner is not None:
                 return inner
     return None

@@ -55,6 +55,7 @@ from ..lexer import Env, Group, Source, Token, build_tree, tokenize
 #: expression as that expression (symrow's own long fractions use gathered)
 _ROW_ENVS = frozenset({"gathered", "aligned", "split", "multlined"})
 from .names import NameReader
+from .superscripts import index_letters_of
 from .layouts import NotationReader
 from .patterns import PatternReader
 from .units import Atom, Cursor, Emitter, TranslateError, Unit, arg_nodes, is_token, plain
@@ -260,7 +261,8 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             return
         if text == "\\partial" and self._slash_derivative(cur, em):
             return
-        if text == "\\delta" and is_token(cur.peek(1), "_") and not self._greek_name(text):
+        if text == "\\delta" and is_token(cur.peek(1), "_", "^") and \
+                not self._greek_name(text) and self._kronecker_scripts(cur):
             self._kronecker(cur, em)       # \delta_{ij}: 1 where i = j, 0 elsewhere
             return
         if text in V.FUNCTION_COMMANDS and is_token(cur.peek(1), "_") and \
@@ -307,12 +309,31 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             raise TranslateError(f"{text} is not supported here", tok.pos, tok.end)
         raise TranslateError(f"unexpected {text!r}", tok.pos, tok.end)
 
+    def _kronecker_scripts(self, cur: Cursor) -> bool:
+        """``\\delta_{ij}``, ``\\delta^j_m`` (one index up, one down), and on a page that
+        writes its indices up, ``\\delta^{ij}``: a Kronecker delta."""
+        if is_token(cur.peek(1), "_"):
+            return True
+        arg = cur.peek(2)
+        letters = index_letters_of(arg_nodes(arg)) if arg is not None else None
+        if letters is None:
+            return False                # \delta^2: not a delta's indices
+        if is_token(cur.peek(3), "_"):
+            return len(letters) == 1
+        return len(letters) == 2 and self.scripts.upper
+
     def _kronecker(self, cur: Cursor, em: Emitter) -> None:
         tok = cur.take()
-        script = cur.take()
-        sub = self._script_arg(cur, script)
-        end = cur.nodes[cur.i - 1].end
-        items = self._index_items(sub, tok.pos, end, single=False)
+        sub, sup, primes, (_, end) = self._scripts(cur)
+        if primes:
+            raise TranslateError("a prime on a Kronecker delta", tok.pos, end)
+        if sup is not None and sub is not None:
+            # \delta^j_m: one index up and one down, 1 where j = m
+            items = self._index_items(sup, tok.pos, end, single=True) + \
+                self._index_items(sub, tok.pos, end, single=True)
+        else:
+            items = self._index_items(sub if sub is not None else sup, tok.pos, end,
+                                      single=False)
         if len(items) != 2:
             raise TranslateError("the Kronecker delta takes two indices, as in \\delta_{ij}",
                                  tok.pos, end)

@@ -33,7 +33,7 @@ _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iot
 PLACEHOLDERS = [c for c in _LETTERS] + ["\\" + g for g in _GREEK]
 #: placeholder kinds that hold units of their own (in ``cells``)
 NESTED = ("matrix", "sub", "cases", "max", "min", "elided", "grid", "call", "derivative",
-          "gradient", "jacobian")
+          "gradient", "jacobian", "isoftmax")
 
 
 class TranslateError(Exception):

@@ -49,10 +49,15 @@ class NumericError(Exception):
     """The expression cannot be evaluated at this point (e.g. a division by zero)."""
 
 
-def evaluate(expr, values: dict):
-    """``expr`` at ``values`` (symbol -> number) as an mpmath complex number."""
+def evaluate(expr, values: dict, memo: dict | None = None):
+    """``expr`` at ``values`` (symbol -> number) as an mpmath complex number.
+
+    ``memo`` keeps the value of every part evaluated; it may be shared by the
+    evaluations of several expressions *at the same values* (the two sides of a
+    step share most of their parts)."""
     ctx = _ctx()
-    memo: dict = {}
+    if memo is None:
+        memo = {}
 
     def ev(node):
         hit = memo.get(node)

@@ -331,12 +331,13 @@ class Reference:
             for s in derived:
                 base |= mapping[s].free_symbols
             point = numeric.sample_points(base, 1)[0]
+            at_point: dict = {}   # what the grounds share is evaluated once
             try:
                 values = dict(point)
                 for s in derived:
-                    values[s] = numeric.evaluate(mapping[s], point)
+                    values[s] = numeric.evaluate(mapping[s], point, at_point)
                 if not numeric.close(numeric.evaluate(entry, values),
-                                     numeric.evaluate(truth, point)):
+                                     numeric.evaluate(truth, point, at_point)):
                     return False
             except numeric.NumericError:
                 return False

@@ -308,9 +308,10 @@ def _counterexample(left, right) -> tuple[bool, dict | None]:
     symbols = left.free_symbols | right.free_symbols
     evaluated = 0
     for point in numeric.sample_points(symbols, POINTS):
+        memo: dict = {}     # the parts both sides share are evaluated once
         try:
-            lv = numeric.evaluate(left, point)
-            rv = numeric.evaluate(right, point)
+            lv = numeric.evaluate(left, point, memo)
+            rv = numeric.evaluate(right, point, memo)
         except numeric.NumericError:
             continue
         evaluated += 1

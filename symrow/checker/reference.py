@@ -542,6 +542,18 @@ class Reference:
             got = kept[key] = Replacer(rule)
         return got
 
+    def held_pairs(self) -> set:
+        """The pairs of expressions already found equal under the tables (see
+        :func:`.verify.compare_scalar`): kept while the tables are unchanged, like the
+        replacers (the aliases may be replaced as a whole: then it starts again)."""
+        kept = self.__dict__.get("_replacers")
+        if kept is None:
+            kept = self.__dict__["_replacers"] = {}
+        got = kept.get("held")
+        if got is None or got[0] is not self.aliases:
+            got = kept["held"] = (self.aliases, set())
+        return got[1]
+
     def unfold(self, expr, level: int):
         mapping = self.unfold_maps.get(level)
         return self.unalias(self._replacer(level, mapping)(expr)) if mapping else expr

@@ -358,6 +358,18 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
 
 
 def _compare_symbols(left, right, ref) -> EntryDiff | None:
+    # a pair found equal once is equal again (the same tables): a chain and its
+    # instances compare many entries more than once
+    held = ref.held_pairs() if hasattr(ref, "held_pairs") else None
+    if held is not None and (left, right) in held:
+        return None
+    diff = _compare_symbols_once(left, right, ref)
+    if diff is None and held is not None:
+        held.add((left, right))
+    return diff
+
+
+def _compare_symbols_once(left, right, ref) -> EntryDiff | None:
     L, R = ref.unalias(left), ref.unalias(right)
     meet = None
     for _ in range(64):

@@ -271,8 +271,10 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     if up_name in used:
         seqs[up_name] = upstream
     diagonal = {n.name for n in p.nodes if n.named and n.name in used and is_diagonal(n)}
+    # with scale="number", sqrt(d) of the gradients is the number the forward pass gives d
+    # (the gradients' formula alone has no operand of size d to tell it)
     bp = plan(bformula, seqs=seqs, scale=opts.scale, max_dim=opts.max_dim, labels=labels,
-              diagonal=diagonal)
+              diagonal=diagonal, ties=p.ties if opts.scale == "number" else None)
 
     # -- values: the gradients in the entries of the operands and the upstream -------------------
     grad_names = {_bar(n, notation)[0]: n for n in chosen}

@@ -13,6 +13,15 @@ and attention is match, then a distribution (配分), then combine.
 True
 """
 
+import os as _os
+
+# SymPy keeps the expressions it builds in a cache of 1,000 entries by default, too few
+# for a check: the same sums and products are built again for every size choice and every
+# step, and a check spent a sixth of its time rebuilding what had been evicted.  SymPy reads
+# the size when it is first imported; a size the user set is kept, and a SymPy imported
+# before symrow keeps its own.
+_os.environ.setdefault("SYMPY_CACHE_SIZE", "10000")
+
 # What needs no SymPy is imported now; the rest when it is first asked for (PEP 562),
 # so that ``import symrow`` costs little more than SymPy itself, and the ``symrow``
 # command's --help imports no SymPy at all (symrow.cli imports this package).

@@ -116,7 +116,9 @@ def check(tex: str, against, *, timeout: float | None = None,
                          f"({MAX_INPUT})")
     from .words import check_lang, page_language
     lang = page_language(tex) if lang is None else check_lang(lang)
-    report = _check(tex, against, seconds, values, parser)
+    from .gcpause import fewer_collections
+    with fewer_collections():
+        report = _check(tex, against, seconds, values, parser)
     report.lang = lang
     return report
 

@@ -49,10 +49,15 @@ class NumericError(Exception):
     """The expression cannot be evaluated at this point (e.g. a division by zero)."""
 
 
-def evaluate(expr, values: dict):
-    """``expr`` at ``values`` (symbol -> number) as an mpmath complex number."""
+def evaluate(expr, values: dict, memo: dict | None = None):
+    """``expr`` at ``values`` (symbol -> number) as an mpmath complex number.
+
+    ``memo`` keeps the value of every part evaluated; it may be shared by the
+    evaluations of several expressions *at the same values* (the two sides of a
+    step share most of their parts)."""
     ctx = _ctx()
-    memo: dict = {}
+    if memo is None:
+        memo = {}
 
     def ev(node):
         hit = memo.get(node)
@@ -80,14 +85,20 @@ def evaluate(expr, values: dict):
             out = ctx.mpc(0, 1)
         elif node is sympy.S.Pi:
             out = ctx.mpc(ctx.pi)
-        elif node.is_Add:
-            out = ctx.mpc(0)
-            for arg in node.args:
-                out += ev(arg)
-        elif node.is_Mul:
-            out = ctx.mpc(1)
-            for arg in node.args:
-                out *= ev(arg)
+        elif node.is_Add or node.is_Mul:
+            # from the first term, not from 0 (or 1): every value is already rounded to
+            # the working precision, so 0 + x is x exactly; and sums and products of
+            # finite values are finite (mpmath's exponents do not overflow)
+            args = node.args
+            out = ev(args[0])
+            if node.is_Add:
+                for arg in args[1:]:
+                    out += ev(arg)
+            else:
+                for arg in args[1:]:
+                    out *= ev(arg)
+            memo[node] = out
+            return out
         elif node.is_Pow:
             base, exp = node.args
             b, e = ev(base), ev(exp)

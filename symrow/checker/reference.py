@@ -43,6 +43,7 @@ from ..errors import OptionError, UnsafeNameError
 from ..limits import get_limits
 from ..seq import VecSeq, size_symbol
 from . import numeric
+from ..formula.substitute import Replacer
 from ..formula.values import MathError
 
 __all__ = ["Quantity", "Reference"]
@@ -150,8 +151,10 @@ class Reference:
         self.quantities: dict[str, Quantity] = {}
         # sizes kept as symbols (sqrt(d) with scale="symbolic") become their values; a
         # derivation that wrote every size as a number has none, and is not walked
+        # (one replacer for all of them: the quantities share most of their parts)
+        sizes_in = Replacer(size_values)
         if derivation.options.get("scale") != "number":
-            quantities = {name: value.xreplace(size_values) for name, value in quantities.items()}
+            quantities = {name: sizes_in.matrix(value) for name, value in quantities.items()}
         # operands and constants first: they are level 0
         for name, value in quantities.items():
             seq = operands.get(name)
@@ -177,7 +180,7 @@ class Reference:
         definitions = getattr(derivation, "definitions", None)
         self._trusted = trusted
         self._define(None if definitions is None else
-                     {k: _matrix(v).xreplace(size_values) for k, v in definitions.items()})
+                     {k: sizes_in.matrix(_matrix(v)) for k, v in definitions.items()})
         self.by_letter = {(q.letter, q.tag): q for q in self.quantities.values()}
         #: how to order the factors of a term in a report: operands in their order
         #: (q before k before v), then derived quantities
@@ -289,8 +292,9 @@ class Reference:
                 if symbols is None:
                     symbols = found[q.name] = q.ground.free_symbols
                 if symbols & derived:
-                    mapping = mapping or self._ground_mapping()
-                    q.ground = _matrix(q.ground.xreplace(mapping))
+                    if mapping is None:
+                        mapping = Replacer(self._ground_mapping())
+                    q.ground = _matrix(mapping.matrix(q.ground))
                     del found[q.name]
                     substituted = True
             if mapping is None:
@@ -327,12 +331,13 @@ class Reference:
             for s in derived:
                 base |= mapping[s].free_symbols
             point = numeric.sample_points(base, 1)[0]
+            at_point: dict = {}   # what the grounds share is evaluated once
             try:
                 values = dict(point)
                 for s in derived:
-                    values[s] = numeric.evaluate(mapping[s], point)
+                    values[s] = numeric.evaluate(mapping[s], point, at_point)
                 if not numeric.close(numeric.evaluate(entry, values),
-                                     numeric.evaluate(truth, point)):
+                                     numeric.evaluate(truth, point, at_point)):
                     return False
             except numeric.NumericError:
                 return False
@@ -389,6 +394,7 @@ class Reference:
         self.owner = dict(self.owner)
         self.unfold_maps = {k: dict(v) for k, v in self.unfold_maps.items()}
         self._levels = {}
+        self.__dict__.pop("_replacers", None)
         self.__dict__.pop("_canonical_names", None)
         self._owns_tables = True
 
@@ -434,7 +440,7 @@ class Reference:
         ground truth like any other.  ``letter`` and ``tag`` name its entries when it is
         defined by them (``\\alpha`` of ``\\alpha_{ij}``)."""
         self._own()
-        for cached in ("_canonical_names", "_free_names", "_constants"):
+        for cached in ("_canonical_names", "_free_names", "_constants", "_replacers"):
             self.__dict__.pop(cached, None)
         value = _matrix(value)
         if seq is None:
@@ -468,6 +474,7 @@ class Reference:
                 self.ground_map[sym] = ground[i, j]
                 self.unfold_maps.setdefault(level, {})[sym] = value[i, j]
                 self.rank.setdefault(sym, rank)
+        self.__dict__.pop("_replacers", None)   # the tables changed in place
         return q
 
     def _forget(self, old: Quantity, symbols: set, value) -> None:
@@ -499,6 +506,7 @@ class Reference:
                     self.level_of[sym] = level
                     self.unfold_maps.setdefault(level, {})[sym] = entry
         self._levels = {}
+        self.__dict__.pop("_replacers", None)   # the tables changed in place
 
     def operand_symbols(self, name: str) -> list:
         q = self.quantities.get(name)
@@ -549,13 +557,37 @@ class Reference:
             memo[expr] = got
         return got
 
+    def _replacer(self, key, rule: dict) -> Replacer:
+        """A :class:`Replacer` of one of the tables, kept while the table is unchanged
+        (the expressions of one check share most of their parts).  What changes a
+        table in place (:meth:`define`, :meth:`_forget`) drops them all."""
+        kept = self.__dict__.get("_replacers")
+        if kept is None:
+            kept = self.__dict__["_replacers"] = {}
+        got = kept.get(key)
+        if got is None or got.rule is not rule:
+            got = kept[key] = Replacer(rule)
+        return got
+
+    def held_pairs(self) -> set:
+        """The pairs of expressions already found equal under the tables (see
+        :func:`.verify.compare_scalar`): kept while the tables are unchanged, like the
+        replacers (the aliases may be replaced as a whole: then it starts again)."""
+        kept = self.__dict__.get("_replacers")
+        if kept is None:
+            kept = self.__dict__["_replacers"] = {}
+        got = kept.get("held")
+        if got is None or got[0] is not self.aliases:
+            got = kept["held"] = (self.aliases, set())
+        return got[1]
+
     def unfold(self, expr, level: int):
         mapping = self.unfold_maps.get(level)
-        return self.unalias(expr.xreplace(mapping)) if mapping else expr
+        return self.unalias(self._replacer(level, mapping)(expr)) if mapping else expr
 
     def unalias(self, expr):
         """Renamed entries (``c_{11}`` of C = [O^(1) O^(2)]) as the entries they rename."""
-        return expr.xreplace(self.aliases) if self.aliases else expr
+        return self._replacer("aliases", self.aliases)(expr) if self.aliases else expr
 
     def constants(self) -> dict:
         """The named constants of the derivation's readings (LayerNorm's epsilon), by
@@ -575,7 +607,7 @@ class Reference:
         return got
 
     def ground(self, expr):
-        return expr.xreplace(self.ground_map) if self.ground_map else expr
+        return self._replacer("ground", self.ground_map)(expr) if self.ground_map else expr
 
     def gradient_of_value(self, value):
         """The gradient of the value an expression computes (``\\partial L / \\partial

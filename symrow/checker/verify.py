@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import zlib
+from fractions import Fraction
 
 import sympy
 
@@ -303,14 +305,66 @@ def _zero(expr) -> bool:
     return False
 
 
+def _point_value(symbol) -> int:
+    """A fixed nonzero integer for a symbol, from its name alone."""
+    return zlib.crc32(symbol.name.encode("utf-8")) % 999_983 + 17
+
+
+_NONE = object()
+
+
+def _exact_value(expr, memo: dict):
+    """The exact value of a polynomial with rational coefficients at the integer point
+    of :func:`_point_value` (a ``Fraction``); None for anything else (a float, a surd,
+    a function, a negative power)."""
+    got = memo.get(expr, _NONE)
+    if got is not _NONE:
+        return got
+    if expr.is_Symbol:
+        value = _point_value(expr)
+    elif expr.is_Rational:
+        value = Fraction(int(expr.p), int(expr.q))
+    elif expr.is_Add or expr.is_Mul:
+        value = Fraction(0 if expr.is_Add else 1)
+        for arg in expr.args:
+            part = _exact_value(arg, memo)
+            if part is None:
+                value = None
+                break
+            value = value + part if expr.is_Add else value * part
+    elif expr.is_Pow and expr.exp.is_Integer and expr.exp >= 0:
+        base = _exact_value(expr.base, memo)
+        value = None if base is None else base ** int(expr.exp)
+    else:
+        value = None
+    memo[expr] = value
+    return value
+
+
+def _differ(left, right, memo: dict) -> bool:
+    """``_zero(left - right)`` is False for certain, found without building the
+    difference or expanding it: both sides are polynomials with rational coefficients
+    and their exact values at one integer point differ (a polynomial that is zero is
+    zero at every point).  Small ones only, so that no expansion ``_zero`` would
+    refuse as too large is let through."""
+    lv = _exact_value(left, memo)
+    if lv is None:
+        return False
+    rv = _exact_value(right, memo)
+    if rv is None or lv == rv:
+        return False
+    return expansion_size(left) + expansion_size(right) <= MAX_EXPANSION
+
+
 def _counterexample(left, right) -> tuple[bool, dict | None]:
     """(equal, counterexample): evaluate at fixed points; None when they agree."""
     symbols = left.free_symbols | right.free_symbols
     evaluated = 0
     for point in numeric.sample_points(symbols, POINTS):
+        memo: dict = {}     # the parts both sides share are evaluated once
         try:
-            lv = numeric.evaluate(left, point)
-            rv = numeric.evaluate(right, point)
+            lv = numeric.evaluate(left, point, memo)
+            rv = numeric.evaluate(right, point, memo)
         except numeric.NumericError:
             continue
         evaluated += 1
@@ -357,13 +411,26 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
 
 
 def _compare_symbols(left, right, ref) -> EntryDiff | None:
+    # a pair found equal once is equal again (the same tables): a chain and its
+    # instances compare many entries more than once
+    held = ref.held_pairs() if hasattr(ref, "held_pairs") else None
+    if held is not None and (left, right) in held:
+        return None
+    diff = _compare_symbols_once(left, right, ref)
+    if diff is None and held is not None:
+        held.add((left, right))
+    return diff
+
+
+def _compare_symbols_once(left, right, ref) -> EntryDiff | None:
     L, R = ref.unalias(left), ref.unalias(right)
     meet = None
+    exact: dict = {}     # exact values at one point of the parts of L and R (see _differ)
     for _ in range(64):
         lv, rv = ref.level(L), ref.level(R)
         if meet is None and lv == rv:
             meet = (L, R)
-        if _zero(L - R):
+        if not _differ(L, R, exact) and _zero(L - R):
             return None
         if lv == 0 and rv == 0:
             break

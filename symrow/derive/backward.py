@@ -43,6 +43,7 @@ from ..build import I
 from ..errors import OptionError
 from ..formula import expr as E
 from ..formula.shapes import canonical_key
+from ..formula.substitute import Replacer
 from ..narrate import Titles
 from ..reader.notation import parse_name
 from ..seq import VecSeq
@@ -81,12 +82,13 @@ class _Share:
     via: tuple
 
 
-def _substitute(matrix, subs: dict):
+def _substitute(matrix, subs: dict, replace: Replacer | None = None):
     """``matrix`` with the forward values put in (a derivative φ′(h) needs ``subs``, which
-    keeps it a derivative at a point; everything else the faster ``xreplace``)."""
+    keeps it a derivative at a point; everything else the faster ``xreplace``, done by
+    ``replace`` when given: a :class:`Replacer` of ``subs`` shared by the gradients)."""
     if matrix.has(sympy.Derivative):
         return matrix.subs(subs)
-    return matrix.xreplace(subs)
+    return replace.matrix(matrix) if replace is not None else matrix.xreplace(subs)
 
 
 def _total(shares: list) -> E.Expr:
@@ -269,8 +271,10 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     if up_name in used:
         seqs[up_name] = upstream
     diagonal = {n.name for n in p.nodes if n.named and n.name in used and is_diagonal(n)}
+    # with scale="number", sqrt(d) of the gradients is the number the forward pass gives d
+    # (the gradients' formula alone has no operand of size d to tell it)
     bp = plan(bformula, seqs=seqs, scale=opts.scale, max_dim=opts.max_dim, labels=labels,
-              diagonal=diagonal)
+              diagonal=diagonal, ties=p.ties if opts.scale == "number" else None)
 
     # -- values: the gradients in the entries of the operands and the upstream -------------------
     grad_names = {_bar(n, notation)[0]: n for n in chosen}
@@ -283,7 +287,9 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
             for n in p.nodes:
                 if n.named and n.derived:
                     subs.update(zip(n.seq.matrix, sympy.Matrix(forward[n.name])))
-            values_ = {k: _substitute(sympy.Matrix(v), subs) for k, v in values_.items()}
+            replace = Replacer(subs)
+            values_ = {k: _substitute(sympy.Matrix(v), subs, replace)
+                       for k, v in values_.items()}
         out = {**forward, **values_}
         out[up_name] = sympy.ImmutableMatrix(upstream.matrix) if p.concrete else \
             sympy.MatrixSymbol(up_name, upstream.rows, upstream.cols)

@@ -555,7 +555,7 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
          causal: bool = False, scale: str = "symbolic", names: Mapping | None = None,
          conventions: Mapping | None = None, max_dim: int | None = None,
          seqs: Mapping | None = None, unnamed: set | None = None,
-         diagonal=(), labels: Mapping | None = None) -> Plan:
+         diagonal=(), labels: Mapping | None = None, ties: Mapping | None = None) -> Plan:
     """Plan a formula: infer the shapes, build the readings, name them.
 
     ``values`` gives operands numbers (name -> Matrix); ``causal`` makes the
@@ -566,7 +566,8 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
     gives ready vector sequences for operands (their names, sizes and values);
     ``unnamed`` lists sub-expressions to leave unnamed (not shown on their own);
     ``diagonal`` names operands that are diagonal matrices; ``labels`` gives the
-    name parts of defined names (a gradient written ∂L/∂X).
+    name parts of defined names (a gradient written ∂L/∂X); ``ties`` gives size symbols
+    values the formula itself cannot tell (a backward pass's, from its forward pass).
     """
     seqs = dict(seqs or {})
     shapes = dict(shapes or {})
@@ -610,7 +611,7 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
                 f"{mask.rows} queries and n = {mask.cols} keys, {who} would see no key at "
                 f"all and {its} softmax would be 0/0. Use m <= n")
     pl.name_nodes()
-    ties = dict(shp.ties)
+    ties = {**dict(ties or {}), **dict(shp.ties)}
     if scale == "number":
         for n in pl.nodes:
             if issubclass(n.cls, Scale):

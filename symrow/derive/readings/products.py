@@ -43,8 +43,11 @@ def matrix_product(left, right, cls=sympy.ImmutableMatrix):
     softmax weights means assumption queries that cost more than the
     product itself.  ``cls``: the kind of matrix returned."""
     inner = left.shape[1]
+    # the entries as lists: indexing a SymPy matrix entry by entry costs more than the
+    # products of symbols themselves
+    rows, cols = left.tolist(), right.tolist()
     return cls(left.shape[0], right.shape[1], lambda i, j: sympy.Add(
-        *[left[i, t] * right[t, j] for t in range(inner)]))
+        *[rows[i][t] * cols[t][j] for t in range(inner)]))
 
 
 def _points(seq: VecSeq) -> N.Rel:

@@ -31,7 +31,8 @@ from .. import vocab as V
 from .indices import NotIndex, name_at, read_expr
 from .superscripts import NO_SCRIPTS, as_subscript, index_letters_of
 from ..lexer import Group, Token
-from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain
+from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain, \
+    shape_sides
 
 __all__ = ["NameReader"]
 
@@ -354,13 +355,8 @@ class NameReader:
         if owner is None:
             raise TranslateError(self._unknown(self.src.text[pos:end]), pos, end)
         q = ref.matrices[owner]
-        dims: list[list] = [[]]
-        for node in sub:
-            if is_token(node, "\\times"):
-                dims.append([])
-            elif not is_token(node, *V.SPACING):
-                dims[-1].append(node)
-        if len(dims) != 2 or not all(dims):
+        dims = shape_sides(sub)
+        if dims is None:
             raise TranslateError("a shape under a name is written rows \\times columns, as in "
                                  "W_{m \\times n}", pos, end)
         for nodes, size, what in zip(dims, (q.rows, q.cols), ("rows", "columns")):

@@ -58,7 +58,8 @@ from .names import NameReader
 from .superscripts import index_letters_of
 from .layouts import NotationReader
 from .patterns import PatternReader
-from .units import Atom, Cursor, Emitter, TranslateError, Unit, arg_nodes, is_token, plain
+from .units import Atom, Cursor, Emitter, TranslateError, Unit, arg_nodes, is_token, plain, \
+    shape_sides
 
 __all__ = ["Atom", "Unit", "TranslateError", "Translator", "translate_text", "MAX_NESTING"]
 
@@ -572,13 +573,8 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
     def _shape_items(self, sub: list, pos: int, end: int) -> tuple:
         """The two sides of a shape ``m \\times 1``: each a number, or a size the page
         names (``("size", "m")``), which the value's shape is held against."""
-        dims: list[list] = [[]]
-        for node in sub:
-            if is_token(node, "\\times"):
-                dims.append([])
-            elif not is_token(node, *V.SPACING):
-                dims[-1].append(node)
-        if len(dims) != 2 or not all(dims):
+        dims = shape_sides(sub)
+        if dims is None:
             raise TranslateError("a shape is written rows \\times columns, as in "
                                  "(x^T)_{1 \\times n}", pos, end)
         items = []

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 
+from .. import vocab as V
 from ..lexer import Cursor, Group, Token
 
 __all__ = ["Atom", "Unit", "TranslateError", "Emitter", "Cursor", "PLACEHOLDERS", "NESTED",
+           "shape_sides",
            "arg_nodes", "plain", "is_token", "env_rows"]
 
 #: one-token placeholders the parser reads as plain symbols (no d, e, E, I)
@@ -163,6 +165,18 @@ def plain(nodes: list) -> str:
 
 def is_token(node, *texts: str) -> bool:
     return isinstance(node, Token) and node.text in texts
+
+
+def shape_sides(sub: list) -> list | None:
+    """The two sides of a shape written ``m \\times n`` (each a list of nodes), or None
+    when it is not two sides around one ``\\times``."""
+    dims: list[list] = [[]]
+    for node in sub:
+        if is_token(node, "\\times"):
+            dims.append([])
+        elif not is_token(node, *V.SPACING):
+            dims[-1].append(node)
+    return dims if len(dims) == 2 and all(dims) else None
 
 
 def env_rows(env) -> list:

@@ -60,6 +60,15 @@ def test_a_japanese_report_speaks_japanese(case):
     ("J_w: its definition (line 34) could not be read", "J_w：その定義（34 行目）が読めなかった"),
     ("the page's own name A_{ij}, followed in what comes after (it is P of the derivation)",
      "ページ独自の名前 A_{ij}（この導出の P のこと）：以降もこの意味で読む"),
+    ("the sum over j' on the right does not use j': it adds 2 copies of the same term; the "
+     "right side is the number 1/2, the other is not that number for every value of the "
+     "entries (no numbers are given on this page, so the step claims an identity)",
+     "右辺の j' についての和は j' を使わない：同じ項を 2 個足している；右辺は数 1/2 だが、"
+     "左辺は成分の値によらずその数になるわけではない（このページには数値がないので、この行は"
+     "恒等式の主張として読んだ）"),
+    ("A is 2 x 3, so it has no column 4 (check the bounds of the sum)",
+     "A は 2 x 3 なので第 4 列はない（和の範囲を確かめる）"),
+    ("something new; of no known form", "something new; of no known form"),
 ])
 def test_messages_in_japanese(en, ja):
     assert message(en, "ja") == ja

@@ -65,8 +65,20 @@ def message(text: str, lang: str = "en") -> str:
         for name, value in found.groupdict().items():
             out = out.replace("{%s}" % name, "" if value is None else message(value, lang))
         return out
+    if "; " in text:
+        # hints joined to a message (the sum's plain words; the comparison's): each part
+        # in its own form
+        parts = text.split("; ")
+        for k in range(1, len(parts)):
+            head, tail = "; ".join(parts[:k]), "; ".join(parts[k:])
+            first = message(head, lang)
+            if first != head:
+                return first + _JOIN.get(lang, "; ") + message(tail, lang)
     return text
 
+
+#: how two messages joined by "; " are joined in each language
+_JOIN = {"ja": "；"}
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 

@@ -852,6 +852,8 @@ def _places(ev, spec, env) -> tuple[str, list[int], range]:
     if len(spec) == 3:
         # rows written, then \vdots to the last row, which the shape under the matrix gives
         high = ev._index(spec[2], env)
+    if high < low:
+        raise MathError(f"the dots run from {low} down to {high}")
     if any(not low <= place <= high for place in places):
         # W_{i,1} x_1 + W_{i,2} x_2 + ... + W_{i,n} x_n at this derivation's n = 1: the
         # terms written run past the end, so the page's n is not this derivation's
@@ -861,8 +863,6 @@ def _places(ev, spec, env) -> tuple[str, list[int], range]:
                         f"gives ({high}) at these sizes: the page's sizes are not this "
                         f"derivation's; say them (as in W_{{m \\times n}}) to have it "
                         f"checked")
-    if high < low:
-        raise MathError(f"the dots run from {low} down to {high}")
     if high - low + 1 > 4096:
         raise MathError("the dots stand for more than 4096 terms")
     return kappa, places, range(low, high + 1)

@@ -23,7 +23,8 @@ DELTA = r"""\Delta = \left( \begin{array}{cccc}
   \delta_{h1} & \delta_{h2} & \ldots & \delta_{hn} \\
 \end{array} \right)"""
 
-XT_DELTA = r"""X^{\mathrm{T}}\Delta = \left( \begin{array}{cccc}
+# \begin{array}{cc} with four entries a row, as the page has it (KaTeX accepts it)
+XT_DELTA = r"""X^{\mathrm{T}}\Delta = \left( \begin{array}{cc}
   \sum\limits_{k=1}^h x_{k1}\delta_{k1} & \sum\limits_{k=1}^h x_{k1}\delta_{k2} & \ldots &
     \sum\limits_{k=1}^h x_{k1}\delta_{kn} \\
   \sum\limits_{k=1}^h x_{k2}\delta_{k1} & \sum\limits_{k=1}^h x_{k2}\delta_{k2} & \ldots &
@@ -197,3 +198,42 @@ def test_the_verdicts_in_numbers():
     y = x @ w
     assert np.isclose(y[0, 0], sum(x[0, k] * w[k, 0] for k in range(m)))
     assert not np.isclose(y[0, 0], x[0, 0] * w[0, 0] + x[0, 1] * w[1, 1])
+
+
+# -- the real page, and its slips ----------------------------------------------------------
+
+def real_page() -> str:
+    from pathlib import Path
+    from symrow.checker.document import notebook_markdown
+    path = Path(__file__).resolve().parent / "check_cases" / "real" / \
+        "shinnkura-matrix-backward.ipynb"
+    return notebook_markdown(path.read_text(encoding="utf-8"))[0]
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(k for k, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    (r"\partial X & = \Delta W^{\mathrm{T}}", r"\partial X & = \Delta W", r"\partial X & ="),
+    (r"\sum\limits_{k=1}^hx_{k2}\delta_{k1}", r"\sum\limits_{k=1}^hx_{k2}\delta_{k2}",
+     r"\sum\limits_{k=1}^hx_{k2}\delta_{k2} & \sum\limits_{k=1}^hx_{k2}\delta_{k2}"),
+    (r"\sum\limits_{k=1}^n\delta_{1k}w_{2k}", r"\sum\limits_{k=1}^n\delta_{1k}w_{1k}",
+     r"\sum\limits_{k=1}^n\delta_{1k}w_{1k} & \sum\limits_{k=1}^n\delta_{1k}w_{1k}"),
+])
+def test_the_real_page_with_a_slip_is_wrong_at_that_line(old, new, needle):
+    text = real_page()
+    report = symrow.check(text, against=affine())
+    assert report.verdict == "holds", report.to_text()
+    slipped = text.replace(old, new, 1)
+    assert slipped != text
+    report = symrow.check(slipped, against=affine())
+    assert report.verdict == "wrong"
+    wrong = [s for s in report.steps if s.status == "wrong"]
+    at = line_of(slipped, needle)
+    # the first wrong step is the claim that holds the slip: its relation is on the
+    # slip's line, or on the line of the '=' that opens the written-out matrix
+    assert wrong[0].line <= at and all(s.status != "wrong" for s in report.steps
+                                       if s.line < wrong[0].line)
+    before = [s for s in report.steps if s.line <= at]
+    assert before[-1] is wrong[0] or before[-1].status == "wrong"

@@ -80,6 +80,7 @@ def test_a_written_entry_with_the_wrong_column_is_wrong():
     report = symrow.check(page(DELTA, slipped), against=affine())
     assert report.verdict == "wrong"
     assert report.steps[1].status == "wrong" and "written twice" in report.steps[1].message
+    assert "成分 (2, 1)が 2 回書かれていて" in report.to_text("ja")
     first_row = XT_DELTA.replace(r"x_{k1}\delta_{k2}", r"x_{k1}\delta_{k1}", 1)
     report = symrow.check(page(DELTA, first_row), against=affine())
     assert [s.status for s in report.steps] == ["defines", "wrong"]

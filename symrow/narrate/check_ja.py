@@ -72,6 +72,10 @@ TEMPLATES: dict[str, str] = {
 
 _SHAPE = r"(?:an? )?(\d+) x (\d+) matrix"
 
+#: the tail of the message of a place written twice (symrow.formula.entries, _written)
+_TWICE = (r" is written twice at these sizes \(the places before and after the dots meet\), "
+          r"as (.+) and as (.+), which differ")
+
 #: the checker's frequent messages and hints, as (regular expression, Japanese); a group
 #: written {T1} is itself translated (a message inside a message)
 MESSAGES: list = [
@@ -309,6 +313,18 @@ MESSAGES: list = [
      r"another notation",
      r"ページは \1 を添字 2 つの成分で書いている。添字 1 つの \2 は別の記法である"),
     (r"not checked: (?P<T1>the page writes .+)", r"未検査：{T1}"),
+    (r"entry \((\d+), (\d+)\)" + _TWICE,
+     r"この大きさでは成分 (\1, \2)が 2 回書かれていて（点の前と後の位置が重なる）、\3 と \4 で"
+     r"値が違う"),
+    (r"row (\d+)" + _TWICE,
+     r"この大きさでは第 \1 行が 2 回書かれていて（点の前と後の位置が重なる）、\2 と \3 で"
+     r"値が違う"),
+    (r"column (\d+)" + _TWICE,
+     r"この大きさでは第 \1 列が 2 回書かれていて（点の前と後の位置が重なる）、\2 と \3 で"
+     r"値が違う"),
+    (r"term (\d+)" + _TWICE,
+     r"この大きさでは第 \1 項が 2 回書かれていて（点の前と後の位置が重なる）、\2 と \3 で"
+     r"値が違う"),
     (r"(.+?) is (\d+) x (\d+), and the page writes (.+?) as its last row, where "
      r"this derivation's (.+?) is (\d+): the page's sizes are not this derivation's; not "
      r"checked",

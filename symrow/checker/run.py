@@ -245,14 +245,14 @@ class _Run:
         self.numbers = any(t.values for t in targets)
         #: the members of the chain being checked (indices mean one thing along a chain)
         self.chain_members: list = []
-        #: a page of prose with no math markup at all (a copy that lost its delimiters,
-        #: rendered glyph runs): what is read from it is never called wrong
         #: the chains that define the page's name for the upstream gradient (see
         #: page_upstream), by id, with what their step says
         self.upstream_named: dict = {}
         #: members (by (context, member) ids) that read in another notation than the
         #: page's batch forms (a one-index entry of a matrix the page gave by its entries)
         self.other_notation: set = set()
+        #: a page of prose with no math markup at all (a copy that lost its delimiters,
+        #: rendered glyph runs): what is read from it is never called wrong
         self.prose_page = self.page.markdown and _prose_without_math(self.page.original)
         #: units that did not read for an e_{x} where e^{x} is likely meant (by the key
         #: of :meth:`unit`): (e_{x} as written, e^{x})
@@ -520,8 +520,8 @@ class _Run:
         for it (the prose's "first we find δ").  Its entry indices that are letters (h, n)
         are the page's sizes, read off the places they index.  Bound, and said in a note,
         only when the page has one such definition, of the upstream's shape, and defines
-        the name nowhere else; a one-index δ_j of it is then not read (the page gave it
-        entries only)."""
+        the name nowhere else; a one-index δ_j of it is then another notation (one
+        sample's), read but not checked: the page gave Δ by its entries only."""
         from .own import bind, defined_name
         for target in self.targets:
             contexts = self.contexts_for(target)

@@ -71,13 +71,7 @@ CASES = [
          WRONG, (31, 31)),
     Case("shun-tak-affine-backward.ipynb", "gradient", "vectors and bias indices", "holds"),
     Case("shinnkura-matrix-backward.ipynb", "gradient", "names the writer defines (the upstream "
-         "as a matrix of its entries)", "holds",
-         today="unreadable: Δ, the page's h x n matrix of the δ's (line 27), is the upstream "
-               "gradient \\bar{Y} only by the prose ('まず δ を求めます'); its entries "
-               "\\delta_{ij} read as Kronecker deltas and its size h is the page's own, so the "
-               "definition, and every line that uses Δ (\\partial W = X^T Δ, \\partial X = Δ "
-               "W^T, written out), is not read; the single-sample lines (\\partial w_{ij} = "
-               "y_i \\delta_j, \\partial b_j = \\delta_j) are rightly not judged"),
+         "as a matrix of its entries; the page's own sizes h, m)", "holds"),
     Case("joyabrata-mlp-relu-backward.ipynb", "gradient", "names the writer defines", "wrong",
          WRONG, (165, 174)),
     Case("mathse-4820588-linear-xwt.md", "gradient", "indices: free-index entry formulas",

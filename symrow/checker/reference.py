@@ -359,13 +359,17 @@ class Reference:
     def describe(self) -> str:
         """``attention (m=2, n=2, d=2, d_v=2, causal, heads=2)``: the kind, sizes and options."""
         own = getattr(self, "page_size_names", frozenset())
-        every = {**self.sizes, **getattr(self, "renamed_sizes", {})}
+        # the derivation's sizes: a name the page took for a size of its own (its m, X's
+        # columns) is shown with the derivation's value, kept with the renamed ones
+        every = {**{k: v for k, v in self.sizes.items() if k not in own},
+                 **getattr(self, "renamed_sizes", {})}
         order = getattr(self, "size_order", None)
+        if not order and getattr(self, "renamed_sizes", None):
+            order = list(getattr(self.derivation, "sizes", None) or {})
         if order:       # sizes the page uses as indices are shown where they were
             every = dict(sorted(every.items(), key=lambda kv: order.index(kv[0])
                                 if kv[0] in order else len(order)))
-        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in every.items()
-                          if k not in own)
+        sizes = ", ".join(f"{'ℓ' if k == 'ell' else k}={v}" for k, v in every.items())
         extra = option_text(self.options, self.sizes)
         inside = ", ".join(x for x in (sizes, extra) if x)
         return f"{self.kind} ({inside})" if inside else self.kind

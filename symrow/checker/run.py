@@ -245,6 +245,12 @@ class _Run:
         self.numbers = any(t.values for t in targets)
         #: the members of the chain being checked (indices mean one thing along a chain)
         self.chain_members: list = []
+        #: the chains that define the page's name for the upstream gradient (see
+        #: page_upstream), by id, with what their step says
+        self.upstream_named: dict = {}
+        #: members (by (context, member) ids) that read in another notation than the
+        #: page's batch forms (a one-index entry of a matrix the page gave by its entries)
+        self.other_notation: set = set()
         #: a page of prose with no math markup at all (a copy that lost its delimiters,
         #: rendered glyph runs): what is read from it is never called wrong
         self.prose_page = self.page.markdown and _prose_without_math(self.page.original)
@@ -358,6 +364,8 @@ class _Run:
             got = unit
         except (TranslateError, ReadError, _Unreadable) as err:
             got = (err.message, err.pos, err.end)
+            if getattr(err, "another_notation", False):
+                self.other_notation.add(key)
             if getattr(err, "subscripted_e", None) is not None:
                 self.slips[key] = err.subscripted_e
         except RecursionError:
@@ -380,6 +388,8 @@ class _Run:
                              "per line or in an align* environment", line=1, column=1,
                              near=self.src.near(0))
         self.page_inputs(chains)
+        self.page_upstream(chains)
+        self.page_index_sizes(chains)
         # notes such as (1 \le i \le m) restrict the claim before them
         claims: list = []
         notes: dict = {}
@@ -497,6 +507,164 @@ class _Run:
                     size = "" if target.general else f" ({q.cols})"
                     said += f", and {shown} as its length{size}"
                 self.notes.append(said)
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+
+    def page_upstream(self, chains: list) -> None:
+        """``\\Delta = \\left(\\begin{array}{ccc} \\delta_{11} & \\ldots & \\delta_{1n} \\\\
+        \\vdots & \\ddots & \\vdots \\\\ \\delta_{h1} & \\ldots & \\delta_{hn}
+        \\end{array}\\right)`` against a backward pass: a name the derivation does not know
+        (a capital: Δ, whose entries are δ by the naming table), defined as the matrix of
+        its own entries, is a matrix of free entries; in a backward pass the upstream
+        gradient is the one free matrix, so one of exactly its shape is the page's name
+        for it (the prose's "first we find δ").  Its entry indices that are letters (h, n)
+        are the page's sizes, read off the places they index.  Bound, and said in a note,
+        only when the page has one such definition, of the upstream's shape, and defines
+        the name nowhere else; a one-index δ_j of it is then another notation (one
+        sample's), read but not checked: the page gave Δ by its entries only."""
+        from .own import bind, defined_name
+        for target in self.targets:
+            contexts = self.contexts_for(target)
+            ref0 = contexts[0].ref
+            upstream = getattr(ref0.derivation, "upstream", None)
+            if getattr(ref0.derivation, "kind", None) != "backward" or upstream is None:
+                continue
+            mine = [c for c in chains if c.problem is None and self.section_of(c.pos) is target]
+            found, lefts = [], {}
+            for chain in mine:
+                if not chain.relations or chain.relations[0].kind != "eq":
+                    continue
+                named = defined_name(chain.members[0].nodes, self.src, ref0, self.scripts)
+                if named is None:
+                    continue
+                parts, indices, power = named
+                key = dataclasses.replace(parts, font=None).canonical
+                lefts[key] = lefts.get(key, 0) + 1
+                if indices or power != 1 or parts.lowercase or parts.sub is not None or \
+                        parts.sup is not None or parts.accent is not None or \
+                        len(chain.members) != 2:
+                    continue
+                got = [self._own_entries(chain, parts, ctx) for ctx in contexts]
+                if all(g is not None for g in got):
+                    found.append((chain, parts, key, got))
+                elif any(g is not None for g in got):
+                    found.append(None)          # a reading in some instances only
+            if len(found) != 1 or found[0] is None or lefts.get(found[0][2], 0) != 1:
+                continue       # none, or more than one thing the upstream could be
+            chain, parts, key, got = found[0]
+            for ctx, (up, sizes) in zip(contexts, got):
+                for letter, size in sizes.items():
+                    ctx.ref.own_size(letter, size)
+                bind(ctx.ref, parts, (), up.symbols)
+                ctx.ref.entries_only = getattr(ctx.ref, "entries_only", frozenset()) | {key}
+                ctx.ref.__dict__.pop("_canonical_names", None)
+            up, sizes = got[0]
+            shown = " ".join(self.text_of(chain.members[0]).split())
+            line = self.src.line_col(chain.pos)[0]
+            said = f"{shown} = {up.name}"
+            if sizes and not target.general:
+                said += " (" + ", ".join(f"{k} = {v}" for k, v in sizes.items()) + ")"
+            self.upstream_named[id(chain)] = (
+                f"the page's name for the upstream gradient: {said}, the one matrix of free "
+                f"entries of its shape; followed in what comes after")
+            self.notes.append(f"line {line}: {shown}, a matrix of free entries of the shape "
+                              f"of the upstream gradient {up.name}, is read as the page's "
+                              f"name for it ({said})")
+            self.bound += 1
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+
+    def _own_entries(self, chain, parts, ctx):
+        """(the upstream's quantity, the page's sizes) when the chain's right side is the
+        matrix of the entries of ``parts`` (a name of the upstream gradient's shape), read
+        in a copy of ``ctx``'s reference; else None."""
+        from .own import bind
+        from ..reader.entries.uses import name_uses
+        from ..reader.entries.translate import TranslateError
+        from ..reader.entries.parse import ReadError, parse_unit
+        from ..reader.notation import GREEK_CAPITALS
+        from ..formula.values import MathError, is_matrix
+        ref = ctx.ref
+        upstream = sympy.ImmutableMatrix(ref.derivation.upstream)
+        up = next((q for q in ref.quantities.values() if q.symbols == upstream), None)
+        if up is None or (up.rows, up.cols) == (1, 1):
+            return None
+        letter = GREEK_CAPITALS.get(parts.head) or \
+            (parts.head.lower() if len(parts.head) == 1 else None)
+        if letter is None:
+            return None
+        right = chain.members[1]
+        dims = _index_dims([u for u in name_uses(right.nodes, self.src)
+                            if u.parts.head == letter], (up.rows, up.cols))
+        if dims is None:
+            return None
+        sizes = {}
+        for name, dim in dims.items():
+            if name in ref.sizes or name in getattr(ref, "renamed_sizes", {}):
+                if ref.sizes.get(name, getattr(ref, "renamed_sizes", {}).get(name)) != dim:
+                    return None      # the page's n is not the upstream's size: not guessed
+            else:
+                sizes[name] = dim
+        trial = ref.with_own_values(ref.values)
+        trial.__dict__["_owns_tables"] = False
+        for name, dim in sizes.items():
+            trial.own_size(name, dim)
+        try:
+            q = bind(trial, parts, (), up.symbols)
+        except MathError:
+            return None
+        tctx = _Context(trial, ctx.sizes, self.src, {})
+        tctx.translator.scripts = self.scripts
+        try:
+            unit = tctx.translator.unit(right.nodes, right.pos, right.end)
+            parse_unit(unit, {}, self.parser)
+            value = tctx.evaluator.value(unit, {})
+        except (TranslateError, ReadError, MathError):
+            return None
+        if not is_matrix(value) or value.shape != (q.rows, q.cols) or \
+                sympy.ImmutableMatrix(value) != q.symbols:
+            return None
+        return up, sizes
+
+    def page_index_sizes(self, chains: list) -> None:
+        """``x_{1m}``, ``x_{hm}``, ``w_{m1}`` where the derivation's m (3) is more than the
+        places it indexes (X's 2 columns, W's 2 rows): a size letter written as an entry's
+        index past the matrix's end is the page's own name for a size, not the
+        derivation's.  When every such use indexes places of one count, that count is the
+        page's size of that name for the page (said in a note); when they disagree,
+        nothing is bound (the lines say what they say)."""
+        from ..reader.entries.uses import name_uses
+        for target in self.targets:
+            contexts = self.contexts_for(target)
+            mine = [c for c in chains if c.problem is None and self.section_of(c.pos) is target]
+            uses = [u for c in mine for m in c.members for u in name_uses(m.nodes, self.src)]
+            for ctx in contexts:
+                ref = ctx.ref
+                places: dict = {}
+                for use in uses:
+                    q = ref.by_letter.get((use.parts.head, use.parts.sup or ""))
+                    if q is None or use.parts.accent is not None or q.rows == 1 or \
+                            q.cols == 1:
+                        continue
+                    for name, dims in (_index_dims([use], (q.rows, q.cols), one=False)
+                                       or {}).items():
+                        places.setdefault(name, set()).update(dims)
+                own = getattr(ref, "page_size_names", frozenset())
+                for name, dims in places.items():
+                    value = ref.sizes.get(name, getattr(ref, "renamed_sizes", {}).get(name))
+                    if value is None or name in own or len(dims) != 1:
+                        continue
+                    (dim,) = dims
+                    if value <= dim:
+                        continue
+                    ref.own_size(name, dim)
+                    ref.__dict__.pop("_canonical_names", None)
+                    if ctx is contexts[0]:
+                        shown = "\\ell" if name == "ell" else name
+                        self.notes.append(
+                            f"the page's {shown} is {dim}, the count of the places it "
+                            f"indexes (written as an entry's index past this derivation's "
+                            f"{shown}): the page's own size")
         for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
             del self.cache[key]
 
@@ -942,6 +1110,8 @@ class _Run:
         out = []
         defining = self.definition_chain(chain, target)
         own = self.shape_statement(chain, target)
+        if own is None and id(chain) in self.upstream_named:
+            own = Outcome("defines", self.upstream_named[id(chain)])
         if own is None and not defining:
             own = self.page_definition(chain, target)
         if own is None and not defining:
@@ -1394,6 +1564,11 @@ class _Run:
         from ..formula.values import NeedsValues, Undecided
         lu = self.unit(ctx, lm)
         ru = None if rel.kind == "in" else self.unit(ctx, rm)
+        for u, m in ((lu, lm), (ru, rm)):
+            if isinstance(u, tuple) and (id(ctx), id(m)) in self.other_notation:
+                # a one-index \delta_j of the page's Δ (given by its entries): a line in
+                # the notation of one sample, read as far as that and not judged
+                return Outcome("unchecked", f"not checked: {u[0]}")
         for u in (lu, ru):
             if isinstance(u, tuple):
                 slip = self.slipped_e(ctx, rel, lm, rm, conditions)
@@ -1704,6 +1879,28 @@ class _Run:
 _MARKUP = re.compile(r"\$|\\\[|\\\(|```\s*math|\\begin\s*\{(?:equation|align|gather|multline|"
                      r"eqnarray|displaymath|math)\*?\}")
 _PROSE_LINE = re.compile(r"(?:\b[A-Za-z][a-z]+\b[ ,]+){5}|[\u3040-\u30ff\u4e00-\u9fff]{6}")
+
+
+def _index_dims(uses: list, shape: tuple, one: bool = True):
+    """{letter: the count of places it indexes} over entries written with two indices of
+    one character each (``\\delta_{h1}``: h indexes the rows); with ``one``, None when a
+    letter indexes places of two counts or a use is not such an entry, else {letter: set
+    of counts} and the uses that are not entries are passed over."""
+    out: dict = {}
+    for use in uses:
+        sub = (use.parts.sub or "").replace(",", "").replace(" ", "")
+        if len(sub) != 2 or use.parts.sup is not None:
+            if one:
+                return None
+            continue
+        for item, dim in zip(sub, shape):
+            if item.isalpha():
+                out.setdefault(item, set()).add(dim)
+    if not one:
+        return out
+    if any(len(d) != 1 for d in out.values()):
+        return None
+    return {k: next(iter(d)) for k, d in out.items()}
 
 
 def _bind_all(ref, names: list, shapes) -> None:

@@ -276,6 +276,17 @@ class Evaluator:
             for k, value in enumerate(idx):
                 if not 1 <= value <= limits[k]:
                     what = "row" if k == 0 else "column"
+                    item = atom.items[k]
+                    if isinstance(item, str) and item not in env and \
+                            item in self.ref.sizes and value > limits[k]:
+                        # x_{1m} of a 3 x 2 X where this derivation's m is 3: the page's
+                        # size letters are not this derivation's; not judged on that
+                        from .values import Undecided
+                        shown = "\\ell" if item == "ell" else item
+                        raise Undecided(f"{q.name} is {q.rows} x {q.cols}, and the page "
+                                        f"writes {shown} as its last {what}, where this "
+                                        f"derivation's {shown} is {value}: the page's "
+                                        f"sizes are not this derivation's; not checked")
                     raise MathError(f"{q.name} is {q.rows} x {q.cols}, so it has no {what} "
                                     f"{value} (check the bounds of the sum)")
             if kind == "row":
@@ -876,6 +887,26 @@ def _explicit(places: list, k: int):
     return found
 
 
+def _written(ev, units: list, local: dict, what: str):
+    """The value of the place that the written ``units`` all stand at (one, mostly; two
+    when the sizes make places meet: the second row of x_{k1}, x_{k2}, ⋮, x_{km} is also
+    its last when m = 2).  Written twice, they must agree there: else the page says two
+    things of one place, and the step is wrong at these sizes."""
+    values = [ev.value(unit, local) for unit in units]
+    first = values[0]
+    for other in values[1:]:
+        if other == first:
+            continue
+        diff = (other - first) if is_matrix(first) == is_matrix(other) else None
+        if diff is not None and (diff.expand() == sympy.zeros(*diff.shape)
+                                 if is_matrix(diff) else sympy.expand(diff) == 0):
+            continue
+        raise MathError(f"{what} is written twice at these sizes (the places before and "
+                        f"after the dots meet), as {sympy.sstr(first)} and as "
+                        f"{sympy.sstr(other)}, which differ")
+    return first
+
+
 def elided_value(ev, atom: Atom, env: dict):
     """The value of ``t_1 + t_2 + \\cdots + t_N`` at ``env``."""
     (spec,) = atom.items
@@ -884,9 +915,10 @@ def elided_value(ev, atom: Atom, env: dict):
     kappa, places, span = _places(ev, spec, env)
     terms = []
     for k in span:
-        n = _explicit(places, k)
-        unit = template if n is None else explicit[n]
-        terms.append(ev.value(unit, {**env, kappa: k}))
+        written = [explicit[n] for n, place in enumerate(places) if place == k]
+        local = {**env, kappa: k}
+        terms.append(_written(ev, written, local, f"term {k}") if written else
+                     ev.value(template, local))
     return ev._add(terms)
 
 
@@ -911,6 +943,8 @@ def grid_value(ev, atom: Atom, env: dict):
             ci = _explicit(cplaces, ck)
             if ri is not None and ci is not None:
                 unit = grid[ri][ci]
+                written = [grid[a][b] for a, p in enumerate(rplaces) if p == rk
+                           for b, q in enumerate(cplaces) if q == ck]
             elif rspec is not None and cspec is not None:
                 unit = templates[0]
             elif rspec is not None:
@@ -922,6 +956,11 @@ def grid_value(ev, atom: Atom, env: dict):
                 local[kr] = rk
             if kc is not None:
                 local[kc] = ck
+            if ri is not None and ci is not None and len(written) > 1:
+                place = f"entry ({rk}, {ck})" if rspec is not None and cspec is not None \
+                    else (f"row {rk}" if rspec is not None else f"column {ck}")
+                blocks.append(_written(ev, written, local, place))
+                continue
             blocks.append(ev.value(unit, local))
         rows.append(blocks)
     return assemble(rows, "a matrix with dots")

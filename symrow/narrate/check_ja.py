@@ -72,6 +72,10 @@ TEMPLATES: dict[str, str] = {
 
 _SHAPE = r"(?:an? )?(\d+) x (\d+) matrix"
 
+#: the tail of the message of a place written twice (symrow.formula.entries, _written)
+_TWICE = (r" is written twice at these sizes \(the places before and after the dots meet\), "
+          r"as (.+) and as (.+), which differ")
+
 #: the checker's frequent messages and hints, as (regular expression, Japanese); a group
 #: written {T1} is itself translated (a message inside a message)
 MESSAGES: list = [
@@ -312,6 +316,48 @@ MESSAGES: list = [
      r"softmax(\1) はページの略記として \2 と読む（数1つの softmax なら 1 になる）"),
     (r"a function-style heading: (.+) is not this derivation's result \((.+)\); not checked",
      r"関数の形の見出し：\1 はこの導出の結果（\2）ではないので検査しない"),
+    (r"the page's name for the upstream gradient: (.+?) \((.+)\), the one matrix of free "
+     r"entries of its shape; followed in what comes after",
+     r"ページが上流の勾配に付けた名前：\1（\2）。その形の自由な成分の行列はこれ 1 つなので、"
+     r"以降もこの意味で読む"),
+    (r"the page's name for the upstream gradient: (.+?), the one matrix of free entries of "
+     r"its shape; followed in what comes after",
+     r"ページが上流の勾配に付けた名前：\1。その形の自由な成分の行列はこれ 1 つなので、"
+     r"以降もこの意味で読む"),
+    (r"(.+?), a matrix of free entries of the shape of the upstream gradient (.+?), is read "
+     r"as the page's name for it \((.+?)(?: \((.+)\))?\)",
+     r"\1 は上流の勾配 \2 と同じ形の、自由な成分の行列なので、ページがそれに付けた名前と"
+     r"読む（\3。\4）"),
+    (r"the page's (.+?) is (\d+), the count of the places it indexes \(written as an entry's "
+     r"index past this derivation's (.+?)\): the page's own size",
+     r"ページの \1 は \2：成分の添字としてこの導出の \3 を超えて書かれているので、ページ"
+     r"自身の大きさとして、それが添字となる位置の数を取る"),
+    (r"the page writes (.+?) by its entries, with two indices; (.+?) with one index is in "
+     r"another notation",
+     r"ページは \1 を添字 2 つの成分で書いている。添字 1 つの \2 は別の記法である"),
+    (r"not checked: (?P<T1>the page writes .+)", r"未検査：{T1}"),
+    (r"entry \((\d+), (\d+)\)" + _TWICE,
+     r"この大きさでは成分 (\1, \2)が 2 回書かれていて（点の前と後の位置が重なる）、\3 と \4 で"
+     r"値が違う"),
+    (r"row (\d+)" + _TWICE,
+     r"この大きさでは第 \1 行が 2 回書かれていて（点の前と後の位置が重なる）、\2 と \3 で"
+     r"値が違う"),
+    (r"column (\d+)" + _TWICE,
+     r"この大きさでは第 \1 列が 2 回書かれていて（点の前と後の位置が重なる）、\2 と \3 で"
+     r"値が違う"),
+    (r"term (\d+)" + _TWICE,
+     r"この大きさでは第 \1 項が 2 回書かれていて（点の前と後の位置が重なる）、\2 と \3 で"
+     r"値が違う"),
+    (r"(.+?) is (\d+) x (\d+), and the page writes (.+?) as its last row, where "
+     r"this derivation's (.+?) is (\d+): the page's sizes are not this derivation's; not "
+     r"checked",
+     r"\1 は \2×\3 で、ページは \4 を最後の行の番号として書いているが、この導出の \5 は "
+     r"\6 である：ページの大きさの名前はこの導出のものと違うので、検査しない"),
+    (r"(.+?) is (\d+) x (\d+), and the page writes (.+?) as its last column, where "
+     r"this derivation's (.+?) is (\d+): the page's sizes are not this derivation's; not "
+     r"checked",
+     r"\1 は \2×\3 で、ページは \4 を最後の列の番号として書いているが、この導出の \5 は "
+     r"\6 である：ページの大きさの名前はこの導出のものと違うので、検査しない"),
     (r"the page's upstream gradient (.+), in names of its own: (.+); followed in what "
      r"comes after",
      r"ページ自身の名前による上流の勾配 \1：\2（以降もこの値で読む）"),

@@ -250,6 +250,17 @@ def rewrite(nodes: list, matrices: set) -> list:
                 # dW, dQ (CS231n's and FlashAttention's spelling), \delta W: the gradient
                 # of a matrix of the formula, the d written against its name
                 end = _name_end(nodes, k + 1)
+                first = nodes[k + 1]
+                if node.text == "\\partial" and first.kind == "letter" and \
+                        first.text.islower() and first.text.upper() in matrices and \
+                        end == k + 4 and _text(nodes[k + 2]) == "_":
+                    # \partial w_{ij}: an entry of the gradient of W (the page's shorthand
+                    # for \partial E / \partial w_{ij})
+                    got = _bar_of(_plain(nodes[k + 1:end]), node)
+                    if got is not None:
+                        out += got
+                        k = end
+                        continue
                 while end > k + 2 and "".join(_text(n) for n in _plain(nodes[k + 1:end])) \
                         not in matrices:
                     end -= 2          # dS^T: the gradient of S, then its transpose

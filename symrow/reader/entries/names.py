@@ -415,6 +415,14 @@ class NameReader:
             return self._checked(q, "entry", (1, items[0]), ((items[0], q.cols, "column"),))
         if len(items) == 1 and q.cols == 1 and q.rows > 1:
             return self._checked(q, "entry", (items[0], 1), ((items[0], q.rows, "row"),))
+        if len(items) == 1 and q.name in getattr(self.ref, "entries_only", ()):
+            # the page wrote this matrix by its entries only (\\delta_{ij} of its Δ): a
+            # one-index \\delta_j is in another notation, not a row of it
+            err = TranslateError(f"the page writes {q.name} by its entries, with two "
+                                 f"indices; {q.letter} with one index is in another "
+                                 f"notation", pos, end)
+            err.another_notation = True        # read, but not of this page's batch forms
+            raise err
         if len(items) == 1:
             return self._checked(q, "row", items, ((items[0], q.rows, "row"),))
         if len(items) == 2 and not bold:

@@ -113,17 +113,24 @@ CASES = [
                "undefined', and dL/dW = dL/dz x^T (line 178) and dL/dx = W^T dL/dz (line "
                "219) are wrong with hints for the row forms; the derivation's column "
                "convention is not carried to the page (the page's convention is inferred "
-               "from row atoms \\boldsymbol{x}_i only, not from whole lower-case names)"),
+               "from row atoms \\boldsymbol{x}_i only, not from whole lower-case names). "
+               "The page's m, refused at line 39 as two sizes (2 and 3), is then read as 2 at "
+               "lines 187 and 196 ('not 2 x 1'). Read as written (convention='row') every "
+               "product holds, but the page's m and n are still bound to symrow's own size "
+               "labels (m=3, l=2, n=1): W in R^{m x n} (lines 39, 196) and x^T in R^{1 x n} "
+               "(line 191) come out wrong"),
     Case("affine-transformation-layer-zh.md", "gradient", "none (read and judged)", "wrong",
          WRONG, (62, 62)),
     Case("robotchinwag-linear-layer-index.md", "gradient", "indices: subscripts, summation "
          "convention in words", "holds",
          today="WORST: wrong. The summation convention is not read on this page (lower "
-               "indices; the prose says 'the k index is repeated ... a dummy index and we "
-               "sum'), so \\frac{\\partial x_{ik}}{\\partial x_{pq}} c_{kj} (line 90) is "
-               "judged with k free and set to 1 ('the right side is the number 0'), and so "
-               "are lines 96, 148 and 150; y_{ij} = x_{ik}c_{kj} + 1_i b_j (line 70) is not "
-               "read, its c being defined only at line 144"),
+               "indices; the prose says only 'the k index is repeated ... it's a dummy index "
+               "and we sum'), and even read with it (tried with the words stated) the "
+               "derivative of an entry by an entry times a factor, \\frac{\\partial "
+               "x_{ik}}{\\partial x_{pq}} c_{kj} (line 90), is judged with k free and set "
+               "to 1 ('the right side is the number 0'), and so are lines 96, 148 and 150; "
+               "y_{ij} = x_{ik}c_{kj} + 1_i b_j (line 70) is not read, its c being defined "
+               "only at line 144"),
     Case("dl-memo-fc-softmax-ja.md", "gradient", "cases without conditions (a comma)",
          "wrong", ("unreadable", "wrong"), (80, 80)),
     # -- attention ------------------------------------------------------------------------------

@@ -123,14 +123,13 @@ CASES = [
          WRONG, (62, 62)),
     Case("robotchinwag-linear-layer-index.md", "gradient", "indices: subscripts, summation "
          "convention in words", "holds",
-         today="WORST: wrong. The summation convention is not read on this page (lower "
-               "indices; the prose says only 'the k index is repeated ... it's a dummy index "
-               "and we sum'), and even read with it (tried with the words stated) the "
-               "derivative of an entry by an entry times a factor, \\frac{\\partial "
-               "x_{ik}}{\\partial x_{pq}} c_{kj} (line 90), is judged with k free and set "
-               "to 1 ('the right side is the number 0'), and so are lines 96, 148 and 150; "
-               "y_{ij} = x_{ik}c_{kj} + 1_i b_j (line 70) is not read, its c being defined "
-               "only at line 144"),
+         today="unreadable: the nine claims read hold (the summation convention read from "
+               "'it's a dummy index', C = A^T read through its Liquid link tag): the "
+               "derivatives by x_{pq} and a_{pq} with their Kronecker deltas (lines 90-102, "
+               "148-150) and c_{kj} = a_{jk}; not read are the loss l (lines 109-127, "
+               "158-169, 197-212: 'unknown name l'), the bias entries b_j, b_p of \\hat{b} "
+               "(lines 70, 84, 139-140, 181-206), (c^T)_{jq} (line 115) and the prose "
+               "'$i == p$' (line 105)"),
     Case("dl-memo-fc-softmax-ja.md", "gradient", "cases without conditions (a comma)",
          "wrong", ("unreadable", "wrong"), (80, 80)),
     # -- attention ------------------------------------------------------------------------------

@@ -451,3 +451,17 @@ def test_a_derivative_by_an_entry_equal_to_an_entry_is_a_claim():
     page = r"$$\frac{\partial O^{ib}}{\partial V^{mb}} = P^{im}$$"
     assert _check(page, ATTENTION).verdict == "wrong"
     assert _check(page.replace("= P", "= 2 P"), ATTENTION).verdict == "holds"
+
+
+def test_a_size_letter_seen_to_mean_another_size_is_not_read_later():
+    """HetanshWaghela's layer (tests/check_cases/real/hetanshwaghela-matrix-form-backprop.md)
+    writes W in R^{m x n} with its own m, refused as two sizes; a later space with that m
+    was then judged with the derivation's m and called wrong."""
+    against = symrow.backward(symrow.explain("Y = XW", {"X": (2, 3), "W": (3, 4)}))
+    later = r"$W^T \in \mathbb{R}^{4 \times m}$"        # the page's m is 3, the derivation's 2
+    alone = _check(later, against).steps
+    assert [s.status for s in alone] == ["wrong"]       # with nothing said, m is ours
+    steps = _check(r"$W \in \mathbb{R}^{m \times k}$ and so " + later, against).steps
+    assert [s.status for s in steps] == ["unchecked", "unchecked"]
+    assert all("the page's m stands for two sizes of this derivation here (2 and 3)"
+               in s.message for s in steps)

@@ -114,8 +114,9 @@ CASES = [
                "219) are wrong with hints for the row forms; the derivation's column "
                "convention is not carried to the page (the page's convention is inferred "
                "from row atoms \\boldsymbol{x}_i only, not from whole lower-case names). "
-               "The page's m, refused at line 39 as two sizes (2 and 3), is then read as 2 at "
-               "lines 187 and 196 ('not 2 x 1'). Read as written (convention='row') every "
+               "The page's m is refused as two sizes (2 and 3) at lines 39, 187 and 196; x^T "
+               "in R^{1 x n} (line 191) is wrong in the row view. Read as written "
+               "(convention='row') every "
                "product holds, but the page's m and n are still bound to symrow's own size "
                "labels (m=3, l=2, n=1): W in R^{m x n} (lines 39, 196) and x^T in R^{1 x n} "
                "(line 191) come out wrong"),

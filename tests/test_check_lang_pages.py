@@ -69,6 +69,20 @@ def test_a_japanese_report_speaks_japanese(case):
     ("A is 2 x 3, so it has no column 4 (check the bounds of the sum)",
      "A は 2 x 3 なので第 4 列はない（和の範囲を確かめる）"),
     ("something new; of no known form", "something new; of no known form"),
+    ("this '=' has nothing on its left", "この '=' の左に何もない"),
+    ("'{' is never closed: this paragraph was not read",
+     "'{' が閉じられていない：この段落は読まなかった"),
+    ("softmax needs its argument in brackets, as in \\operatorname{softmax}(S)",
+     "softmax の引数は \\operatorname{softmax}(S) のように括弧で囲む"),
+    ("the left side is a 1 x 3 matrix, not 2 x 1", "左辺は 1×3 行列で、2×1 ではない"),
+    ("the left side is a 2 x 1 matrix, not a number", "左辺は 2×1 行列で、数ではない"),
+    ("not checked: the page's m stands for two sizes of this derivation here (2 and 3); "
+     "check it at sizes where they agree",
+     "未検査：ページの m はここでこの導出の二つの大きさ（2 と 3）を表す。一致する大きさで検査する"),
+    ("the left side is the number 0, the other is not that number for every value of the "
+     "entries (no numbers are given on this page, so the step claims an identity)",
+     "左辺は数 0 だが、右辺は成分の値によらずその数になるわけではない（このページには数値がない"
+     "ので、この行は恒等式の主張として読んだ）"),
 ])
 def test_messages_in_japanese(en, ja):
     assert message(en, "ja") == ja

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import symrow
+from symrow.reader.entries.superscripts import summation_stated
 
 MLP = r"z_1 = XW_1 + b_1; a_1 = \mathrm{ReLU}(z_1); z_2 = a_1 W_2 + b_2"
 SHAPES = {"X": (3, 2), "W_1": (2, 3), "W_2": (3, 2)}
@@ -286,6 +287,36 @@ def test_subscripts_are_summed_only_when_the_page_states_the_convention():
         "wrong"
 
 
+def test_a_dummy_index_in_words_states_the_convention():
+    """robotchinwag's linear layer (tests/check_cases/real/robotchinwag-linear-layer-index.md)
+    says it in the convention's own word: "the k index is repeated ... meaning it's a
+    [dummy index](...) and we sum"."""
+    page = ("The $k$ index is repeated, meaning it's a [dummy index](#dummy) and we sum.\n\n"
+            r"$$c_{ij} = a_{ik} b_{kj}$$")
+    report = _check(page, SQUARE)
+    assert report.verdict == "holds"
+    assert any("as the text states: 'it's a dummy index'" in n for n in report.notes)
+    wrong = page.replace("a_{ik} b_{kj}", "a_{ki} b_{kj}")
+    assert _check(wrong, SQUARE).verdict == "wrong"
+    # an explicit sum over the dummy index is not summed twice
+    explicit = "Here $k$ is a dummy index.\n\n" r"$$c_{ij} = \sum_k a_{ik} b_{kj}$$"
+    assert _check(explicit, SQUARE).verdict == "holds"
+    # "dummy" alone says nothing
+    assert summation_stated("a dummy variable, and a dummy index table") is None
+
+
+def test_a_liquid_tag_does_not_stop_its_paragraph_being_read():
+    """Jekyll pages link with Liquid tags, {% link a.md %}: in LaTeX '{%' would open a
+    group and comment out the rest of the line, so the whole paragraph went unread."""
+    page = (r"Let $D = A^T$ (see [the notes]({% link _posts/notes.md %}#transpose)), so "
+            r"that $d_{12} = a_{21}$.")
+    report = _check(page, SQUARE)
+    assert [s.status for s in report.steps] == ["defines", "holds"]
+    assert not report.unread
+    wrong = page.replace("a_{21}", "a_{12}")
+    assert [s.status for s in _check(wrong, SQUARE).steps] == ["defines", "wrong"]
+
+
 @pytest.mark.parametrize("right, reason", [
     (r"A^{ik} B^{kj} A^{kk}", "occurs 4 times in one term"),
     (r"A^{ik} (B^{kj} + A^{ij})", "not in every term of a bracket"),
@@ -420,3 +451,17 @@ def test_a_derivative_by_an_entry_equal_to_an_entry_is_a_claim():
     page = r"$$\frac{\partial O^{ib}}{\partial V^{mb}} = P^{im}$$"
     assert _check(page, ATTENTION).verdict == "wrong"
     assert _check(page.replace("= P", "= 2 P"), ATTENTION).verdict == "holds"
+
+
+def test_a_size_letter_seen_to_mean_another_size_is_not_read_later():
+    """HetanshWaghela's layer (tests/check_cases/real/hetanshwaghela-matrix-form-backprop.md)
+    writes W in R^{m x n} with its own m, refused as two sizes; a later space with that m
+    was then judged with the derivation's m and called wrong."""
+    against = symrow.backward(symrow.explain("Y = XW", {"X": (2, 3), "W": (3, 4)}))
+    later = r"$W^T \in \mathbb{R}^{4 \times m}$"        # the page's m is 3, the derivation's 2
+    alone = _check(later, against).steps
+    assert [s.status for s in alone] == ["wrong"]       # with nothing said, m is ours
+    steps = _check(r"$W \in \mathbb{R}^{m \times k}$ and so " + later, against).steps
+    assert [s.status for s in steps] == ["unchecked", "unchecked"]
+    assert all("the page's m stands for two sizes of this derivation here (2 and 3)"
+               in s.message for s in steps)

@@ -133,6 +133,9 @@ _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$", re.MULTILIN
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _FRONT = re.compile(r"\A(?:\ufeff)?---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 _ZENN = re.compile(r"^[ \t]*:::+[^\n]*$", re.MULTILINE)
+#: a Liquid tag of a Jekyll or Hugo page ({% link a.md %}, {% raw %}): the site's template,
+#: not mathematics (in LaTeX, {% would open a group and comment out the rest of the line)
+_LIQUID = re.compile(r"(?<!\\)\{%[^\n]*?%\}")
 _RELATION = re.compile(r"=|\\(?:le|ge|leq|geq|approx|in|to|mapsto)(?![A-Za-z])|<|>")
 _MATH_LANGS = {"math", "latex-math", "katex", "mathjax"}
 _TEX_LANGS = {"latex", "tex"}
@@ -263,6 +266,9 @@ def _markdown_pass(text: str, chars: list, page: Page) -> None:
     masked = "".join(chars)
     skip = _fences(masked, chars, page)
     for m in _ZENN.finditer(masked):
+        if not any(a <= m.start() < b for a, b in skip):
+            _blank(chars, m.start(), m.end())
+    for m in _LIQUID.finditer(masked):
         if not any(a <= m.start() < b for a, b in skip):
             _blank(chars, m.start(), m.end())
     if not re.search(r"``[^`\n]+''", text):      # LaTeX's ``quotes'' are not code

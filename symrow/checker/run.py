@@ -263,6 +263,10 @@ class _Run:
         #: how the page uses superscripts (indices up, S^{ij}), see run()
         from ..reader.entries.superscripts import NO_SCRIPTS
         self.scripts = NO_SCRIPTS
+        #: the sizes the page's own letters were seen to stand for otherwise than this
+        #: derivation's (``W \in \mathbb{R}^{m \times n}`` at other sizes): name -> the
+        #: outcome said then, said again of every later claim of a space with that letter
+        self.size_conflicts: dict = {}
         #: the summation convention: why it is read (the page's words), or None
         self.einstein: str | None = None
         #: whether a sum was read by the convention (the report says so)
@@ -1503,9 +1507,12 @@ class _Run:
                 ref.own_size(name, size)
             elif known != size:
                 shown = "\\ell" if name == "ell" else name
-                return Outcome("unchecked", f"not checked: the page's {shown} stands for two "
-                                            f"sizes of this derivation here ({known} and "
-                                            f"{size}); check it at sizes where they agree")
+                outcome = Outcome("unchecked", f"not checked: the page's {shown} stands for "
+                                               f"two sizes of this derivation here ({known} "
+                                               f"and {size}); check it at sizes where they "
+                                               f"agree")
+                self.size_conflicts[name] = outcome
+                return outcome
         return None
 
     def definition_chain(self, chain, target: Target) -> bool:
@@ -1589,7 +1596,11 @@ class _Run:
             return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
         shape = None
         if rel.kind == "in":
-            from .relations import space_shape
+            from .relations import space_names, space_shape
+            said = next((self.size_conflicts[n] for n in space_names(rm.nodes) or ()
+                         if isinstance(n, str) and n in self.size_conflicts), None)
+            if said is not None:
+                return said          # the page's letter was seen to mean another size
             shape = space_shape(rm.nodes, ref.sizes)
             if shape is None:
                 named = self.page_sizes(ctx, lu, rm)

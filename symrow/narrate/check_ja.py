@@ -106,6 +106,11 @@ MESSAGES: list = [
      r"identity\)",
      r"右辺は数 \1 だが、左辺は成分の値によらずその数になるわけではない（このページには"
      r"数値がないので、この行は恒等式の主張として読んだ）"),
+    (r"the left side is the number (.+?), the other is not that number for every value "
+     r"of the entries \(no numbers are given on this page, so the step claims an "
+     r"identity\)",
+     r"左辺は数 \1 だが、右辺は成分の値によらずその数になるわけではない（このページには"
+     r"数値がないので、この行は恒等式の主張として読んだ）"),
     (r"one side is a number, the other is not that number for every value of the entries "
      r"\(no numbers are given on this page, so the step claims an identity\)",
      r"片方の辺は数だが、もう片方は成分の値によらずその数になるわけではない（このページ"
@@ -251,6 +256,19 @@ MESSAGES: list = [
     (r"cannot tell what range the index (.+?) runs over; give a sum its bounds, as in (.+)",
      r"添字 \1 の動く範囲が分からない。和には \2 のように範囲を書く"),
     (r"there is nothing on this side of '(.+?)'", r"'\1' のこちら側に何もない"),
+    (r"this '(.+?)' has nothing on its left", r"この '\1' の左に何もない"),
+    (r"this '(.+?)' has nothing on its right", r"この '\1' の右に何もない"),
+    (r"(?P<T1>.+): this paragraph was not read", r"{T1}：この段落は読まなかった"),
+    (r"'(.+?)' is never closed", r"'\1' が閉じられていない"),
+    (r"(\S+) needs its argument in brackets, as in (.+)",
+     r"\1 の引数は \2 のように括弧で囲む"),
+    (r"the left side is " + _SHAPE + r", not (\d+) x (\d+)",
+     r"左辺は \1×\2 行列で、\3×\4 ではない"),
+    (r"the left side is " + _SHAPE + r", not a number", r"左辺は \1×\2 行列で、数ではない"),
+    (r"not checked: the page's (.+?) stands for two sizes of this derivation here "
+     r"\((\d+) and (\d+)\); check it at sizes where they agree",
+     r"未検査：ページの \1 はここでこの導出の二つの大きさ（\2 と \3）を表す。一致する大きさで"
+     r"検査する"),
     (r"'(.+?)' has nothing to attach to", r"'\1' が付く相手がない"),
     (r"the columns of this matrix cannot be told apart: two numbers stand side by side; "
      r"write & between the entries of a row",

@@ -207,7 +207,8 @@ def as_subscript(parts, scripts: PageScripts):
 _STATED = re.compile(
     r"(?:Einstein(?:'s)?\s+(?:summation|notation|convention)|summation\s+convention|"
     r"repeated\s+ind(?:ex|ices)\s+(?:is|are)\s+(?:implicitly\s+)?summed|"
-    r"sum(?:med|mation)?\s+over\s+(?:the\s+)?(?:repeated|intermediate|dummy)\s+ind(?:ex|ices))",
+    r"sum(?:med|mation)?\s+over\s+(?:the\s+)?(?:repeated|intermediate|dummy)\s+ind(?:ex|ices)|"
+    r"(?:it'?s|is|are)\s+(?:an?\s+)?\[?dummy\s+ind(?:ex|ices))",
     re.IGNORECASE)
 
 
@@ -216,4 +217,4 @@ def summation_stated(text: str) -> str | None:
     intermediate index", "Einstein summation", "repeated indices are summed"), or
     None."""
     found = _STATED.search(text)
-    return " ".join(found.group(0).split()) if found else None
+    return " ".join(found.group(0).replace("[", "").split()) if found else None

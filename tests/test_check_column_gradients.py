@@ -190,3 +190,40 @@ def test_the_gradient_written_partial_against_its_name():
         ["holds", "wrong"]
     assert _statuses(_check(r"$$\partial y_k / \partial W_{i,j} = 0$$ for $k \ne i$.")) == \
         ["holds"]
+
+
+COLUMN_LAYER = r"""$$z = Wx + b$$
+
+$$\frac{\partial L}{\partial W} = \frac{\partial L}{\partial z} \cdot x^T$$
+
+$$\frac{\partial L}{\partial x} = W^T \frac{\partial L}{\partial z}$$
+
+$$\frac{\partial L}{\partial b} = \frac{\partial L}{\partial z}$$
+"""
+
+
+def test_a_column_formula_checks_a_page_in_its_own_convention():
+    """HetanshWaghela/basic_ml_dl's matrix_form_backprop.md against ``z = Wx + b`` (x 2 x 1):
+    symrow reads the formula in the row view (x a row), and the page, which writes x, z
+    and b as the columns the formula has, is read with column vectors: it holds, where it
+    was called wrong at every product.  No hint compares it with the row view's order."""
+    target = symrow.backward(symrow.explain("z = Wx + b", {"W": (3, 2), "x": (2, 1),
+                                                           "b": (3, 1)}))
+    report = symrow.check(COLUMN_LAYER, against=target, parser="builtin")
+    assert _statuses(report) == ["holds"] * 4, report.to_text()
+    assert report.convention.startswith("column vectors")
+    wrong = symrow.check(COLUMN_LAYER.replace(r"= W^T \frac", r"= 2 W^T \frac"),
+                         against=target, parser="builtin")
+    assert _statuses(wrong) == ["holds", "holds", "wrong", "holds"]
+    assert "wrong order" not in wrong.to_text()
+    undefined = symrow.check(COLUMN_LAYER.replace(r"= W^T \frac", r"= W \frac"),
+                             against=target, parser="builtin")
+    assert _statuses(undefined)[2] == "wrong"
+
+
+def test_a_row_formula_keeps_the_row_reading():
+    """Against Y = XW + b (rows), a whole vector is not turned into a column: x is X."""
+    target = symrow.backward(symrow.explain("Y = XW + b", {"X": (1, 2), "W": (2, 3)}))
+    report = symrow.check(r"$$Y = XW + b$$" "\n\n" r"$$\bar{W} = X^T \bar{Y}$$",
+                          against=target, parser="builtin")
+    assert _statuses(report) == ["holds", "holds"], report.to_text()

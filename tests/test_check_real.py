@@ -101,19 +101,12 @@ CASES = [
          "against the transpose", "wrong", WRONG, (55, 70)),
     Case("hetanshwaghela-matrix-form-backprop.md", "gradient", "conventions: column vectors "
          "(z = Wx + b)", "holds",
-         today="WORST: wrong. The --against formula z = Wx + b with x 2x1 is taken in the row "
-               "view (x W^T, x a 1 x 2 row), but the page is then read with row vectors: its "
-               "own z = Wx + b (line 56) is 'a 3 x 2 matrix times a 1 x 2 matrix is "
-               "undefined', and dL/dW = dL/dz x^T (line 178) and dL/dx = W^T dL/dz (line "
-               "219) are wrong with hints for the row forms; the derivation's column "
-               "convention is not carried to the page (the page's convention is inferred "
-               "from row atoms \\boldsymbol{x}_i only, not from whole lower-case names). "
-               "The page's m is refused as two sizes (2 and 3) at lines 39, 187 and 196; x^T "
-               "in R^{1 x n} (line 191) is wrong in the row view. Read as written "
-               "(convention='row') every "
-               "product holds, but the page's m and n are still bound to symrow's own size "
-               "labels (m=3, l=2, n=1): W in R^{m x n} (lines 39, 196) and x^T in R^{1 x n} "
-               "(line 191) come out wrong"),
+         today="unreadable: read with column vectors (the formula's own convention, "
+               "inferred from line 56), its 12 claims read all hold (was WORST: wrong at every "
+               "product, read with rows); not read: \\frac{\\partial L}{\\partial a} "
+               "(lines 124, 262) of the page's own a = \\sigma(z), a step outside the layer "
+               "checked, and the page's m and n, which stand for two sizes of the derivation "
+               "(lines 39, 187, 196: not checked)"),
     Case("affine-transformation-layer-zh.md", "gradient", "none (read and judged)", "wrong",
          WRONG, (62, 62)),
     Case("robotchinwag-linear-layer-index.md", "gradient", "indices: subscripts, summation "

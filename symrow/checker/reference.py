@@ -402,6 +402,15 @@ class Reference:
         self.__dict__.pop("_canonical_names", None)
         self._owns_tables = True
 
+    @property
+    def column_formula(self) -> bool:
+        """Whether the derivation was read from a formula that writes its points as
+        columns (``z = Wx + b``, read in the row view): a page in the column convention
+        then writes its vectors x, z, b as the columns the formula has."""
+        notes = getattr(self.derivation, "notes", ()) or ()
+        return any(kind == "convention" and (info or {}).get("vectors")
+                   for kind, info in notes if isinstance(info, dict))
+
     def own_size(self, name: str, value: int) -> None:
         """A size the page names itself (``T`` of ``Q \\in \\mathbb{R}^{T \\times d}``)."""
         self._own()

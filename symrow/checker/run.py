@@ -807,7 +807,7 @@ class _Run:
                 lu, ru = self.unit(ctx, chain.members[k]), self.unit(ctx, chain.members[k + 1])
                 if isinstance(lu, tuple) or isinstance(ru, tuple):
                     continue
-                if not (_has_vector(lu) or _has_vector(ru)):
+                if not (_has_vector(lu, ctx.ref) or _has_vector(ru, ctx.ref)):
                     continue
                 used = True
                 rows = _sensible(ctx.ref, lu, ru, column=False)
@@ -2000,12 +2000,18 @@ def _evaluator(ref, column: bool):
     return Evaluator(ref, column=column)
 
 
-def _has_vector(unit) -> bool:
+def _has_vector(unit, ref=None) -> bool:
+    """Does the unit name a point: a row (\\boldsymbol{x}_i), or, against a formula that
+    writes its points as columns, a vector whole (x of z = Wx + b)?"""
     from ..reader.entries.parse import sub_units
     for atom in unit.atoms.values():
         if atom.kind == "row":
             return True
-        if any(_has_vector(cell) for cell in sub_units(atom)):
+        if atom.kind == "whole" and ref is not None and ref.column_formula:
+            q = ref.quantities.get(atom.name)
+            if q is not None and q.rows == 1 and q.cols > 1:
+                return True
+        if any(_has_vector(cell, ref) for cell in sub_units(atom)):
             return True
     return False
 
@@ -2108,12 +2114,14 @@ def _number_against_matrix(message: str) -> bool:
                              message))
 
 
-def _gradient_hints(steps: list, targets: list[Target]) -> list:
+def _gradient_hints(steps: list, targets: list[Target], column: bool = False) -> list:
     """Against a backward derivation, a wrong gradient gets a sentence for the usual
-    mistakes (:func:`.hints.gradient_hints`), in place of the general hints."""
+    mistakes (:func:`.hints.gradient_hints`), in place of the general hints.  A page read
+    with column vectors gets none: the sentences compare with the formula's row view
+    (z̄W for the page's W^T z̄), and would call the right order wrong."""
     from .hints import gradient_hints, is_backward
     backward = [t.derivation for t in targets if is_backward(t.derivation)]
-    if not backward:
+    if not backward or column:
         return steps
     out = []
     for step in steps:
@@ -2140,7 +2148,7 @@ def check_text(tex: str, targets: list[Target], parser: str = "auto") -> Report:
         # identity in the entries, and a false one
         steps = [run.pending.get(id(s), s) for s in steps]
     numbered = [dataclasses.replace(s, index=k) for k, s in enumerate(steps, start=1)]
-    numbered = _gradient_hints(numbered, targets)
+    numbered = _gradient_hints(numbered, targets, column=run.column)
     unread = []
     for pos, end, reason in sorted(run.page.unread):
         line, column = run.src.line_col(pos)

@@ -270,6 +270,11 @@ class Evaluator:
         if kind in ("entry", "row", "whole"):
             q = self.ref.quantities[atom.name]
             if kind == "whole":
+                if self.column and q.rows == 1 and q.cols > 1 and \
+                        getattr(self.ref, "column_formula", False):
+                    # z = Wx + b checked against a formula that writes its points as
+                    # columns (read in the row view, x a row): the page's x is the column
+                    return sympy.ImmutableMatrix(q.symbols.T)
                 return q.symbols
             idx = [self._index(item, env) for item in atom.items]
             limits = (q.rows, q.cols)

@@ -227,3 +227,14 @@ def test_a_row_formula_keeps_the_row_reading():
     report = symrow.check(r"$$Y = XW + b$$" "\n\n" r"$$\bar{W} = X^T \bar{Y}$$",
                           against=target, parser="builtin")
     assert _statuses(report) == ["holds", "holds"], report.to_text()
+
+
+def test_a_lower_case_loss():
+    """robotchinwag.com writes the loss l: \\frac{\\partial l}{\\partial X} is X's gradient
+    when the formula has no l of its own."""
+    target = symrow.backward(symrow.explain("Y = XA^T", {"X": (2, 3), "A": (4, 3)}))
+    page = (r"$$\frac{\partial l}{\partial X} = \frac{\partial l}{\partial Y} A$$" "\n\n"
+            r"$$\frac{\partial l}{\partial A} = \left(\frac{\partial l}{\partial Y}\right)^T X$$")
+    assert _statuses(symrow.check(page, against=target, parser="builtin")) == ["holds"] * 2
+    wrong = page.replace(r"\frac{\partial l}{\partial Y} A$$", r"\frac{\partial l}{\partial Y} A^T$$")
+    assert _statuses(symrow.check(wrong, against=target, parser="builtin"))[0] == "wrong"

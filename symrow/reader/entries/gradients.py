@@ -76,9 +76,10 @@ def _differential(nodes: list) -> int:
     return 0
 
 
-def _loss(nodes: list) -> bool:
+def _loss(nodes: list, matrices=frozenset()) -> bool:
     """``\\partial L``, ``\\partial \\mathcal{L}``, ``dL``, ``\\mathrm{d}L``: the loss
-    after a differential."""
+    after a differential (also a lower-case ``l``, as PyTorch-minded pages write it, when
+    the formula has no l of its own)."""
     nodes = _plain(nodes)
     k = _differential(nodes)
     if not k or len(nodes) < k + 1:
@@ -86,6 +87,9 @@ def _loss(nodes: list) -> bool:
     rest = nodes[k:]
     head = rest[0]
     if isinstance(head, Token) and head.text in ("L", "E", "J", "\\ell") and len(rest) == 1:
+        return True
+    if isinstance(head, Token) and head.text == "l" and len(rest) == 1 and \
+            not any(name[:1] in ("l", "L") and len(name) == 1 for name in matrices):
         return True
     if isinstance(head, Group) and [_text(c) for c in _plain(head.children)] == ["L"]:
         return True
@@ -172,7 +176,7 @@ def rewrite(nodes: list, matrices: set) -> list:
         if isinstance(node, Group):
             inner = node.children
             overs = [j for j, c in enumerate(inner) if isinstance(c, Token) and c.text == "\\over"]
-            if len(overs) == 1 and _loss(inner[:overs[0]]):
+            if len(overs) == 1 and _loss(inner[:overs[0]], matrices):
                 got = _barred(inner[overs[0] + 1:], node, node.end)
                 if got is not None:
                     out += got
@@ -189,7 +193,7 @@ def rewrite(nodes: list, matrices: set) -> list:
         if isinstance(node, Token):
             if node.text in V.FRACTIONS and k + 2 < len(nodes) and \
                     isinstance(nodes[k + 1], Group) and isinstance(nodes[k + 2], Group) and \
-                    _loss(nodes[k + 1].children):
+                    _loss(nodes[k + 1].children, matrices):
                 got = _barred(nodes[k + 2].children, node, nodes[k + 2].end)
                 if got is not None:
                     out += got

@@ -343,6 +343,16 @@ class _Run:
             self.einstein_used = True
         return new
 
+    def value_in(self, ctx, trial, member):
+        """``member``'s value read in ``trial``, a copy of ``ctx``'s reference with names
+        bound on trial (raises what reading or evaluating raises)."""
+        from ..reader.entries.parse import parse_unit
+        tctx = _Context(trial, ctx.sizes, self.src, {})
+        tctx.translator.scripts = self.scripts
+        unit = tctx.translator.unit(member.nodes, member.pos, member.end)
+        parse_unit(unit, {}, self.parser)
+        return tctx.evaluator.value(unit, {})
+
     def error(self, message: str, pos: int, end: int) -> dict:
         line, column = self.src.line_col(pos)
         return {"message": message, "line": line, "column": column,
@@ -585,7 +595,7 @@ class _Run:
         from .own import bind
         from ..reader.entries.uses import name_uses
         from ..reader.entries.translate import TranslateError
-        from ..reader.entries.parse import ReadError, parse_unit
+        from ..reader.entries.parse import ReadError
         from ..reader.notation import GREEK_CAPITALS
         from ..formula.values import MathError, is_matrix
         ref = ctx.ref
@@ -617,12 +627,8 @@ class _Run:
             q = bind(trial, parts, (), up.symbols)
         except MathError:
             return None
-        tctx = _Context(trial, ctx.sizes, self.src, {})
-        tctx.translator.scripts = self.scripts
         try:
-            unit = tctx.translator.unit(right.nodes, right.pos, right.end)
-            parse_unit(unit, {}, self.parser)
-            value = tctx.evaluator.value(unit, {})
+            value = self.value_in(ctx, trial, right)
         except (TranslateError, ReadError, MathError):
             return None
         if not is_matrix(value) or value.shape != (q.rows, q.cols) or \
@@ -1326,19 +1332,15 @@ class _Run:
             trial = ctx.ref.with_own_values(ctx.ref.values)
             trial.__dict__["_owns_tables"] = False
             _bind_all(trial, names, shapes)
-            tctx = _Context(trial, ctx.sizes, self.src, {})
-            tctx.translator.scripts = self.scripts
             try:
-                unit = tctx.translator.unit(right.nodes, right.pos, right.end)
-                parse_unit(unit, {}, self.parser)
-                value = tctx.evaluator.value(unit, {})
+                value = self.value_in(ctx, trial, right)
             except TranslateError as err:
                 return None, getattr(err, "unknown", None), trial
             except (ReadError, MathError):
                 return None, None, trial
             return value, None, trial
 
-        from ..reader.entries.parse import ReadError, parse_unit
+        from ..reader.entries.parse import ReadError
         names: list = []
         while len(names) < 3:
             _, unknown, _ = attempt(contexts[0], names, ((q.rows, q.cols),) * len(names))

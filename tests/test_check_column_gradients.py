@@ -238,3 +238,19 @@ def test_a_lower_case_loss():
     assert _statuses(symrow.check(page, against=target, parser="builtin")) == ["holds"] * 2
     wrong = page.replace(r"\frac{\partial l}{\partial Y} A$$", r"\frac{\partial l}{\partial Y} A^T$$")
     assert _statuses(symrow.check(wrong, against=target, parser="builtin"))[0] == "wrong"
+
+
+def test_an_activation_before_the_layer_gives_the_upstream_in_the_pages_names():
+    """HetanshWaghela's Step 2: ``a = \\sigma(z)``, then ``\\partial L/\\partial z =
+    \\partial L/\\partial a \\odot \\sigma'(z)``: the page's upstream in names of its own,
+    \\bar{a} of a's shape (a column here), solved for; the layer's gradients after it are
+    judged with it."""
+    target = symrow.backward(symrow.explain("z = Wx + b", {"W": (3, 2), "x": (2, 1),
+                                                           "b": (3, 1)}))
+    page = (r"$$a = \sigma(z)$$" "\n\n"
+            r"$$\frac{\partial L}{\partial z} = \frac{\partial L}{\partial a} \odot \sigma'(z)$$"
+            "\n\n" + COLUMN_LAYER)
+    report = symrow.check(page, against=target, parser="builtin")
+    assert _statuses(report)[:2] == ["defines", "defines"], report.to_text()
+    assert "\\bar{a} \\in \\mathbb{R}^{3 \\times 1}" in report.steps[1].message
+    assert report.verdict == "holds", report.to_text()

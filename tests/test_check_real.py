@@ -100,13 +100,7 @@ CASES = [
     Case("kesuuyof-affine-transpose.ipynb", "gradient", "matrices written out: entry labels "
          "against the transpose", "wrong", WRONG, (55, 70)),
     Case("hetanshwaghela-matrix-form-backprop.md", "gradient", "conventions: column vectors "
-         "(z = Wx + b)", "holds",
-         today="unreadable: read with column vectors (the formula's own convention, "
-               "inferred from line 56), its 12 claims read all hold (was WORST: wrong at every "
-               "product, read with rows); not read: \\frac{\\partial L}{\\partial a} "
-               "(lines 124, 262) of the page's own a = \\sigma(z), a step outside the layer "
-               "checked, and the page's m and n, which stand for two sizes of the derivation "
-               "(lines 39, 187, 196: not checked)"),
+         "(z = Wx + b)", "holds"),
     Case("affine-transformation-layer-zh.md", "gradient", "none (read and judged)", "wrong",
          WRONG, (62, 62)),
     Case("robotchinwag-linear-layer-index.md", "gradient", "indices: subscripts, summation "

@@ -349,6 +349,7 @@ class _Run:
         from ..reader.entries.parse import parse_unit
         tctx = _Context(trial, ctx.sizes, self.src, {})
         tctx.translator.scripts = self.scripts
+        tctx.evaluator = _evaluator(trial, self.column)
         unit = tctx.translator.unit(member.nodes, member.pos, member.end)
         parse_unit(unit, {}, self.parser)
         return tctx.evaluator.value(unit, {})
@@ -1353,9 +1354,27 @@ class _Run:
         if not names:
             return None
         readings = []
-        for shapes in itertools.product(((q.rows, q.cols), (1, 1)), repeat=len(names)):
+        # the upstream as the page writes it: a column, on a page read with column vectors
+        # against a formula that writes its points so
+        flip = self.column and ref0.column_formula and q.rows == 1 and q.cols > 1
+        upstream_value = sympy.ImmutableMatrix(q.symbols.T) if flip else q.symbols
+
+        def choices(name):
+            """The shapes a new name may have: the gradient of a name the page defined
+            (\\bar{a} of its a = \\sigma(z)) has that name's shape; any other the upstream's,
+            or a number's."""
+            if name.accent == "bar" or name.grad is not None:
+                base = dataclasses.replace(name, accent=None if name.accent == "bar"
+                                           else name.accent, grad=None).canonical
+                own = ref0.quantities.get(base)
+                if own is not None:
+                    return ((own.rows, own.cols),)
+            return (upstream_value.shape, (1, 1))
+
+        for shapes in itertools.product(*(choices(name) for name in names)):
             value, _, _ = attempt(contexts[0], names, shapes)
-            if value is not None and is_matrix(value) and value.shape == (q.rows, q.cols):
+            if value is not None and is_matrix(value) and \
+                    value.shape == upstream_value.shape:
                 readings.append(shapes)
         if len(readings) != 1:
             return None
@@ -1376,7 +1395,7 @@ class _Run:
             # the value is in Y's own entries; their definitions are the fresh symbols
             unknowns = [own.definition[i, j] for i in range(own.rows) for j in range(own.cols)]
             value = value.xreplace(dict(zip(fresh, unknowns)))
-            got = sympy.solve(list(value - q.symbols), unknowns, dict=True)
+            got = sympy.solve(list(value - upstream_value), unknowns, dict=True)
             if len(got) != 1 or set(got[0]) != set(unknowns):
                 return None
             solved.append(sympy.ImmutableMatrix(own.rows, own.cols,

@@ -343,6 +343,12 @@ class _Run:
             self.einstein_used = True
         return new
 
+    def read_unread_again(self) -> None:
+        """Forget what could not be read: a name the page has just bound (its own, its
+        upstream's, its input's) may make it readable now."""
+        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
+            del self.cache[key]
+
     def value_in(self, ctx, trial, member):
         """``member``'s value read in ``trial``, a copy of ``ctx``'s reference with names
         bound on trial (raises what reading or evaluating raises)."""
@@ -522,8 +528,7 @@ class _Run:
                     size = "" if target.general else f" ({q.cols})"
                     said += f", and {shown} as its length{size}"
                 self.notes.append(said)
-        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
-            del self.cache[key]
+        self.read_unread_again()
 
     def page_upstream(self, chains: list) -> None:
         """``\\Delta = \\left(\\begin{array}{ccc} \\delta_{11} & \\ldots & \\delta_{1n} \\\\
@@ -586,8 +591,7 @@ class _Run:
                               f"of the upstream gradient {up.name}, is read as the page's "
                               f"name for it ({said})")
             self.bound += 1
-        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
-            del self.cache[key]
+        self.read_unread_again()
 
     def _own_entries(self, chain, parts, ctx):
         """(the upstream's quantity, the page's sizes) when the chain's right side is the
@@ -676,8 +680,7 @@ class _Run:
                             f"the page's {shown} is {dim}, the count of the places it "
                             f"indexes (written as an entry's index past this derivation's "
                             f"{shown}): the page's own size")
-        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
-            del self.cache[key]
+        self.read_unread_again()
 
     def read_again(self, done: list, notes: dict) -> None:
         """A line that uses a name the page defines only after it (``LayerNorm(x_i) =
@@ -1219,8 +1222,7 @@ class _Run:
                 if ctx.ref.sizes.get(text) != size:
                     ctx.ref.own_size(text, size)
                 named.append(f"{text} = {size}")
-        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
-            del self.cache[key]
+        self.read_unread_again()
         return Outcome("defines", f"the shape of {atom.name} as the page writes it (rows, "
                                   f"columns)" + (f": {', '.join(dict.fromkeys(named))}, the "
                                                  f"page's sizes for what follows"
@@ -1253,8 +1255,7 @@ class _Run:
                 for each in contexts:
                     each.ref.unread_definitions = {
                         **getattr(each.ref, "unread_definitions", {}), parts.canonical: line}
-                for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
-                    del self.cache[key]
+                self.read_unread_again()
                 message = f"the page's definition of {shown}: {unit[0]}"
                 return Outcome("unreadable", message, error=(message, unit[1], unit[2]))
             value = None if isinstance(unit, tuple) else \
@@ -1285,8 +1286,7 @@ class _Run:
             if same is None:
                 same = same_value(ctx.ref, q)
         # what was read before the name was known is read again
-        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
-            del self.cache[key]
+        self.read_unread_again()
         self.bound += 1
         shown = " ".join(self.text_of(chain.members[0]).split())
         message = f"the page's own name {shown}, followed in what comes after"
@@ -1404,8 +1404,7 @@ class _Run:
             _bind_all(ctx.ref, [p for j, p in enumerate(names) if j != k],
                       [sh for j, sh in enumerate(shapes) if j != k])
             bind(ctx.ref, names[k], (), value)
-        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
-            del self.cache[key]
+        self.read_unread_again()
         self.bound += 1
         # in mathematics, which reads the same in every language of the report
         said = ", ".join(f"{p.canonical} \\in \\mathbb{{R}}^{{{r} \\times {c}}}"
@@ -1492,8 +1491,7 @@ class _Run:
                     ctx.ref.aliases = {**getattr(ctx.ref, "aliases", {}), bar: owner[0]}
                     ctx.ref.__dict__.pop("_canonical_names", None)
                     self.cache.clear()      # units read with the derivation's S̄
-        for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
-            del self.cache[key]
+        self.read_unread_again()
         for ctx in contexts:
             ctx.evaluator = _evaluator(ctx.ref, self.column)
         theirs, mine = found[0][2]

@@ -32,7 +32,7 @@ from .indices import NotIndex, name_at, read_expr
 from .superscripts import NO_SCRIPTS, as_subscript, index_letters_of
 from ..lexer import Group, Token
 from .units import Atom, Cursor, Emitter, TranslateError, arg_nodes, is_token, plain, \
-    shape_sides
+    shape_sides, size_side
 
 __all__ = ["NameReader"]
 
@@ -360,14 +360,12 @@ class NameReader:
             raise TranslateError("a shape under a name is written rows \\times columns, as in "
                                  "W_{m \\times n}", pos, end)
         for nodes, size, what in zip(dims, (q.rows, q.cols), ("rows", "columns")):
-            text = plain(nodes).strip("{} ")
-            if text.isdigit():
-                if int(text) != size:
-                    return Atom("outside", f"{q.name} has {size} {what}, not {text}")
+            kind, name = size_side(nodes, pos, end)
+            if kind == "number":
+                if name != size:
+                    return Atom("outside", f"{q.name} has {size} {what}, not {name}")
                 continue
-            name = "ell" if text == "\\ell" else text
-            if not re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?|ell", name):
-                raise TranslateError(f"cannot read {text!r} as a size", pos, end)
+            text = "\\ell" if name == "ell" else name
             mine = getattr(ref, "page_size_names", frozenset())
             if name in mine and ref.sizes.get(name) != size:
                 raise TranslateError(f"the page's {text} stands for two sizes here "

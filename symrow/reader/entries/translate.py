@@ -45,7 +45,6 @@ Names are read by :mod:`.names`, functions, sums and matrices by
 from __future__ import annotations
 
 import itertools
-import re
 
 from .. import vocab as V
 from .constructs import ConstructReader
@@ -59,7 +58,7 @@ from .superscripts import index_letters_of
 from .layouts import NotationReader
 from .patterns import PatternReader
 from .units import Atom, Cursor, Emitter, TranslateError, Unit, arg_nodes, is_token, plain, \
-    shape_sides
+    shape_sides, size_side
 
 __all__ = ["Atom", "Unit", "TranslateError", "Translator", "translate_text", "MAX_NESTING"]
 
@@ -577,16 +576,7 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if dims is None:
             raise TranslateError("a shape is written rows \\times columns, as in "
                                  "(x^T)_{1 \\times n}", pos, end)
-        items = []
-        for nodes in dims:
-            text = plain(nodes).strip("{} ")
-            if text.isdigit():
-                items.append(("number", int(text)))
-            elif re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?|\\ell", text):
-                items.append(("size", "ell" if text == "\\ell" else text))
-            else:
-                raise TranslateError(f"cannot read {text!r} as a size", pos, end)
-        return tuple(items)
+        return tuple(size_side(nodes, pos, end) for nodes in dims)
 
     def _marker(self, em: Emitter, kind: str, items: tuple, pos: int, end: int) -> None:
         em.brace_last()

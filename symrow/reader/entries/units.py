@@ -19,12 +19,13 @@ a \cdot b
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from .. import vocab as V
 from ..lexer import Cursor, Group, Token
 
 __all__ = ["Atom", "Unit", "TranslateError", "Emitter", "Cursor", "PLACEHOLDERS", "NESTED",
-           "shape_sides",
+           "shape_sides", "size_side",
            "arg_nodes", "plain", "is_token", "env_rows"]
 
 #: one-token placeholders the parser reads as plain symbols (no d, e, E, I)
@@ -177,6 +178,17 @@ def shape_sides(sub: list) -> list | None:
         elif not is_token(node, *V.SPACING):
             dims[-1].append(node)
     return dims if len(dims) == 2 and all(dims) else None
+
+
+def size_side(nodes: list, pos: int, end: int) -> tuple:
+    """One side of a shape (see :func:`shape_sides`): ``("number", 3)``, or a size the
+    page names, ``("size", "m")`` (``\\ell`` as ``"ell"``); anything else cannot be read."""
+    text = plain(nodes).strip("{} ")
+    if text.isdigit():
+        return ("number", int(text))
+    if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?|\\ell", text):
+        return ("size", "ell" if text == "\\ell" else text)
+    raise TranslateError(f"cannot read {text!r} as a size", pos, end)
 
 
 def env_rows(env) -> list:

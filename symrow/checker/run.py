@@ -28,6 +28,7 @@ import sympy
 
 from ..errors import OptionError, ParseError
 from ..reader import vocab as V
+from ..reader.entries.gradients import LOSS_HEADS
 from .report import Report, StepReport
 
 __all__ = ["Target", "targets_for", "check_text", "MAX_ASSIGNMENTS"]
@@ -1983,7 +1984,7 @@ def _is_gradient(nodes: list) -> bool:
 
 
 #: what follows the first \\partial of a gradient of the loss
-_LOSS_WORDS = {"L", "\\ell", "E", "J", "\\mathcal", "\\mathscr", "\\mathrm", "\\text"}
+_LOSS_WORDS = LOSS_HEADS | {"\\mathrm", "\\text"}
 
 
 def _is_short_name(nodes: list) -> bool:

@@ -37,7 +37,8 @@ from ..lexer import Env, Group, Token
 
 __all__ = ["rewrite", "as_bars", "chain_rule_letters", "derivative_by_entry"]
 
-_LOSS = {"L", "\\mathcal", "\\ell", "E", "J", "\\mathscr"}
+#: what the differential of a gradient of the loss is taken of (L, \mathcal{L}, ...)
+LOSS_HEADS = frozenset({"L", "\\mathcal", "\\ell", "E", "J", "\\mathscr"})
 
 
 def _text(node) -> str:
@@ -463,7 +464,7 @@ def derivative_by_entry(nodes: list) -> bool:
     if texts.count("\\partial") != 2:
         return False
     after = texts[texts.index("\\partial") + 1:][:1]
-    if not after or after[0] in ("L", "E", "J", "\\ell", "\\mathcal", "\\mathscr"):
+    if not after or after[0] in LOSS_HEADS:
         return False
     by = texts[len(texts) - 1 - texts[::-1].index("\\partial"):]
     return bool({"_", "^"} & set(by))

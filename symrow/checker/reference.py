@@ -574,9 +574,7 @@ class Reference:
         """A :class:`Replacer` of one of the tables, kept while the table is unchanged
         (the expressions of one check share most of their parts).  What changes a
         table in place (:meth:`define`, :meth:`_forget`) drops them all."""
-        kept = self.__dict__.get("_replacers")
-        if kept is None:
-            kept = self.__dict__["_replacers"] = {}
+        kept = self.__dict__.setdefault("_replacers", {})
         got = kept.get(key)
         if got is None or got.rule is not rule:
             got = kept[key] = Replacer(rule)
@@ -586,9 +584,7 @@ class Reference:
         """The pairs of expressions already found equal under the tables (see
         :func:`.verify.compare_scalar`): kept while the tables are unchanged, like the
         replacers (the aliases may be replaced as a whole: then it starts again)."""
-        kept = self.__dict__.get("_replacers")
-        if kept is None:
-            kept = self.__dict__["_replacers"] = {}
+        kept = self.__dict__.setdefault("_replacers", {})
         got = kept.get("held")
         if got is None or got[0] is not self.aliases:
             got = kept["held"] = (self.aliases, set())

@@ -355,8 +355,7 @@ class PatternReader:
                 raise TranslateError("cannot tell what the dots stand for: one index counts "
                                      "both down the rows and along the columns", pos, end)
             templates = [_rewrite(grid[0][0], (), {**rrepl, **crepl})]
-            rspec = _trailing(kr, r0, cut, rend, trailing, pos, end) if trailing is not None \
-                else (kr, _positions(r0, cut, len(plain_rows) - cut, rend))
+            rspec = _row_spec(kr, r0, cut, len(plain_rows) - cut, rend, trailing, pos, end)
             cspec = (kc, _positions(c0, ccut, len(cols) - ccut, cend))
         elif dot_rows:
             starts, ends = set(), set()
@@ -369,9 +368,8 @@ class PatternReader:
                 raise TranslateError("cannot tell what the dots stand for: the columns count "
                                      "their rows differently", pos, end)
             const, terms = ends.pop()
-            rspec = _trailing(kr, starts.pop(), cut, _item(const, terms), trailing, pos,
-                              end) if trailing is not None else \
-                (kr, _positions(starts.pop(), cut, len(plain_rows) - cut, _item(const, terms)))
+            rspec = _row_spec(kr, starts.pop(), cut, len(plain_rows) - cut,
+                              _item(const, terms), trailing, pos, end)
         else:
             starts, ends = set(), set()
             for r in range(len(plain_rows)):
@@ -417,13 +415,18 @@ class PatternReader:
             self._depth -= 1
 
 
-def _trailing(kappa: str, start: int, before: int, second, last, pos: int, end: int) -> tuple:
-    """The rows of a matrix that ends in \\vdots: those written, from ``start``, then the
-    pattern of the first two down to ``last`` (the rows the page writes under it)."""
-    if _canon(second) != (start + 1, ()):
+def _row_spec(kappa: str, start: int, before: int, after: int, end_item, trailing,
+              pos: int, end: int) -> tuple:
+    """The places of a matrix's written rows around its \\vdots (see :func:`_positions`);
+    for one that ends in \\vdots (``trailing``, the rows the page writes under it), those
+    written from ``start``, then the pattern of the first two (``end_item`` is then the
+    second row's place) down to ``trailing``."""
+    if trailing is None:
+        return (kappa, _positions(start, before, after, end_item))
+    if _canon(end_item) != (start + 1, ()):
         raise TranslateError("cannot tell what the dots stand for: the second row before "
                              "\\vdots does not count up by one from the first", pos, end)
-    return (kappa, tuple(start + k for k in range(before)), last)
+    return (kappa, tuple(start + k for k in range(before)), trailing)
 
 
 def _positions(start: int, before: int, after: int, end) -> tuple:

@@ -424,6 +424,11 @@ class Reference:
         self.sizes[name] = value
         self.page_size_names = getattr(self, "page_size_names", frozenset()) | {name}
 
+    def column_point(self, q) -> bool:
+        """Whether the quantity ``q`` is one point that the formula writes as a column
+        (x, z, b of ``z = Wx + b``, a row in the row view symrow reads it in)."""
+        return q.rows == 1 and q.cols > 1 and self.column_formula
+
     def name_input(self, name: str, letter: str, quantity: str) -> None:
         """The page's own name for an operand (``x`` for S, read from its
         ``softmax(x)``): ``name`` stands for the whole of it and ``letter`` heads its

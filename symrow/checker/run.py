@@ -1357,7 +1357,7 @@ class _Run:
         readings = []
         # the upstream as the page writes it: a column, on a page read with column vectors
         # against a formula that writes its points so
-        flip = self.column and ref0.column_formula and q.rows == 1 and q.cols > 1
+        flip = self.column and ref0.column_point(q)
         upstream_value = sympy.ImmutableMatrix(q.symbols.T) if flip else q.symbols
 
         def choices(name):
@@ -2027,9 +2027,9 @@ def _has_vector(unit, ref=None) -> bool:
     for atom in unit.atoms.values():
         if atom.kind == "row":
             return True
-        if atom.kind == "whole" and ref is not None and ref.column_formula:
+        if atom.kind == "whole" and ref is not None:
             q = ref.quantities.get(atom.name)
-            if q is not None and q.rows == 1 and q.cols > 1:
+            if q is not None and ref.column_point(q):
                 return True
         if any(_has_vector(cell, ref) for cell in sub_units(atom)):
             return True

@@ -270,8 +270,8 @@ class Evaluator:
         if kind in ("entry", "row", "whole"):
             q = self.ref.quantities[atom.name]
             if kind == "whole":
-                if self.column and q.rows == 1 and q.cols > 1 and \
-                        getattr(self.ref, "column_formula", False):
+                point = getattr(self.ref, "column_point", None)
+                if self.column and point is not None and point(q):
                     # z = Wx + b checked against a formula that writes its points as
                     # columns (read in the row view, x a row): the page's x is the column
                     return sympy.ImmutableMatrix(q.symbols.T)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..notation import did_you_mean, lookup_function
 from .. import vocab as V
+from .gradients import _name_end
 from .indices import IndexExpr, NotIndex, name_at, read_expr
 from .superscripts import index_letters_of
 from ..lexer import MATRIX_ENVS, Env, Group, Token
@@ -869,9 +870,4 @@ def _script_end(nodes: list, k: int) -> int:
     if k >= len(nodes) or not isinstance(nodes[k], Token) or \
             nodes[k].kind not in ("letter", "cmd") or nodes[k].text == "\\partial":
         return k
-    j = k + 1
-    if nodes[k].kind == "cmd" and j < len(nodes) and isinstance(nodes[j], Group):
-        j += 1
-    while j + 1 < len(nodes) and is_token(nodes[j], "_", "^"):
-        j += 2
-    return j
+    return _name_end(nodes, k)

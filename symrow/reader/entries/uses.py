@@ -167,9 +167,10 @@ def _walk(nodes: list, src, out: list) -> None:
 
 
 def _walk_scripts(nodes: list, src, out: list) -> None:
-    """The names inside the scripts a name was read with (``e^{x}``: x)."""
-    for node in nodes:
-        if isinstance(node, Group):
+    """The names inside the scripts a name was read with (``e^{x}``: x); the group an
+    accent or a font takes (the b of ``\\hat{b}``) is the name itself, not a script."""
+    for k, node in enumerate(nodes):
+        if isinstance(node, Group) and (k == 0 or is_token(nodes[k - 1], "_", "^")):
             _walk(list(node.children), src, out)
 
 

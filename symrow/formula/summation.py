@@ -56,6 +56,10 @@ def _atom_counts(atom: Atom, unit: Unit) -> Counter:
                 out[name] += 1
     elif atom.kind == "index":
         out[atom.name] += 1
+    elif atom.kind == "special" and atom.name in ("0", "1") and atom.items:
+        # \mathbf{1}_i, an entry of the one-tensor: its index is written once
+        for name in index_names(atom.items[0]):
+            out[name] += 1
     for cell in sub_units(atom):
         if cell.tree is not None:
             out.update(occurrences(cell.tree, cell))
@@ -133,6 +137,41 @@ def free_of(unit: Unit) -> set:
     return out
 
 
+#: atoms whose inner units are a bracket's terms (not the cells of a matrix or a cases)
+_BRACKETS = ("sub", "call", "derivative", "gradient", "jacobian", "max", "min", "isoftmax")
+
+
+def _close_brackets(term, unit: Unit, free: set | None, ref, atoms: dict, names: list) -> bool:
+    """Sum, inside a bracket of the product ``term``, the indices that one of its terms
+    repeats and nothing else in ``term`` writes: ``\\frac{\\partial}{\\partial x_{pq}}
+    [x_{ik} c_{kj} + \\mathbf{1}_i b_j]`` sums k in its first term only, as the convention
+    reads each term of a sum on its own.  (An index the bracket's terms write once each
+    and the product writes outside, ``a_k (b_k + c_k)``, is the product's, summed
+    there.)  Rewrites ``atoms`` in place; returns whether anything was summed."""
+    done = False
+    for sym in sorted(term.free_symbols, key=lambda s: s.name):
+        atom = atoms.get(sym.name)
+        if atom is None or atom.kind not in _BRACKETS or not atom.cells:
+            continue
+        rest = occurrences(term.subs(sym, sympy.Integer(1)), unit)
+        outside = {name for name, n in rest.items() if n and not name.startswith("#")}
+        rows = []
+        for row in atom.cells:
+            cells = []
+            for cell in row:
+                if cell is not None and cell.tree is not None:
+                    new, inner = summed(cell, set(free or ()) | outside, ref)
+                    if inner:
+                        done = True
+                        names.extend(n for n in inner if n not in names)
+                    cell = new
+                cells.append(cell)
+            rows.append(tuple(cells))
+        if done:
+            atoms[sym.name] = dataclasses.replace(atom, cells=tuple(rows))
+    return done
+
+
 def summed(unit: Unit, free: set | None, ref) -> tuple[Unit, list]:
     """``unit`` with each product term summed over its repeated indices that are not in
     ``free`` (the free indices of the claim's left side; None for the left side itself,
@@ -144,6 +183,9 @@ def summed(unit: Unit, free: set | None, ref) -> tuple[Unit, list]:
     terms = []
     changed = False
     for term in _terms(unit.tree):
+        if _close_brackets(term, unit, free, ref, atoms, names):
+            unit = dataclasses.replace(unit, atoms=dict(atoms))
+            changed = True
         counts = occurrences(term, unit)
         repeated = sorted(name for name, n in counts.items() if n >= 2 and
                           not name.startswith("#") and name not in sizes and

@@ -116,6 +116,8 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
                     out.setdefault(item, set()).add((None, "=" + other))
         elif atom.kind == "index" and atom.name not in bound and atom.name not in ref.sizes:
             out.setdefault(atom.name, set()).add((None, ""))
+        elif atom.kind == "special" and atom.name in ("0", "1") and atom.items:
+            _free_names(atom.items[0], bound, ref, out)     # \mathbf{1}_i: an entry
         elif atom.kind == "cases":
             for condition in atom.items:
                 for _, a, b in condition:
@@ -166,6 +168,8 @@ def unit_names(unit: Unit) -> set:
     for atom in unit.atoms.values():
         if atom.kind in ("bound", "auto", "size", "index"):
             out.add(atom.name)
+        elif atom.kind == "special" and atom.name in ("0", "1") and atom.items:
+            out.update(index_names(atom.items[0]))
         elif atom.kind in ("entry", "row", "kronecker") or (atom.kind == "marker" and
                                                              atom.items and
                                                              atom.name != "shape"):
@@ -357,7 +361,13 @@ class Evaluator:
         else :class:`~.values.Unsized` (the other operand gives the size)."""
         if not atom.items:
             return Unsized(atom.name)
-        n = self._index(atom.items[0], env)
+        item = atom.items[0]
+        if atom.name != "I" and isinstance(item, str) and item in env and \
+                item not in self.ref.sizes:
+            # \mathbf{1}_i with i an index, not a size: an entry of the one-tensor
+            # (y_{ij} = x_{ik} c_{kj} + \mathbf{1}_i b_j), so 1 (or 0)
+            return sympy.Integer(int(atom.name))
+        n = self._index(item, env)
         if not 1 <= n <= self.ref.max_dim:
             raise MathError(f"a size of {n} for {atom.name}")
         if atom.name == "I":

@@ -35,7 +35,7 @@ import dataclasses
 from .. import vocab as V
 from .indices import IndexExpr
 from ..lexer import Token
-from .units import NESTED, Atom, Cursor, Emitter, TranslateError, is_token
+from .units import NESTED, Atom, Cursor, Emitter, TranslateError, is_token, plain
 
 __all__ = ["PatternReader", "is_dots", "DOTS"]
 
@@ -346,6 +346,8 @@ class PatternReader:
             if ccut == 0 or ccut == len(cols):
                 raise TranslateError("\\cdots needs entries before and after it", pos,
                                      env.begin.end)
+        if self._constant_run(rows, plain_rows, cols, dot_rows, dot_cols, env, em, cur):
+            return True
         kr, kc = self._kappa("r"), self._kappa("c")
         below = 1 if trailing is not None else -1     # the row the pattern is read to
         if dot_rows and dot_cols:
@@ -388,6 +390,29 @@ class PatternReader:
                     cells=(tuple(templates),) + tuple(tuple(row) for row in grid),
                     ident=next(self._ids))
         em.atom(atom, env.pos, env.end)
+        self._postfix(cur, em, simple=False)
+        return True
+
+    def _constant_run(self, rows, plain_rows, cols, dot_rows, dot_cols, env, em,
+                      cur: Cursor) -> bool:
+        """``\\begin{pmatrix} 1 & \\cdots & 1 \\end{pmatrix}``: a row (or a column) of
+        ones or of zeros, whose length the page leaves to the product it is in, read as
+        ``\\mathbf{1}^T`` (``\\mathbf{1}``), sized by what it meets."""
+        if dot_rows and dot_cols:
+            return False
+        if dot_cols and len(plain_rows) == 1:
+            cells = [rows[plain_rows[0]][c] for c in cols]
+        elif dot_rows and len(cols) == 1:
+            cells = [rows[r][cols[0]] for r in plain_rows]
+        else:
+            return False
+        texts = {plain([n for n in cell if not is_token(n, *V.SPACING)]) for cell in cells}
+        if len(texts) != 1 or texts.pop() not in ("0", "1"):
+            return False
+        value = plain([n for n in cells[0] if not is_token(n, *V.SPACING)])
+        em.atom(Atom("special", value), env.pos, env.end)
+        if dot_cols:
+            self._marker(em, "T", (), env.pos, env.end)
         self._postfix(cur, em, simple=False)
         return True
 

@@ -275,6 +275,13 @@ def _items(nodes: list, marked: bool) -> list:
                                                               flat[k][1].end))))
                     k += 1
                     continue
+                if text == "=" and k < len(flat) and isinstance(flat[k][1], Token) \
+                        and flat[k][1].text == "=" and flat[k][1].pos == node.end:
+                    # i == p: a programmer's equality, one relation (a condition in prose)
+                    items.append(("rel", Relation("eq", Token("sym", "=", node.pos,
+                                                              flat[k][1].end))))
+                    k += 1
+                    continue
                 if node.kind in ("sym", "cmd") and text in RELATIONS:
                     items.append(("rel", Relation(RELATIONS[text], node)))
                     continue

@@ -303,6 +303,11 @@ class NameReader:
                 # \nabla_y \ell for the gradient of the column y = Wx + b
                 self.lowercase_wholes.add((key, q.name))
                 return Atom("whole", q.name), sup
+            if sub is None and getattr(self, "whole_inside", False) and not bold and \
+                    parts.sup is None and q.rows > 1 and q.cols > 1 and \
+                    names.get(upper) == q.name:
+                # (c^T)_{jq}: the bracket's index makes c the whole C
+                return Atom("whole", q.name), sup
             if sub is None and bold and q.rows == 1:
                 # \boldsymbol{b}^{1} of a bias row b_1: its one row, the whole of it
                 return Atom("whole", q.name), sup

@@ -75,6 +75,8 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
     """Translate member node lists into :class:`Unit` objects for one reference."""
 
     def __init__(self, ref, src: Source):
+        #: inside (c^T)_{jq}: a lowercase letter may stand for its whole matrix
+        self.whole_inside = False
         self.ref = ref
         self.src = src
         self._ids = itertools.count(1)
@@ -456,8 +458,24 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             closer = Token("cmd", "\\end", end, end)
             self._matrix(Env("matrix", opener, cells, closer, end), em, cur)
             return
-        self._sub(inner, pos, end, em)
+        entry_of_whole = is_token(cur.peek(), "_") and self._lone_lowercase(inner)
+        if entry_of_whole:
+            # (c^T)_{jq}: an entry of C^T, the lowercase letter standing for the whole
+            self.whole_inside = True
+        try:
+            self._sub(inner, pos, end, em)
+        finally:
+            self.whole_inside = False
         self._postfix(cur, em, simple=False)
+
+    @staticmethod
+    def _lone_lowercase(inner: list) -> bool:
+        """Whether ``inner`` is one lowercase letter and a transpose (``c^T``)."""
+        nodes = [n for n in inner if not is_token(n, *V.SPACING)]
+        return len(nodes) == 3 and isinstance(nodes[0], Token) and \
+            nodes[0].kind == "letter" and nodes[0].text.islower() and \
+            is_token(nodes[1], "^") and \
+            plain([nodes[2]]).strip("{}").strip() in V.TRANSPOSE_WORDS
 
     def _inner_product(self, inner: list, opener: Token, closer: Token, em: Emitter,
                        cur: Cursor) -> None:

@@ -104,14 +104,8 @@ CASES = [
     Case("affine-transformation-layer-zh.md", "gradient", "none (read and judged)", "wrong",
          WRONG, (62, 62)),
     Case("robotchinwag-linear-layer-index.md", "gradient", "indices: subscripts, summation "
-         "convention in words", "holds",
-         today="unreadable: its 21 claims read hold (the summation convention read from "
-               "'it's a dummy index', C = A^T read through its Liquid link tag, the loss l): "
-               "the derivatives by x_{pq} and a_{pq} with their Kronecker deltas and the "
-               "gradients of X and A; not read are the bias entries b_j, b_p of \\hat{b} "
-               "(the page's hat marks a vector, its entries drop it: lines 70, 84, 139-140, "
-               "181-206), c^T without an index (lines 115, 118), the row of ones written "
-               "1 & \\cdots & 1 (line 212) and the prose '$i == p$' (line 105)"),
+         "convention in words, a hat marking a vector whose entries drop it, a row of ones "
+         "of unwritten length", "holds"),
     Case("dl-memo-fc-softmax-ja.md", "gradient", "cases without conditions (a comma)",
          "wrong", ("unreadable", "wrong"), (80, 80)),
     # -- attention ------------------------------------------------------------------------------

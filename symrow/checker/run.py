@@ -185,6 +185,15 @@ class Outcome:
     vacuous: bool = False              # no assignment satisfied the notes
 
 
+def _without_bar(parts) -> str | None:
+    """The accent of a name as written, a gradient's bar taken off (``\\bar{b}_p``: none;
+    ``\\bar{\\hat{b}}``: hat)."""
+    accent = parts.accent
+    if parts.grad is None and accent is not None and accent.split()[0] == "bar":
+        accent = " ".join(accent.split()[1:]) or None
+    return accent
+
+
 class _Unreadable(Exception):
     """A member that cannot be read (as TranslateError and ReadError say it)."""
 
@@ -410,6 +419,7 @@ class _Run:
                              "per line or in an align* environment", line=1, column=1,
                              near=self.src.near(0))
         self.page_inputs(chains)
+        self.page_accents(chains)
         self.page_upstream(chains)
         self.page_index_sizes(chains)
         # notes such as (1 \le i \le m) restrict the claim before them
@@ -529,6 +539,63 @@ class _Run:
                     size = "" if target.general else f" ({q.cols})"
                     said += f", and {shown} as its length{size}"
                 self.notes.append(said)
+        self.read_unread_again()
+
+    def page_accents(self, chains: list) -> None:
+        """``Y = XA^T + \\hat{b}`` then ``y_{ij} = x_{ik} c_{kj} + \\mathbf{1}_i b_j``: a page
+        whose accent marks a vector (robotchinwag's "the hat over \\hat{b} indicates it's
+        a vector") writes the vector whole with its accent and its entries without it.
+        ``b_j`` is read as an entry of ``\\hat{b}`` only when nothing else could be meant:
+        the target is a vector (1 x n or n x 1) whose letter carries one accent, the
+        target knows no name of the bare letter, the page writes the bare letter only
+        with an index and never whole, and writes the accented vector never with an index
+        (a page that writes ``\\hat{y}_j`` beside ``y_j`` means two things).  Said in a
+        note."""
+        from ..reader.entries.uses import name_uses
+        from ..reader.notation import NameError_, parse_name
+        for target in self.targets:
+            mine = [c for c in chains if c.problem is None and self.section_of(c.pos) is target]
+            uses = [u for c in mine for m in c.members for u in name_uses(m.nodes, self.src)]
+            contexts = self.contexts_for(target)
+            ref = contexts[0].ref
+            known = set(contexts[0].translator._canonical_names())
+            for q in list(ref.quantities.values()):
+                if q.level != 0 or not (q.rows == 1 or q.cols == 1) or q.rows == q.cols:
+                    continue
+                try:
+                    parts = parse_name(q.name)
+                except (NameError_, ValueError):
+                    continue
+                if parts.accent is None or " " in parts.accent or parts.grad is not None \
+                        or not parts.lowercase:
+                    continue
+                bare = dataclasses.replace(parts, accent=None)
+                if bare.canonical in known or (bare.head, q.tag) in ref.by_letter or \
+                        bare.head in ref.sizes:
+                    continue
+                # the uses of the letter, a gradient's bar taken off (\bar{b}_p is the
+                # page's \partial l / \partial b_p, rewritten before)
+                written = [(u, _without_bar(u.parts)) for u in uses
+                           if u.parts.head == parts.head and u.parts.sup == parts.sup]
+                accented = [u for u, a in written if a == parts.accent]
+                plain_uses = [u for u, a in written if a is None]
+                if not plain_uses or any(u.parts.sub is None for u in plain_uses) or \
+                        any(u.parts.sub is not None for u in accented) or \
+                        any(a not in (None, parts.accent) for _, a in written):
+                    continue
+                grad = f"\\bar{{{q.name}}}"
+                for ctx in contexts:
+                    ctx.ref.by_letter[(bare.head, q.tag)] = ctx.ref.quantities[q.name]
+                    if grad in ctx.ref.quantities:
+                        ctx.ref.by_letter[(f"\\bar{{{bare.head}}}", q.tag)] = \
+                            ctx.ref.quantities[grad]
+                    ctx.ref.__dict__.pop("_canonical_names", None)
+                first = plain_uses[0]
+                line = self.src.line_col(first.pos)[0]
+                shown = self.src.original[first.pos:first.end]
+                self.notes.append(f"line {line}: {shown} is read as an entry of {q.name}: the "
+                                  f"page writes {q.name} only whole and {bare.head} only with "
+                                  f"an index")
         self.read_unread_again()
 
     def page_upstream(self, chains: list) -> None:

@@ -328,6 +328,9 @@ MESSAGES: list = [
      r"(.+?)\); its entries (.+?) as those of (.+?)'s one row",
      r"\1 は \2 と読む（照らし合わせる導出が \3 を取る入力。ページの \4 から）。"
      r"成分 \5 は \6 の1行の成分と読む"),
+    (r"(.+?) is read as an entry of (.+?): the page writes (.+?) only whole and (.+?) only "
+     r"with an index",
+     r"\1 は \2 の成分と読む（ページは \3 を全体としてのみ、\4 を添字付きでのみ書く）"),
     (r" \((\d+)\)", r" \1 "),
     (r"softmax\((.+?)\) is read as (.+?), the page's shorthand \(the softmax of one "
      r"number would be 1\)",

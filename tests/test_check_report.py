@@ -61,6 +61,17 @@ def test_the_header_shows_every_option_in_force(make, shown):
     assert shown in report.to_text().splitlines()[0]
 
 
+def test_a_shape_mismatch_keeps_both_shapes_as_data():
+    # the hints read the shapes from the step, not from the words of its message
+    report = symrow.check(r"C = BA", against("comb23"))
+    step = report.steps[0]
+    assert step.status == "wrong" and step.shapes == ((2, 2), (3, 3)), report.to_text()
+    assert json.loads(json.dumps(report.to_dict()))["steps"][0]["shapes"] == [[2, 2], [3, 3]]
+    number = symrow.check(r"C = a_{11}", against("comb23")).steps[0]
+    assert number.status == "wrong" and number.shapes == ((2, 2), None), number
+    assert symrow.check(r"C = AB", against("comb23")).steps[0].shapes is None
+
+
 def test_one_term_is_singular():
     report = symrow.check(r"c_{11} = a_{11}b_{11} + a_{12}b_{11}", against("comb22"))
     text = report.to_text()

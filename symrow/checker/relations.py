@@ -30,7 +30,7 @@ import sympy
 
 from . import numeric
 from ..formula.values import MathError, Undecided, is_matrix, shape_text
-from .verify import Difference, EntryDiff, show
+from .verify import Difference, EntryDiff, shape_difference, show
 
 __all__ = ["approx", "inequality", "membership", "mapping", "rounding"]
 
@@ -69,8 +69,7 @@ def _number(expr, ref, what: str):
 def approx(left, right, ref, tolerance) -> Difference | None:
     """``left \\approx right`` within ``tolerance`` (a Rational), entry by entry."""
     if is_matrix(left) != is_matrix(right) or (is_matrix(left) and left.shape != right.shape):
-        return Difference(f"the left side is a {shape_text(left)}, the right side a "
-                          f"{shape_text(right)}")
+        return shape_difference(left, right)
     tol = numeric._ctx().mpf(tolerance.p) / tolerance.q
     for (entry, x), (_, y) in zip(_entries(left), _entries(right)):
         lv, rv = _number(x, ref, "≈"), _number(y, ref, "≈")
@@ -163,8 +162,7 @@ def inequality(kind: str, left, right, ref) -> Difference | None:
             elif is_matrix(right) and not is_matrix(left):
                 left = sympy.ImmutableMatrix(*right.shape, [left] * len(right))
             else:
-                return Difference(f"the left side is a {shape_text(left)}, the right side a "
-                                  f"{shape_text(right)}")
+                return shape_difference(left, right)
     mode, sign = _SIGN[kind]
     for (entry, x), (_, y) in zip(_entries(left), _entries(right)):
         gap = (y - x) if kind in ("le", "lt") else (x - y)

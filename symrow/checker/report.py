@@ -84,6 +84,9 @@ class StepReport:
     sizes: dict | None = None
     section: str | None = None
     symbol: str = ""
+    #: for a step whose sides differ in shape: each side's (rows, columns), None for a
+    #: number (the hints read it; the message says it in words)
+    shapes: tuple | None = None
 
     @property
     def claim(self) -> str:
@@ -110,6 +113,8 @@ class StepReport:
             out["detail"] = self.detail
         if self.others:
             out["other_entries"] = [list(e) for e in self.others]
+        if self.shapes is not None:
+            out["shapes"] = [None if x is None else list(x) for x in self.shapes]
         if self.error is not None:
             out["error"] = dict(self.error)
         return out

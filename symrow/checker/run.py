@@ -183,6 +183,8 @@ class Outcome:
     sizes: dict | None = None
     pending: "Outcome | None" = None   # the verdict if the page turns out to give no numbers
     vacuous: bool = False              # no assignment satisfied the notes
+    shapes: tuple | None = None        # the sides' shapes, when they differ (None: a number)
+    kind: str | None = None            # what made it wrong, as data (MathError.kind)
 
 
 def _without_bar(parts) -> str | None:
@@ -1217,7 +1219,7 @@ class _Run:
             if k == 0 and outcome.status == "holds":
                 self.held.add(left_text)
             elif k == 0 and outcome.status == "wrong" and left_text in self.held and \
-                    outcome.message.endswith("is undefined"):
+                    outcome.kind == "undefined product":
                 # D = WX held above, and now an inline D = XW, undefined at these shapes:
                 # the page speaks of another convention ("others may use D = XW")
                 outcome = Outcome("unchecked", f"{left_text} was given above, and this "
@@ -1241,7 +1243,7 @@ class _Run:
                     o.message, entry=o.entry, indices=o.indices,
                     detail=o.detail, others=tuple(o.others), error=err,
                     relation=rel.kind, sizes=o.sizes,
-                    section=target.section, symbol=rel.token.text)
+                    section=target.section, symbol=rel.token.text, shapes=o.shapes)
             out.append(report(outcome))
             if outcome.pending is not None:
                 outcome.pending.sizes = outcome.sizes
@@ -1713,7 +1715,8 @@ class _Run:
             except Undecided as err:
                 return Outcome("unchecked", str(err), indices=env or None)
             except MathError as err:
-                return Outcome("wrong", str(err), indices=env or None)
+                return Outcome("wrong", str(err), indices=env or None,
+                               kind=getattr(err, "kind", None))
             except RecursionError:
                 message = "this step is nested too deeply to check"
                 return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
@@ -1722,7 +1725,8 @@ class _Run:
                            f"{' '.join(str(err).split())[:200]} (a bug in symrow; please "
                            f"report it)")
                 return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
-            if result is not None and env and _number_against_matrix(result.message):
+            if result is not None and env and result.shapes is not None and \
+                    None in result.shapes and result.shapes != (None, None):
                 # c_{mn}-style indices on one side, a whole matrix on the other (XW^T =
                 # \sum_p X_{mp} W_{np}): the matrix is most likely written where its entry
                 # is meant; a reader cannot tell, so the claim is not judged
@@ -1739,7 +1743,7 @@ class _Run:
                               "hints": found}
                 return Outcome("wrong", result.message, entry=result.entry,
                                indices=env or None, detail=detail,
-                               others=tuple(result.others))
+                               others=tuple(result.others), shapes=result.shapes)
         if pending is not None:
             err, env = pending
             return Outcome("unchecked", str(err), indices=env or None,
@@ -2173,9 +2177,7 @@ def _bias_axis_hint(step, derivation) -> list[str]:
     is a row, the sum of the gradient over the points (down each column); a column of
     m row sums (or the matrix unsummed) is the usual mistake."""
     from ..reader.entries.gradients import as_bars
-    found = re.fullmatch(r"the left side is a 1 x (\d+) matrix, the right side a (\d+) x "
-                         r"(\d+) matrix", step.message or "")
-    if not found:
+    if step.shapes is None or None in step.shapes or step.shapes[0][0] != 1:
         return []
     names = set(derivation.forward.quantities)
     left = " ".join(as_bars(step.left, names).split())
@@ -2183,7 +2185,7 @@ def _bias_axis_hint(step, derivation) -> list[str]:
     if not (re.match(r"\\bar\{\s*" + bold + r"b", left) or
             re.search(r"\{\s*(?:\\partial|d)\s*" + bold + r"b(?![a-zA-Z])", left)):
         return []
-    n, rows, cols = (int(g) for g in found.groups())
+    (_, n), (rows, cols) = step.shapes
     if cols == 1 and rows > 1:
         return [f"the gradient of a bias row sums the gradient over the points, down each "
                 f"column (1^T times it: a 1 x {n} row); this sums along each row instead "
@@ -2193,12 +2195,6 @@ def _bias_axis_hint(step, derivation) -> list[str]:
                 f"a 1 x {n} row): the bias is added to every one of the {rows} points, so "
                 f"its gradient adds up all their shares"]
     return []
-
-
-def _number_against_matrix(message: str) -> bool:
-    return bool(re.fullmatch(r"the left side is a number, the right side a \d+ x \d+ matrix|"
-                             r"the left side is a \d+ x \d+ matrix, the right side a number",
-                             message))
 
 
 def _gradient_hints(steps: list, targets: list[Target], column: bool = False) -> list:

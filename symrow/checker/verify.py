@@ -101,6 +101,16 @@ class Difference:
     entry: tuple | None = None
     detail: EntryDiff | None = None
     others: list = dataclasses.field(default_factory=list)
+    #: for sides of two shapes: each side's (rows, columns), None for a number
+    shapes: tuple | None = None
+
+
+def shape_difference(left, right) -> Difference:
+    """The two sides have different shapes: said, and kept as data for the hints."""
+    def shape(value):
+        return tuple(value.shape) if is_matrix(value) else None
+    return Difference(f"the left side is a {shape_text(left)}, the right side a "
+                      f"{shape_text(right)}", shapes=(shape(left), shape(right)))
 
 
 #: the longest term a report shows in full
@@ -540,8 +550,7 @@ def compare(left, right, ref) -> Difference | None:
     elif is_matrix(right) and not is_matrix(left) and left == 0:
         left = sympy.zeros(*right.shape)
     if is_matrix(left) != is_matrix(right) or (is_matrix(left) and left.shape != right.shape):
-        return Difference(f"the left side is a {shape_text(left)}, the right side a "
-                          f"{shape_text(right)}")
+        return shape_difference(left, right)
     if not is_matrix(left):
         try:
             diff = compare_scalar(left, right, ref)

@@ -465,3 +465,16 @@ def test_a_size_letter_seen_to_mean_another_size_is_not_read_later():
     assert [s.status for s in steps] == ["unchecked", "unchecked"]
     assert all("the page's m stands for two sizes of this derivation here (2 and 3)"
                in s.message for s in steps)
+
+
+def test_an_undefined_product_after_the_same_name_held_is_a_remark():
+    """``D = WX`` held, then inline "others write $D = XW$": the second product is
+    undefined at these shapes, so the page speaks of another convention (not checked);
+    without the first claim, or with a product that is defined but wrong, it is wrong."""
+    against = symrow.explain("D = WX", {"W": (2, 3), "X": (3, 4)})
+    remark = "Other texts may write $D = XW$ instead.\n"
+    steps = _check("$$D = WX$$\n\n" + remark, against).steps
+    assert [s.status for s in steps] == ["holds", "unchecked"]
+    assert "another convention" in steps[1].message
+    assert _check(remark, against).steps[0].status == "wrong"
+    assert _check("$$D = WX$$\n\nand so $D = 2WX$.\n", against).steps[1].status == "wrong"

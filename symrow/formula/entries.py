@@ -36,7 +36,7 @@ import sympy
 from ..reader.entries.indices import index_names, index_value
 from ..reader.entries.parse import ALLOWED_SINGLETONS, sub_units
 from ..reader.entries.units import NESTED, Atom, Unit
-from .values import (MathError, Unsized, assemble, exp_of, is_matrix,
+from .values import (MathError, UndefinedProduct, Unsized, assemble, exp_of, is_matrix,
                      scalar_or_matrix, shape_text)
 
 __all__ = ["Evaluator", "free_indices", "MathError"]
@@ -586,8 +586,8 @@ class Evaluator:
         if x.shape == y.shape and 1 in x.shape:
             # two row vectors (or two columns): their inner product
             return sympy.Add(*[a * b for a, b in zip(x, y)])
-        raise MathError(f"a {x.rows} x {x.cols} matrix times a {y.rows} x {y.cols} matrix "
-                        f"is undefined")
+        raise UndefinedProduct(f"a {x.rows} x {x.cols} matrix times a {y.rows} x {y.cols} "
+                               f"matrix is undefined")
 
     def _pow(self, node, unit: Unit, env: dict):
         base, exponent = node.args

@@ -16,11 +16,18 @@ import sympy
 
 __all__ = ["is_matrix", "scalar_or_matrix", "assemble", "shape_text", "exp_of", "row_softmax",
            "Unsized", "shape_of",
-           "MathError", "Undecided", "NeedsValues"]
+           "MathError", "UndefinedProduct", "Undecided", "NeedsValues"]
 
 
 class MathError(Exception):
     """An expression that reads fine but means nothing (a product of mismatched shapes)."""
+
+
+class UndefinedProduct(MathError):
+    """A product of two matrices whose shapes do not fit (``kind`` says so to the checker,
+    which reads a kind, not the words of a message)."""
+
+    kind = "undefined product"
 
 
 class Undecided(MathError):

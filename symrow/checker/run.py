@@ -2082,8 +2082,11 @@ def _is_short_name(nodes: list) -> bool:
 _LEADING_SPACE = re.compile(r"^(?:\\[,;:! ]\s*|\\q?quad\s*)+")
 
 #: words that state the convention (English and Japanese)
+#: the words by which a page states its vector convention ("read in the row view, one
+#: point per row", as symrow's own derivation of a column formula says, is the row one)
 _CONVENTION_WORDS = (("column", r"(?i)column[- ]vectors?|列ベクトル|縦ベクトル"),
-                     ("row", r"(?i)row[- ]vectors?|行ベクトル|横ベクトル"))
+                     ("row", r"(?i)row[- ]vectors?|行ベクトル|横ベクトル|row view|"
+                             r"one point per row|行の見方|1行に1点"))
 
 
 def _evaluator(ref, column: bool):

@@ -277,17 +277,20 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             self._elementwise(cur, em, key + "'" if self._prime(cur) else key, tok.pos,
                               tok.end)
             return
-        if tok.kind == "cmd" and text in ("\\epsilon", "\\varepsilon") and \
-                "epsilon" in self.ref.constants() and not self._greek_name(text):
-            cur.take()             # LayerNorm's epsilon, the reading's own constant
-            em.atom(Atom("constant", "epsilon"), tok.pos, tok.end)
+        constant = "epsilon" if text == "\\varepsilon" else text[1:]
+        if tok.kind == "cmd" and constant in self.ref.constants() and \
+                not self._greek_name(text):
+            # a named scalar of the derivation: LayerNorm's epsilon, Hopfield's beta,
+            # APPNP's alpha (symbols of its values, no entry of a quantity)
+            cur.take()
+            em.atom(Atom("constant", constant), tok.pos, tok.end)
             return
         if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell" \
                 or self._greek_name(text):
             if tok.kind == "letter" and (self._softmax_letters(cur, em) or
                                          self._word_heading(cur, em)):
                 return
-            if text == "e" and is_token(cur.peek(1), "^"):
+            if text == "e" and is_token(cur.peek(1), "^") and not self._tagged_e(cur):
                 self._e_power(cur, em)
                 return
             self._name(cur, em)
@@ -467,6 +470,16 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         finally:
             self.whole_inside = False
         self._postfix(cur, em, simple=False)
+
+    def _tagged_e(self, cur: Cursor) -> bool:
+        """``e^{i}_{11}``: an entry of E_i, whose tag the derivation writes up (as symrow
+        does), not Euler's e to the power i: e with a superscript that tags a matrix
+        whose letter is e, and a subscript after it."""
+        sup, after = cur.peek(2), cur.peek(3)
+        if sup is None or not is_token(after, "_"):
+            return False
+        tag = plain(sup.children if isinstance(sup, Group) else [sup]).strip()
+        return ("e", tag) in self.ref.by_letter
 
     @staticmethod
     def _lone_lowercase(inner: list) -> bool:

@@ -117,10 +117,11 @@ def changed_claim(tex: str):
     return None
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("key", CASES)
-def test_symrow_s_own_derivation_holds(key):
+def test_symrow_s_own_derivation_holds(key, lang):
     d = _derivation(key)
-    report = symrow.check(d.to_latex("en"), d, timeout=120)
+    report = symrow.check(d.to_latex(lang), d, timeout=120)
     bad = [line for s in report.steps if s.status in ("wrong", "unreadable")
            for line in s.text_lines()]
     assert not bad, "\n".join(bad)

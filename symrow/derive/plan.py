@@ -489,6 +489,8 @@ class _Planner:
                     if user:
                         raise UnsafeNameError(f"{name} is both an operand and a defined name")
                     continue
+                if not user and self._rows_named(name):
+                    continue
                 seq = VecSeq(name, node.rows, node.cols, max_dim=self.max_dim,
                              font=self.fonts.get(name), parts=self.labels.get(name))
                 if seq.key in taken_keys:
@@ -505,6 +507,19 @@ class _Planner:
             else:
                 raise UnsafeNameError("ran out of letters to name the intermediate results; "
                                       "name them in the formula, as in H = XW")
+
+    def _rows_named(self, name: str) -> bool:
+        """Whether the rows of an intermediate called ``name`` (``\\boldsymbol{h}_i`` of
+        H) would be written as a name the formula already has (its operand ``h_i``, as
+        GAT writes ``W h_i``): a reader could not tell them apart, so the letter is left."""
+        if len(name) != 1 or not name.isupper():
+            return False
+        for n in self.nodes:
+            parts = getattr(n.seq, "parts", None)
+            if parts is not None and parts.head == name.lower() and parts.sub is not None \
+                    and parts.sup is None and parts.accent is None:
+                return True
+        return False
 
     def readings(self, shell: "Plan") -> tuple[list[Reading], Reading]:
         """The drafts made whole: one immutable reading each, in order."""

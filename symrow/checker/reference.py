@@ -181,7 +181,20 @@ class Reference:
         self._trusted = trusted
         self._define(None if definitions is None else
                      {k: sizes_in.matrix(_matrix(v)) for k, v in definitions.items()})
-        self.by_letter = {(q.letter, q.tag): q for q in self.quantities.values()}
+        #: the quantities by the letter (and tag) of their rows and entries; a vector w
+        #: beside a matrix W (Goodfellow's w^T max{0, W^T x + c}) shares W's letter: the
+        #: letter is W's (its rows \\boldsymbol{w}_i, entries w_{ij}), and w's entries w_j,
+        #: written with one index, are found in ``vectors_by_letter``
+        self.by_letter, self.vectors_by_letter = {}, {}
+        for q in self.quantities.values():
+            key = (q.letter, q.tag)
+            other = self.by_letter.get(key)
+            if other is not None and 1 in (q.rows, other.rows) and (q.rows, other.rows) != (1, 1):
+                vector, matrix = (q, other) if q.rows == 1 else (other, q)
+                self.vectors_by_letter[key] = vector
+                self.by_letter[key] = matrix
+                continue
+            self.by_letter[key] = q
         #: how to order the factors of a term in a report: operands in their order
         #: (q before k before v), then derived quantities
         self.rank = {}

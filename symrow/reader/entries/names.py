@@ -316,6 +316,9 @@ class NameReader:
                     f"which row or entry of {q.name}? write \\boldsymbol{{{key}}}_1 for a "
                     f"row or {key}_{{11}} for an entry", pos, end)
             items = self._index_items(sub, pos, end, single=bold)
+            vector = getattr(ref, "vectors_by_letter", {}).get((key, parts.sup or ""))
+            if vector is not None and len(items) == 1 and not bold:
+                q = vector          # w_j of the vector w beside the matrix W: its entry
             return self._indexed(q, items, bold, pos, end), sup
         names = self._canonical_names()
         if parts.sup is not None and parts.canonical not in names:

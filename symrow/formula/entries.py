@@ -36,7 +36,7 @@ import sympy
 from ..reader.entries.indices import index_names, index_value
 from ..reader.entries.parse import ALLOWED_SINGLETONS, sub_units
 from ..reader.entries.units import NESTED, Atom, Unit
-from .values import (MathError, UndefinedProduct, Unsized, assemble, exp_of, is_matrix,
+from .values import (MathError, RepeatedRow, UndefinedProduct, Unsized, assemble, exp_of, is_matrix,
                      scalar_or_matrix, shape_text)
 
 __all__ = ["Evaluator", "free_indices", "MathError"]
@@ -751,6 +751,9 @@ def _mul_unsized(x, y):
         if ones is None:
             raise MathError("a row of ones after a matrix: write 1^T before it")
         return scalar_or_matrix(matrix_product(other, ones) * u.scale)
+    if not u.row and other.rows == 1 and type(u) is Unsized:
+        # \mathbf{1} \boldsymbol{b}: the row b repeated down the rows of the sum it is in
+        return RepeatedRow(other * u.scale)
     if not u.row:
         raise MathError("a column of ones before a matrix: write 1^T (a row of ones)")
     return scalar_or_matrix(matrix_product(sympy.ones(1, other.rows), other) * u.scale)

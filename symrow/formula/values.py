@@ -15,7 +15,7 @@ from __future__ import annotations
 import sympy
 
 __all__ = ["is_matrix", "scalar_or_matrix", "assemble", "shape_text", "exp_of", "row_softmax",
-           "Unsized", "shape_of",
+           "Unsized", "RepeatedRow", "shape_of",
            "MathError", "UndefinedProduct", "Undecided", "NeedsValues"]
 
 
@@ -150,6 +150,43 @@ class Unsized:
         if self.kind == "I":
             return self.scale if i == j else sympy.S.Zero
         return sympy.S.Zero if self.kind == "0" else self.scale
+
+
+class RepeatedRow(Unsized):
+    """``\\mathbf{1} \\boldsymbol{b}``: a column of ones of no written length times a row,
+    the row repeated down as many rows as the sum it is in has (a bias broadcast over
+    the points, as Phuong and Hutter write ``\\boldsymbol{b}_q \\boldsymbol{1}^\\intercal``
+    in the column convention).
+
+    >>> import sympy
+    >>> RepeatedRow(sympy.Matrix([[1, 2]])).fill(2, 2)
+    Matrix([
+    [1, 2],
+    [1, 2]])
+    """
+
+    def __init__(self, row):
+        super().__init__("1")
+        self.row_value = sympy.ImmutableMatrix(row)
+
+    def __repr__(self) -> str:
+        return f"RepeatedRow({self.row_value})"
+
+    def fill(self, rows: int, cols: int):
+        if cols != self.row_value.cols:
+            raise MathError(f"a row of {self.row_value.cols} entries repeated down the rows "
+                            f"of a {rows} x {cols} matrix")
+        return scalar_or_matrix(sympy.ImmutableMatrix.vstack(*[self.row_value] * rows))
+
+    def times(self, factor) -> "RepeatedRow":
+        return RepeatedRow(self.row_value * factor)
+
+    def transposed(self):
+        raise MathError("the transpose of a row repeated down an unwritten number of rows: "
+                        "write the ones with their length, as in \\mathbf{1}_n")
+
+    def entry(self, i: int, j: int):
+        return self.row_value[0, j - 1]
 
 
 def shape_of(value) -> tuple[int, int]:

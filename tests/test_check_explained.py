@@ -30,29 +30,14 @@ FORMULAS.update({f"fresh-{c.id}": (c.tex, c.shapes, c.options)
                  if c.expect == "value" and "value" not in c.today})
 
 #: what symrow says today where it is not "holds" (id -> reason)
-TODAY: dict[str, str] = {
-    "fresh-goodfellow-xor": "wrong: the formula has a matrix W and a vector w, and the "
-                            "derivation writes W's rows \\boldsymbol{w}_i, which the checker "
-                            "reads as w's (w is 1 x 2, so 'no row 2')",
-    "fresh-gat-score-dgl": "wrong: the operands h_i, h_j and the intermediate H, whose rows "
-                           "the derivation writes \\boldsymbol{h}_i, the name of the operand",
-    "fresh-phuong-hutter-attention": "wrong: the bias broadcast \\mathbf{1} \\boldsymbol{b}_q "
-                                     "(a column of ones times a row) is refused as 'a column "
-                                     "of ones before a matrix'",
-    "fresh-graphsage-concat": "unreadable: \\boldsymbol{h}^{\\mathcal{N}(v)(k)}, the row of "
-                              "h_{\\mathcal{N}(v)}^{(k)}: 'this superscript is too long for a "
-                              "name's'",
-}
+TODAY: dict[str, str] = {}
+#: the same for the changed entry, where its report is not "wrong" at that step
+CHANGED_TODAY: dict[str, str] = {}
 
 
 def _derivation(key: str):
     tex, shapes, options = FORMULAS[key]
     return symrow.explain(tex, shapes, **options)
-
-
-#: the same for the changed entry, where its report is not "wrong" at that step
-CHANGED_TODAY = {key: TODAY[key] for key in ("fresh-goodfellow-xor", "fresh-gat-score-dgl",
-                                             "fresh-phuong-hutter-attention")}
 
 
 def _cases(today: dict) -> list:

@@ -219,7 +219,7 @@ def _script_text(node, src: Source, what: str, pos: int) -> str:
     if len(nodes) == 2 and isinstance(nodes[0], Token) and nodes[0].text in UPRIGHT:
         nodes = _inner(nodes[1])
     text = _text(nodes, src)
-    if len(text) > 16:
+    if len(text) > 24:      # \mathcal{N}(v)(k): GraphSAGE's tag, written up on its rows
         raise NameError_(f"this {what} is too long for a name's", nodes[0].pos, nodes[-1].end)
     # an index may have its own subscript (p_{1k_1}); nothing else nests in a name
     nested = what == "subscript" and "_" in text and not (

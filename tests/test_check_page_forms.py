@@ -478,3 +478,24 @@ def test_an_undefined_product_after_the_same_name_held_is_a_remark():
     assert "another convention" in steps[1].message
     assert _check(remark, against).steps[0].status == "wrong"
     assert _check("$$D = WX$$\n\nand so $D = 2WX$.\n", against).steps[1].status == "wrong"
+
+
+def test_a_column_of_ones_times_a_bias_row_is_its_broadcast():
+    """``Y = XW + \\mathbf{1} b``: the bias row repeated down the points (Phuong and
+    Hutter's b_q 1^T, read in the row view); ones times a matrix of several rows is still
+    the mistake it was."""
+    against = symrow.explain("Y = XW + b", {"X": (3, 2), "W": (2, 4)})
+    assert _check(r"$$Y = XW + \mathbf{1} b$$", against).verdict == "holds"
+    assert _check(r"$$Y = XW + \mathbf{1} 2b$$", against).verdict == "wrong"
+    step = _check(r"$$Y = XW + \mathbf{1} W$$", against).steps[0]
+    assert step.status == "wrong" and "write 1^T" in step.message
+
+
+def test_a_vector_and_a_matrix_of_one_letter():
+    """Goodfellow's w^T max{0, W^T x + c} + b: W's rows are \\boldsymbol{w}_i and its
+    entries w_{ij}; the vector w's entries are w_j, with one index."""
+    against = symrow.explain(r"f = w^T \max\{0, W^Tx + c\} + b",
+                             {"W": (2, 2), "x": (2, 1), "c": (2, 1), "w": (2, 1), "b": (1, 1)})
+    good = r"$$f = \max(0, x_{1} w_{11} + x_{2} w_{21} + c_{1}) w_{1} + \max(0, x_{1} w_{12} + x_{2} w_{22} + c_{2}) w_{2} + b_{1}$$"
+    assert _check(good, against).verdict == "holds"
+    assert _check(good.replace(") w_{2}", ") w_{1}"), against).verdict == "wrong"

@@ -108,6 +108,8 @@ CASES = [
          "of unwritten length", "holds"),
     Case("dl-memo-fc-softmax-ja.md", "gradient", "cases without conditions (a comma)",
          "wrong", ("unreadable", "wrong"), (80, 80)),
+    Case("annp0-matmul-index-backward.ipynb", "gradient", "indices: a double sum written "
+         "\\sum_{ij}, a derivative without brackets", "holds"),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -438,6 +440,17 @@ def n_dl_memo():
     assert close(grad(lambda a_: -np.sum(t * np.log(softmax(a_))), a), y - t)
 
 
+def n_annp0():
+    w, x, g = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 4)), RNG.normal(size=(2, 4))
+    loss = lambda w_=w, x_=x: np.sum(g * (w_ @ x_))
+    dx = grad(lambda x_: loss(x_=x_), x)
+    assert close(dx, w.T @ g)                                         # ∂L/∂X = W^T ∂L/∂Y
+    assert close(dx, np.einsum("in,im->mn", g, w))                    # Σ_i ∂L/∂y_in w_im
+    jac = np.einsum("ia,ma,nj->ijmn", w, np.eye(3), np.eye(4))        # Σ_a w_ia δ_ma δ_nj
+    assert close(jac, np.einsum("im,nj->ijmn", w, np.eye(4)))         # = w_im δ_nj
+    assert close(grad(lambda w_: loss(w_=w_), w), g @ x.T)            # ∂L/∂W = ∂L/∂Y X^T
+
+
 def attention_parts(m=2, n=3, d=2, scale=True):
     q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
     g = RNG.normal(size=(m, d))
@@ -583,6 +596,7 @@ NUMERIC = {
     "affine-transformation-layer-zh": n_affine_zh,
     "robotchinwag-linear-layer-index": n_robotchinwag,
     "dl-memo-fc-softmax-ja": n_dl_memo,
+    "annp0-matmul-index-backward": n_annp0,
     "indepa-sdpa-worked-example": n_indepa,
     "bookai-attention-numerical-walkthrough": n_bookai,
     "omkarchebale-self-attention-walkthrough": n_omkarchebale,

@@ -1,0 +1,111 @@
+r"""Forms of published derivations that were new to symrow's checker (a held-out set).
+
+Pages added to ``check_cases/real/`` showed forms a careful reader follows:
+
+* ``\sum_{ij}`` (annp0-matmul-index-backward): the indices of a double sum run
+  together, a sum over i and over j, as ``\sum_{i,j}``;
+* ``\dfrac{\partial}{\partial x_{mn}} w_{ia}x_{aj}`` (the same page): a derivative
+  written without brackets takes the product of entries after it, to the end of the
+  term; followed by anything else it is still not read.
+
+Each form is held by a claim that is right and the same claim with one slip; the
+numbers are confirmed in numpy at the end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symrow
+
+pytestmark = pytest.mark.parsers("builtin")
+
+
+def matmul():
+    return symrow.backward(symrow.explain("Y = WX", {"W": (2, 3), "X": (3, 4)}))
+
+
+def softmax_row():
+    return symrow.backward(symrow.explain(r"P = \mathrm{softmax}(O)", {"O": (1, 3)}))
+
+
+def page(*lines: str) -> str:
+    return "\n\n".join(f"$$\n{line}\n$$" for line in lines) + "\n"
+
+
+def statuses(report) -> list[str]:
+    return [s.status for s in report.steps]
+
+
+# -- \sum_{ij} -----------------------------------------------------------------------------
+
+CHAIN = r"\dfrac{\partial L}{\partial x_{mn}} = \sum_{ij}\dfrac{\partial L}{\partial y_{ij}}" \
+        r"w_{im}\delta_{n,j}"
+
+
+def test_indices_run_together_under_a_sum_are_a_double_sum():
+    report = symrow.check(page(CHAIN + r" = \sum_{i}\dfrac{\partial L}{\partial y_{in}}w_{im}"),
+                          against=matmul())
+    assert statuses(report) == ["holds", "holds"], report.to_text()
+
+
+@pytest.mark.parametrize("slip", [
+    r" = \sum_{i}\dfrac{\partial L}{\partial y_{im}}w_{in}",    # m and n swapped
+    r" = \sum_{i}\dfrac{\partial L}{\partial y_{in}}w_{mi}",    # W's indices swapped
+])
+def test_a_slip_after_a_double_sum_is_wrong(slip):
+    report = symrow.check(page(CHAIN + slip), against=matmul())
+    assert statuses(report) == ["holds", "wrong"], report.to_text()
+
+
+def test_a_repeated_letter_is_not_read_as_a_double_sum():
+    report = symrow.check(page(r"\dfrac{\partial L}{\partial x_{mn}} = \sum_{ii}"
+                               r"\dfrac{\partial L}{\partial y_{in}}w_{im}"), against=matmul())
+    assert report.verdict == "unreadable", report.to_text()
+
+
+# -- a derivative without brackets ---------------------------------------------------------
+
+BARE = r"\sum_a\dfrac{\partial}{\partial x_{mn}}w_{ia}x_{aj}"
+
+
+def test_a_derivative_without_brackets_takes_the_product_of_entries_after_it():
+    report = symrow.check(page(BARE + r" = \sum_a w_{ia}\delta_{m,a}\delta_{n,j}"
+                                      r" = w_{im}\delta_{n,j}"), against=matmul())
+    assert statuses(report) == ["holds", "holds"], report.to_text()
+
+
+@pytest.mark.parametrize("slip", [
+    r" = w_{im}\delta_{m,j}",           # the delta by the wrong index
+    r" = w_{im}",                       # the delta left out
+    r" = x_{mj}",                       # the other factor
+])
+def test_a_slip_after_a_derivative_without_brackets_is_wrong(slip):
+    report = symrow.check(page(BARE + slip), against=matmul())
+    assert statuses(report) == ["wrong"], report.to_text()
+
+
+def test_a_derivative_without_brackets_before_more_is_still_not_read():
+    # what follows the entries is not an entry: where the operator ends is not clear
+    report = symrow.check(page(r"\dfrac{\partial}{\partial x_{mn}}w_{ia}(x_{aj} + x_{aj})"
+                               r" = 2 w_{im}\delta_{n,j}"), against=matmul())
+    assert report.verdict == "unreadable", report.to_text()
+    assert "in brackets" in report.to_text()
+
+
+# -- the numbers ------------------------------------------------------------------------------
+
+def test_the_forms_in_numbers():
+    rng = np.random.default_rng(7)
+    w, x, g = rng.normal(size=(2, 3)), rng.normal(size=(3, 4)), rng.normal(size=(2, 4))
+    # \sum_{ij} ∂L/∂y_ij w_im δ_nj = Σ_i ∂L/∂y_in w_im = (W^T G)_mn
+    double = np.einsum("ij,im,nj->mn", g, w, np.eye(4))
+    assert np.allclose(double, w.T @ g) and not np.allclose(double, (w.T @ g)[:, ::-1])
+    # ∂(w_ia x_aj)/∂x_mn summed over a: w_im δ_nj
+    eps = 1e-6
+    for m, n in ((0, 1), (2, 3)):
+        e = np.zeros_like(x)
+        e[m, n] = eps
+        jac = ((w @ (x + e)) - (w @ (x - e))) / (2 * eps)          # [i, j]
+        assert np.allclose(jac, np.outer(w[:, m], np.eye(4)[n]))

@@ -1,12 +1,18 @@
 r"""Forms of published derivations that were new to symrow's checker (a held-out set).
 
-Pages added to ``check_cases/real/`` showed forms a careful reader follows:
+Three pages added to ``check_cases/real/`` showed three forms a careful reader follows:
 
 * ``\sum_{ij}`` (annp0-matmul-index-backward): the indices of a double sum run
   together, a sum over i and over j, as ``\sum_{i,j}``;
 * ``\dfrac{\partial}{\partial x_{mn}} w_{ia}x_{aj}`` (the same page): a derivative
   written without brackets takes the product of entries after it, to the end of the
-  term; followed by anything else it is still not read.
+  term; followed by anything else it is still not read;
+* a page that writes its own loss out (chicm-softmax-ce-gradient:
+  ``L = -\sum_i y_i \log p_i``, then ``\partial L/\partial o_k = p_k - 1``): a gradient
+  with no upstream gradient in it follows from that loss, which symrow's backward pass
+  leaves general, so it is not checked (it was called wrong); claims in terms of the
+  upstream gradient are still judged, and without a loss written out a gradient that
+  forgot its upstream is still wrong.
 
 Each form is held by a claim that is right and the same claim with one slip; the
 numbers are confirmed in numpy at the end.
@@ -94,6 +100,39 @@ def test_a_derivative_without_brackets_before_more_is_still_not_read():
     assert "in brackets" in report.to_text()
 
 
+# -- the page's own loss ----------------------------------------------------------------------
+
+LOSS = r"L = -\sum_{i} y_i \log(p_i)"
+UPSTREAM = r"\dfrac{\partial L}{\partial o_{1k}} = p_{1k}\left(\dfrac{\partial L}{\partial " \
+           r"p_{1k}} - \sum_{j} p_{1j}\dfrac{\partial L}{\partial p_{1j}}\right)"
+
+
+def test_a_gradient_of_the_page_s_own_loss_is_not_checked():
+    for claim in (r"\dfrac{\partial L}{\partial o_{1k}} = p_{1k} - 1",
+                  r"\dfrac{\partial L}{\partial o_{1k}} = p_{1k} + 1"):
+        report = symrow.check(page(LOSS, claim), against=softmax_row())
+        assert statuses(report) == ["unchecked"], report.to_text()
+        assert "the page's own loss" in report.steps[0].message
+        assert report.verdict != "wrong"
+
+
+def test_a_gradient_in_the_upstream_is_judged_with_the_page_s_loss():
+    report = symrow.check(page(LOSS, UPSTREAM), against=softmax_row())
+    assert statuses(report) == ["holds"], report.to_text()
+    slipped = UPSTREAM.replace(r"- \sum_{j}", r"+ \sum_{j}")
+    report = symrow.check(page(LOSS, slipped), against=softmax_row())
+    assert statuses(report) == ["wrong"], report.to_text()
+
+
+def test_without_a_loss_written_out_a_gradient_without_upstream_is_wrong():
+    report = symrow.check(page(r"\dfrac{\partial L}{\partial o_{1k}} = p_{1k} - 1"),
+                          against=softmax_row())
+    assert statuses(report) == ["wrong"], report.to_text()
+    report = symrow.check(page(r"L = \ell(P)", r"\dfrac{\partial L}{\partial o_{1k}} = "
+                                               r"p_{1k} - 1"), against=softmax_row())
+    assert "wrong" in statuses(report), report.to_text()
+
+
 # -- the numbers ------------------------------------------------------------------------------
 
 def test_the_forms_in_numbers():
@@ -109,3 +148,10 @@ def test_the_forms_in_numbers():
         e[m, n] = eps
         jac = ((w @ (x + e)) - (w @ (x - e))) / (2 * eps)          # [i, j]
         assert np.allclose(jac, np.outer(w[:, m], np.eye(4)[n]))
+    # cross-entropy after softmax: ∂L/∂o = p - y (p_k - 1 at the class k, not p_k + 1)
+    o, y = rng.normal(size=3), np.eye(3)[1]
+    soft = lambda v: np.exp(v) / np.exp(v).sum()
+    loss = lambda v: -np.sum(y * np.log(soft(v)))
+    grad = np.array([(loss(o + eps * np.eye(3)[k]) - loss(o - eps * np.eye(3)[k])) / (2 * eps)
+                     for k in range(3)])
+    assert np.allclose(grad, soft(o) - y) and np.isclose(grad[1], soft(o)[1] - 1)

@@ -110,6 +110,8 @@ CASES = [
          "wrong", ("unreadable", "wrong"), (80, 80)),
     Case("annp0-matmul-index-backward.ipynb", "gradient", "indices: a double sum written "
          "\\sum_{ij}, a derivative without brackets", "holds"),
+    Case("chicm-softmax-ce-gradient.md", "gradient", "the page's own loss; e^j for e^{o_j}, "
+         "\\partial/o_k without its \\partial", "wrong", ("unreadable", "wrong"), (33, 33)),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -451,6 +453,20 @@ def n_annp0():
     assert close(grad(lambda w_: loss(w_=w_), w), g @ x.T)            # ∂L/∂W = ∂L/∂Y X^T
 
 
+def n_chicm():
+    o, y = np.array([2.0, 3.0, 4.0]), np.array([0.0, 1.0, 0.0])
+    p = softmax(o)
+    assert np.allclose(p, [0.090, 0.245, 0.665], atol=5e-4)
+    assert abs(-np.log(0.245) - 1.406) < 5e-4
+    ce = lambda o_: -np.sum(y * np.log(softmax(o_)))
+    assert close(grad(ce, o), p - y)                                  # ∂L/∂o = p - y
+    assert np.allclose(p - y, [0.090, -0.755, 0.665], atol=5e-4)      # not the page's -0.775
+    assert not np.isclose((p - y)[1], -0.775, atol=5e-4)
+    page = np.exp(np.arange(1, 4)) / np.exp(np.arange(1, 4)).sum()   # e^j / Σ e^i, as written:
+    other = RNG.normal(size=3)                                        # the same for every o
+    assert not close(page, softmax(other))
+
+
 def attention_parts(m=2, n=3, d=2, scale=True):
     q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
     g = RNG.normal(size=(m, d))
@@ -597,6 +613,7 @@ NUMERIC = {
     "robotchinwag-linear-layer-index": n_robotchinwag,
     "dl-memo-fc-softmax-ja": n_dl_memo,
     "annp0-matmul-index-backward": n_annp0,
+    "chicm-softmax-ce-gradient": n_chicm,
     "indepa-sdpa-worked-example": n_indepa,
     "bookai-attention-numerical-walkthrough": n_bookai,
     "omkarchebale-self-attention-walkthrough": n_omkarchebale,

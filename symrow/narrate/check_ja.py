@@ -142,6 +142,11 @@ MESSAGES: list = [
     (r"the notebook has no Markdown cell", r"ノートブックに Markdown セルがない"),
     (r"the loss, (.+): the backward pass starts from its gradient; not a claim checked here",
      r"損失 \1：逆伝播はその勾配から始まるので、検査する主張ではない"),
+    (r"not checked: one side is the gradient for any upstream gradient, the other has none "
+     r"in it: it follows from the page's own loss (.+), which symrow's backward pass leaves "
+     r"general",
+     r"検査しない：片方の辺は任意の上流勾配についての勾配で、もう片方には上流勾配がない。"
+     r"ページ自身の損失 \1 から出る式で、symrow の逆伝播は損失を一般のままにしている"),
     (r"the chain rule for (.+) in general \(names this derivation does not have\): a "
      r"statement of the rule, not a claim checked here",
      r"一般の \1 についての連鎖律（この導出にない名前）：規則を述べた行で、検査する主張ではない"),

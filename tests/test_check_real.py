@@ -110,6 +110,8 @@ CASES = [
          "wrong", ("unreadable", "wrong"), (80, 80)),
     Case("annp0-matmul-index-backward.ipynb", "gradient", "indices: a double sum written "
          "\\sum_{ij}, a derivative without brackets", "holds"),
+    Case("frobenius-linear-backprop.md", "gradient", "differentials (dX, dW), a refuted "
+         "result shown on the way", "wrong", WRONG, (70, 70)),
     Case("chicm-softmax-ce-gradient.md", "gradient", "the page's own loss; e^j for e^{o_j}, "
          "\\partial/o_k without its \\partial", "wrong", ("unreadable", "wrong"), (33, 33)),
     # -- attention ------------------------------------------------------------------------------
@@ -453,6 +455,21 @@ def n_annp0():
     assert close(grad(lambda w_: loss(w_=w_), w), g @ x.T)            # ∂L/∂W = ∂L/∂Y X^T
 
 
+def n_frobenius():
+    x, w, g = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 4)), RNG.normal(size=(2, 4))
+    loss = lambda x_=x, w_=w: np.sum(g * (x_ @ w_))
+    assert close(grad(lambda x_: loss(x_=x_), x), g @ w.T)            # ∂L/∂X = ∂L/∂Y W^T
+    assert close(grad(lambda w_: loss(w_=w_), w), x.T @ g)            # ∂L/∂W = X^T ∂L/∂Y
+    dx, dw = 1e-6 * RNG.normal(size=(2, 3)), 1e-6 * RNG.normal(size=(3, 4))
+    change = (x + dx) @ (w + dw) - x @ w
+    assert np.allclose(change, dx @ w + x @ dw, atol=1e-10)           # dY = dX W + X dW
+    assert undefined(lambda: w @ dx)                                  # the page's W dX
+    assert undefined(lambda: g @ x)                                   # the refuted ∂L/∂Y X
+    assert np.isclose(np.sum(g * (dx @ w)), np.trace(g.T @ dx @ w))   # A : B = Tr(A^T B)
+    assert np.isclose(np.sum(g * (dx @ w + x @ dw)),                  # the cyclic moves
+                      np.sum((g @ w.T) * dx) + np.sum((x.T @ g) * dw))
+
+
 def n_chicm():
     o, y = np.array([2.0, 3.0, 4.0]), np.array([0.0, 1.0, 0.0])
     p = softmax(o)
@@ -613,6 +630,7 @@ NUMERIC = {
     "robotchinwag-linear-layer-index": n_robotchinwag,
     "dl-memo-fc-softmax-ja": n_dl_memo,
     "annp0-matmul-index-backward": n_annp0,
+    "frobenius-linear-backprop": n_frobenius,
     "chicm-softmax-ce-gradient": n_chicm,
     "indepa-sdpa-worked-example": n_indepa,
     "bookai-attention-numerical-walkthrough": n_bookai,

@@ -275,6 +275,10 @@ MESSAGES: list = [
      r"未検査：ページの \1 はここでこの導出の二つの大きさ（\2 と \3）を表す。一致する大きさで"
      r"検査する"),
     (r"'(.+?)' has nothing to attach to", r"'\1' が付く相手がない"),
+    (r"'=' inside brackets; symrow compares whole sides of '='",
+     r"括弧の中に '=' がある。symrow は '=' の両辺を丸ごと比べる"),
+    (r"'&' inside brackets; alignment marks belong outside them",
+     r"括弧の中に '&' がある。揃えの記号は括弧の外に書く"),
     (r"the columns of this matrix cannot be told apart: two numbers stand side by side; "
      r"write & between the entries of a row",
      r"この行列の列が区別できない：数が 2 つ並んでいる。行の成分の間には & を書く"),

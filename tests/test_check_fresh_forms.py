@@ -1,6 +1,6 @@
 r"""Forms of published derivations that were new to symrow's checker (a held-out set).
 
-Three pages added to ``check_cases/real/`` showed three forms a careful reader follows:
+Three pages added to ``check_cases/real/`` showed four forms a careful reader follows:
 
 * ``\sum_{ij}`` (annp0-matmul-index-backward): the indices of a double sum run
   together, a sum over i and over j, as ``\sum_{i,j}``;
@@ -12,7 +12,12 @@ Three pages added to ``check_cases/real/`` showed three forms a careful reader f
   with no upstream gradient in it follows from that loss, which symrow's backward pass
   leaves general, so it is not checked (it was called wrong); claims in terms of the
   upstream gradient are still judged, and without a loss written out a gradient that
-  forgot its upstream is still wrong.
+  forgot its upstream is still wrong;
+* differentials (frobenius-linear-backprop: ``dL = \frac{\partial L}{\partial Y} : dY``,
+  ``dY = dX W + X dW``): on a page that writes dL, the differential of the loss, dX and
+  dW are differentials, not CS231n's gradients; a claim in them that differs in value is
+  not checked (the right product rule was called wrong), and one whose product is
+  undefined is still wrong (a differential has its matrix's shape, as a gradient does).
 
 Each form is held by a claim that is right and the same claim with one slip; the
 numbers are confirmed in numpy at the end.
@@ -133,6 +138,38 @@ def test_without_a_loss_written_out_a_gradient_without_upstream_is_wrong():
     assert "wrong" in statuses(report), report.to_text()
 
 
+# -- differentials --------------------------------------------------------------------------
+
+def linear():
+    return symrow.backward(symrow.explain("Y = XW", {"X": (2, 3), "W": (3, 4)}))
+
+
+DL = r"dL = \frac{\partial L}{\partial Y} : dY"
+
+
+def test_differentials_on_a_page_that_writes_dl_are_not_read_as_gradients():
+    # the product rule, right: read as gradients (dX for \bar{X}) it was called wrong
+    report = symrow.check(page(DL, r"dY = dX W + X dW"), against=linear())
+    assert "wrong" not in statuses(report), report.to_text()
+    assert any("d marks a differential" in s.message for s in report.steps)
+
+
+def test_a_differential_whose_product_is_undefined_is_still_wrong():
+    # W dX for X dW: W is 3 x 4, dX 2 x 3, whatever d means
+    report = symrow.check(page(DL, r"dY = dX W + W dX"), against=linear())
+    assert statuses(report)[-1] == "wrong", report.to_text()
+    assert "undefined" in report.steps[-1].message
+
+
+def test_without_dl_the_d_names_are_still_gradients():
+    report = symrow.check(page(r"dX = dY W^T", r"dW = X^T dY"), against=linear())
+    assert statuses(report) == ["holds", "holds"], report.to_text()
+    report = symrow.check(page(r"dW = X^T dY W^T W"), against=linear())
+    assert statuses(report) == ["wrong"], report.to_text()
+    report = symrow.check(page(r"\frac{dL}{dX} = dY W^T"), against=linear())
+    assert "unchecked" not in statuses(report), report.to_text()
+
+
 # -- the numbers ------------------------------------------------------------------------------
 
 def test_the_forms_in_numbers():
@@ -155,3 +192,9 @@ def test_the_forms_in_numbers():
     grad = np.array([(loss(o + eps * np.eye(3)[k]) - loss(o - eps * np.eye(3)[k])) / (2 * eps)
                      for k in range(3)])
     assert np.allclose(grad, soft(o) - y) and np.isclose(grad[1], soft(o)[1] - 1)
+    # the differential of XW: dX W + X dW to first order; W dX undefined
+    x, w = rng.normal(size=(2, 3)), rng.normal(size=(3, 4))
+    dx, dw = 1e-7 * rng.normal(size=(2, 3)), 1e-7 * rng.normal(size=(3, 4))
+    assert np.allclose((x + dx) @ (w + dw) - x @ w, dx @ w + x @ dw, atol=1e-12)
+    with pytest.raises(ValueError):
+        w @ dx

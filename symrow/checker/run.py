@@ -264,6 +264,9 @@ class _Run:
         #: a page of prose with no math markup at all (a copy that lost its delimiters,
         #: rendered glyph runs): what is read from it is never called wrong
         self.prose_page = self.page.markdown and _prose_without_math(self.page.original)
+        #: the page writes the differential of its loss (dL = ... : dY): its dX, dW are
+        #: then differentials, not CS231n's gradients (see judge)
+        self.differentials = bool(_DIFFERENTIAL_OF_LOSS.search(self.page.text))
         #: units that did not read for an e_{x} where e^{x} is likely meant (by the key
         #: of :meth:`unit`): (e_{x} as written, e^{x})
         self.slips: dict = {}
@@ -1737,6 +1740,15 @@ class _Run:
                            f"matrix is meant, write it as one, as in (XW^T)_{{mn}}; not "
                            f"checked")
                 return Outcome("unchecked", message, indices=env or None)
+            if result is not None and self.differentials and any(
+                    _D_NAME.search(self.text_of(m)) for m in (lm, rm) if m is not None):
+                # dY = dX W + X dW on a page that writes dL: differentials, which read as
+                # gradients (dX for \bar{X}) would be judged as what they are not; their
+                # shapes are the gradients' (an undefined product is still wrong)
+                message = ("not checked: on this page d marks a differential (it writes dL, "
+                           "the differential of the loss), not the gradient dX = \\partial "
+                           "L / \\partial X, which symrow checks")
+                return Outcome("unchecked", message, indices=env or None)
             if result is not None and self.page_loss is not None and \
                     self._uses_page_loss(ctx):
                 # \partial L / \partial o_k = p_k - 1 under the page's cross-entropy: one side
@@ -2060,6 +2072,13 @@ def _is_loss(nodes: list) -> bool:
     return len(nodes) == 2 and isinstance(nodes[0], Token) and nodes[0].text in (
         "\\mathcal", "\\mathscr") and isinstance(nodes[1], Group) and \
         [getattr(c, "text", "") for c in nodes[1].children] == ["L"]
+
+
+#: dL standing alone (dL = ..., dL = \\frac{\\partial L}{\\partial Y} : dY), not in a
+#: derivative (\\frac{dL}{dX}, dL/dX)
+_DIFFERENTIAL_OF_LOSS = re.compile(r"(?<![\\\w{])d(?:L|\\ell|\\mathcal\{L\})(?![\w}])(?!\s*/)")
+#: a d written against a capital (dX, dW): a gradient in CS231n's spelling, or a differential
+_D_NAME = re.compile(r"(?<![\\\w])d[A-Z]")
 
 
 def _is_specific_loss(nodes: list) -> bool:

@@ -114,6 +114,9 @@ CASES = [
          "result shown on the way", "wrong", WRONG, (70, 70)),
     Case("chicm-softmax-ce-gradient.md", "gradient", "the page's own loss; e^j for e^{o_j}, "
          "\\partial/o_k without its \\partial", "wrong", ("unreadable", "wrong"), (33, 33)),
+    Case("zingale-sigmoid-layer-derivation.md", "gradient", "names the writer defines (g for "
+         "the sigmoid, f for the loss, b = Ax unwritten, sizes N_\\mathrm{in}), a scalar "
+         "variable \\xi", "wrong", ("unreadable", "wrong"), (56, 57)),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -484,6 +487,19 @@ def n_chicm():
     assert not close(page, softmax(other))
 
 
+def n_zingale():
+    sig = lambda t: 1 / (1 + np.exp(-t))
+    for xi in (-1.3, 0.2, 2.1):
+        slope = (sig(xi + 1e-6) - sig(xi - 1e-6)) / 2e-6
+        assert np.isclose(slope, np.exp(-xi) / (1 + np.exp(-xi)) ** 2)   # -(1+e^-ξ)^-2 (-e^-ξ)
+        assert np.isclose(slope, sig(xi) * (1 - sig(xi)))
+        assert not np.isclose(slope, (1 + np.exp(-xi)) ** 2 * np.exp(-xi))  # the page's ^2
+    a, x, y = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 1)), RNG.normal(size=(2, 1))
+    f = lambda a_: np.sum((sig(a_ @ x) - y) ** 2)
+    z = sig(a @ x)
+    assert close(grad(f, a), 2 * (z - y) * z * (1 - z) @ x.T)        # ∂f/∂A
+
+
 def attention_parts(m=2, n=3, d=2, scale=True):
     q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
     g = RNG.normal(size=(m, d))
@@ -632,6 +648,7 @@ NUMERIC = {
     "annp0-matmul-index-backward": n_annp0,
     "frobenius-linear-backprop": n_frobenius,
     "chicm-softmax-ce-gradient": n_chicm,
+    "zingale-sigmoid-layer-derivation": n_zingale,
     "indepa-sdpa-worked-example": n_indepa,
     "bookai-attention-numerical-walkthrough": n_bookai,
     "omkarchebale-self-attention-walkthrough": n_omkarchebale,

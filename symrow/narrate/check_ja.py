@@ -279,6 +279,10 @@ MESSAGES: list = [
      r"未検査：ページの \1 はここでこの導出の二つの大きさ（\2 と \3）を表す。一致する大きさで"
      r"検査する"),
     (r"'(.+?)' has nothing to attach to", r"'\1' が付く相手がない"),
+    (r"cannot read the bound (.+?); (?P<T1>write the range as .+)",
+     r"範囲の端 \1 が読めない。{T1}"),
+    (r"write the range as (.+?), (.+?) or (.+?) \(this one reads (.+)\)",
+     r"範囲は \1、\2 または \3 と書く（ここは \4 と読める）"),
     (r"'=' inside brackets; symrow compares whole sides of '='",
      r"括弧の中に '=' がある。symrow は '=' の両辺を丸ごと比べる"),
     (r"'&' inside brackets; alignment marks belong outside them",

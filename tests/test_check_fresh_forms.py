@@ -1,6 +1,6 @@
 r"""Forms of published derivations that were new to symrow's checker (a held-out set).
 
-Three pages added to ``check_cases/real/`` showed four forms a careful reader follows:
+Four pages added to ``check_cases/real/`` showed six forms a careful reader follows:
 
 * ``\sum_{ij}`` (annp0-matmul-index-backward): the indices of a double sum run
   together, a sum over i and over j, as ``\sum_{i,j}``;
@@ -17,7 +17,15 @@ Three pages added to ``check_cases/real/`` showed four forms a careful reader fo
   ``dY = dX W + X dW``): on a page that writes dL, the differential of the loss, dX and
   dW are differentials, not CS231n's gradients; a claim in them that differs in value is
   not checked (the right product rule was called wrong), and one whose product is
-  undefined is still wrong (a differential has its matrix's shape, as a gradient does).
+  undefined is still wrong (a differential has its matrix's shape, as a gradient does);
+* ``Attention(K, Q, V) = softmax(QK^T/\sqrt{d_k})V`` against a backward pass
+  (goubasarian-attention-backprop): the heading names the forward function by its
+  arguments' names, and its value is the forward result O (it was read as a call with the
+  arguments in their places, and called wrong);
+* ``B_3 = B_2^{-1}`` of a column (the same page, whose code writes ``B2 ** -1``): a
+  vector has no inverse and the reciprocal of each entry is most likely meant, so the
+  claim is not judged (it was called wrong); a power of a matrix that is not square and
+  not a vector is still wrong.
 
 Each form is held by a claim that is right and the same claim with one slip; the
 numbers are confirmed in numpy at the end.
@@ -168,6 +176,43 @@ def test_without_dl_the_d_names_are_still_gradients():
     assert statuses(report) == ["wrong"], report.to_text()
     report = symrow.check(page(r"\frac{dL}{dX} = dY W^T"), against=linear())
     assert "unchecked" not in statuses(report), report.to_text()
+
+
+# -- Attention(K, Q, V) and B_2^{-1} against a backward pass (goubasarian) ---------------------
+
+def attention_backward():
+    return symrow.backward(symrow.attention(m=3, n=3, d=2))
+
+
+@pytest.mark.parametrize("heading", [r"Attention(K, Q, V)", r"Attention(Q, K, V)"])
+def test_a_heading_names_the_forward_function_in_a_backward_check(heading):
+    # the arguments by name, the value the forward result O (not the gradient derived)
+    report = symrow.check(page(heading + r" = softmax(\frac{QK^T}{\sqrt{d_k}})V"),
+                          against=attention_backward())
+    assert statuses(report) == ["holds"], report.to_text()
+
+
+@pytest.mark.parametrize("slip", [
+    r"Attention(K, Q, V) = softmax(\frac{KQ^T}{\sqrt{d_k}})V",    # the scores transposed
+    r"Attention(K, Q, V) = softmax(\frac{QK^T}{d_k})V",            # the root dropped
+    r"Attention(Q, K, V) = softmax(\frac{QK^T}{\sqrt{d_k}})K",     # K for V
+])
+def test_a_slipped_heading_in_a_backward_check_is_wrong(slip):
+    report = symrow.check(page(slip), against=attention_backward())
+    assert statuses(report) == ["wrong"], report.to_text()
+
+
+def test_a_negative_power_of_a_vector_is_not_judged():
+    # B_3 = B_2^{-1} for a column B_2 = B_1 1_n (the page's code: B2 ** -1, entry by entry)
+    report = symrow.check(page(r"(P\mathbf{1}_3)^{-1} = P\mathbf{1}_3"),
+                          against=attention_backward())
+    assert statuses(report) == ["unchecked"], report.to_text()
+    assert "negative power of a vector" in report.steps[0].message
+
+
+def test_a_power_of_a_matrix_that_is_not_square_is_still_wrong():
+    report = symrow.check(page(r"(QK^T V)^{-1} = V"), against=attention_backward())
+    assert statuses(report) == ["wrong"], report.to_text()
 
 
 # -- the numbers ------------------------------------------------------------------------------

@@ -130,6 +130,16 @@ CASES = [
          ("unreadable", "holds"), artifact=True),
     Case("aise-25055-attention-gradient.md", "attention", "vectors: lower-case x for the "
          "sequence", "wrong", WRONG, (17, 17)),
+    Case("goubasarian-attention-backprop.md", "attention", "names the writer defines (W, B, "
+         "C, B_1 ... B_4, \\zeta_1 ... \\zeta_7, the preliminaries' X_1, X_2), a vector's "
+         "reciprocal written B_2^{-1}, Attention(K, Q, V) in its own order", "wrong", WRONG,
+         (102, 102),
+         today="wrong at line 205 (QK^T = KQ^T, a real error of the page, its fourth in the "
+               "attention part), not at the first: line 102's Z = Y_1 + Y_2 (n x n plus m x "
+               "m) is not read (Y_1 = WX_1 names the page's own W, X_1, X_2, which the "
+               "attention target does not know), nor are the wrong \\zeta_2 = \\zeta_1 V^T "
+               "(line 194) and \\zeta_6 (line 201): \\zeta is not read, and neither is "
+               "\\partial L / \\partial C of the page's own name C (= O)"),
     Case("willetts-attention-backward.md", "attention", "conventions: scaled S, the writer's G",
          "holds"),
     Case("notion-self-attention-formula.md", "attention", "typesetting macros", "holds"),
@@ -500,6 +510,44 @@ def n_zingale():
     assert close(grad(f, a), 2 * (z - y) * z * (1 - z) @ x.T)        # ∂f/∂A
 
 
+def n_goubasarian():
+    n, h = 3, 2
+    q, k, v, g = (RNG.normal(size=(n, h)) for _ in range(4))         # g = ∂L/∂C
+    c = 1 / np.sqrt(h)
+    ones = np.ones((n, 1))
+    w = c * q @ k.T
+    b1 = np.exp(w)
+    b2 = b1 @ ones
+    b3 = 1 / b2                                                        # entry by entry
+    b4 = b3 @ ones.T
+    b = b1 * b4
+    assert close(b, softmax(w))                                       # the split holds
+    loss_b = lambda b_: np.sum(g * (b_ @ v))
+    z1 = b.T @ g
+    assert close(grad(lambda v_: np.sum(g * (b @ v_)), v), z1)        # ∂L/∂V = B^T ∂L/∂C
+    gb = grad(loss_b, b)
+    assert close(gb, g @ v.T) and not close(gb, z1 @ v.T)             # not the page's ζ_1 V^T
+    z3 = b1 * gb
+    assert close(grad(lambda b4_: loss_b(b1 * b4_), b4), z3)          # ζ_3 = B_1 ⊙ ∂L/∂B
+    z4 = z3 @ ones
+    assert close(grad(lambda b3_: loss_b(b1 * (b3_ @ ones.T)), b3), z4)
+    z5 = -(1 / (b2 * b2)) * z4
+    assert close(grad(lambda b2_: loss_b(b1 * ((1 / b2_) @ ones.T)), b2), z5)
+    loss_b1 = lambda b1_: loss_b(b1_ * ((1 / (b1_ @ ones)) @ ones.T))
+    z6 = grad(loss_b1, b1)
+    assert close(z6, z5 @ ones.T + gb * b4)                           # the second path: ∂L/∂B ⊙ B_4
+    assert not close(z6, z5 @ ones.T + z3 * b4)                       # not the page's ζ_3 ⊙ B_4
+    z7 = grad(lambda w_: loss_b(softmax(w_)), w)
+    assert close(z7, b1 * z6)                                         # ζ_7 = B_1 ⊙ ζ_6
+    loss_qk = lambda q_, k_: np.sum(g * (softmax(c * q_ @ k_.T) @ v))
+    assert close(grad(lambda q_: loss_qk(q_, k), q), c * z7 @ k)      # ∂L/∂Q = ζ_7 K/√d_k
+    dk = grad(lambda k_: loss_qk(q, k_), k)
+    assert close(dk, c * z7.T @ q) and not close(dk, c * z7 @ q)      # ζ_7^T Q/√d_k, not ζ_7 Q
+    assert not close(q @ k.T, k @ q.T) and close(q @ k.T, (k @ q.T).T)  # QK^T is not KQ^T
+    wm, x1 = RNG.normal(size=(3, 2)), RNG.normal(size=(2, 3))         # W n x m, X_1, X_2 m x n
+    assert (wm @ x1).shape != (x1 @ wm).shape                         # Y_1 + Y_2: 3x3 + 2x2
+
+
 def attention_parts(m=2, n=3, d=2, scale=True):
     q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
     g = RNG.normal(size=(m, d))
@@ -655,6 +703,7 @@ NUMERIC = {
     "wpnews-attention-backprop-forward": n_wpnews,
     "vukrosic-attention-scores": n_vukrosic,
     "aise-25055-attention-gradient": n_aise,
+    "goubasarian-attention-backprop": n_goubasarian,
     "willetts-attention-backward": n_willetts,
     "notion-self-attention-formula": n_notion,
     "statisticsschool-matrix-product":

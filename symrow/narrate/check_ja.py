@@ -279,6 +279,10 @@ MESSAGES: list = [
      r"未検査：ページの \1 はここでこの導出の二つの大きさ（\2 と \3）を表す。一致する大きさで"
      r"検査する"),
     (r"'(.+?)' has nothing to attach to", r"'\1' が付く相手がない"),
+    (r"a negative power of a vector \((\d+) x (\d+) matrix, \^(.+?)\): it has no inverse; if "
+     r"the power of each entry is meant, symrow does not read it so; not checked",
+     r"ベクトル（\1×\2 行列）の負の累乗 ^\3：逆行列はない。成分ごとの累乗の意味なら、symrow は"
+     r"そう読まない。検査しない"),
     (r"cannot read the bound (.+?); (?P<T1>write the range as .+)",
      r"範囲の端 \1 が読めない。{T1}"),
     (r"write the range as (.+?), (.+?) or (.+?) \(this one reads (.+)\)",

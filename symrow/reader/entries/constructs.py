@@ -131,7 +131,17 @@ class ConstructReader:
         names = [n for n in args.split(",") if n]
         operands = [q.name for q in self.ref.quantities.values() if q.level == 0 and
                     q.symbols.free_symbols]
+        upstream = getattr(getattr(self.ref, "derivation", None), "upstream", None)
+        marks = set(getattr(upstream, "free_symbols", ()))
         result = getattr(self.ref, "result", None)
+        if marks:
+            # a backward pass: the heading names the forward function, of the operands
+            # without the upstream gradient (Attention(K, Q, V) names Q, K and V only),
+            # and its value is the forward result (O), not the gradient derived
+            operands = [name for name in operands
+                        if not set(self.ref.quantities[name].symbols.free_symbols) <= marks]
+            forward = getattr(self.ref.derivation, "forward", None)
+            result = getattr(forward, "result_name", None)
         # the function the formula defines, with its parameters: MultiHead(Q, K, V)
         own = result in ("\\mathrm{%s}" % word, word) and names and \
             all(n in self.ref.matrices for n in names)

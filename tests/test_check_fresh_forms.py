@@ -1,6 +1,6 @@
 r"""Forms of published derivations that were new to symrow's checker (a held-out set).
 
-Four pages added to ``check_cases/real/`` showed six forms a careful reader follows:
+Four pages added to ``check_cases/real/`` showed seven forms a careful reader follows:
 
 * ``\sum_{ij}`` (annp0-matmul-index-backward): the indices of a double sum run
   together, a sum over i and over j, as ``\sum_{i,j}``;
@@ -18,6 +18,9 @@ Four pages added to ``check_cases/real/`` showed six forms a careful reader foll
   dW are differentials, not CS231n's gradients; a claim in them that differs in value is
   not checked (the right product rule was called wrong), and one whose product is
   undefined is still wrong (a differential has its matrix's shape, as a gradient does);
+* boxes side by side (chicm: ``p = \boxed{0.090}\boxed{0.245}\boxed{0.665}``, a row
+  drawn as cells): not a product of framed results (it was read as one, and a later
+  claim could hold against the product); refused, while one \boxed{...} is still read;
 * ``Attention(K, Q, V) = softmax(QK^T/\sqrt{d_k})V`` against a backward pass
   (goubasarian-attention-backprop): the heading names the forward function by its
   arguments' names, and its value is the forward result O (it was read as a call with the
@@ -212,6 +215,30 @@ def test_a_negative_power_of_a_vector_is_not_judged():
 
 def test_a_power_of_a_matrix_that_is_not_square_is_still_wrong():
     report = symrow.check(page(r"(QK^T V)^{-1} = V"), against=attention_backward())
+    assert statuses(report) == ["wrong"], report.to_text()
+
+
+# -- a row drawn as boxed cells (chicm) -----------------------------------------------------
+
+def test_boxes_side_by_side_are_a_drawn_row_not_a_product():
+    # p = \boxed{0.5}\boxed{0.5} was read as p = 0.25, and p = 0.25 then held
+    report = symrow.check(page(r"p = \boxed{0.5}\boxed{0.5}", r"p = 0.25"),
+                          against=softmax_row())
+    assert statuses(report)[0] == "unreadable", report.to_text()
+    assert "boxes side by side" in report.steps[0].message
+    assert "holds" not in statuses(report), report.to_text()
+
+
+def test_one_boxed_result_is_still_read():
+    report = symrow.check(page(r"\boxed{\dfrac{\partial L}{\partial o_{1k}} = p_{1k}\left("
+                               r"\dfrac{\partial L}{\partial p_{1k}} - \sum_{j} p_{1j}"
+                               r"\dfrac{\partial L}{\partial p_{1j}}\right)}"),
+                          against=softmax_row())
+    assert statuses(report) == ["holds"], report.to_text()
+    report = symrow.check(page(r"\boxed{\dfrac{\partial L}{\partial o_{1k}} = p_{1k}\left("
+                               r"\dfrac{\partial L}{\partial p_{1k}} + \sum_{j} p_{1j}"
+                               r"\dfrac{\partial L}{\partial p_{1j}}\right)}"),
+                          against=softmax_row())
     assert statuses(report) == ["wrong"], report.to_text()
 
 

@@ -283,6 +283,10 @@ MESSAGES: list = [
      r"the power of each entry is meant, symrow does not read it so; not checked",
      r"ベクトル（\1×\2 行列）の負の累乗 ^\3：逆行列はない。成分ごとの累乗の意味なら、symrow は"
      r"そう読まない。検査しない"),
+    (r"boxes side by side \(\\boxed\{2\}\\boxed\{3\}\): a row drawn as cells; write it as a "
+     r"matrix, as in \\begin\{bmatrix\} 2 & 3 \\end\{bmatrix\}",
+     r"枠が横に並んでいる（\\boxed{2}\\boxed{3}）：マス目で描いた行。"
+     r"\\begin{bmatrix} 2 & 3 \\end{bmatrix} のように行列で書く"),
     (r"cannot read the bound (.+?); (?P<T1>write the range as .+)",
      r"範囲の端 \1 が読めない。{T1}"),
     (r"write the range as (.+?), (.+?) or (.+?) \(this one reads (.+)\)",

@@ -108,6 +108,15 @@ CASES = [
          "of unwritten length", "holds"),
     Case("dl-memo-fc-softmax-ja.md", "gradient", "cases without conditions (a comma)",
          "wrong", ("unreadable", "wrong"), (80, 80)),
+    Case("annp0-matmul-index-backward.ipynb", "gradient", "indices: a double sum written "
+         "\\sum_{ij}, a derivative without brackets", "holds"),
+    Case("frobenius-linear-backprop.md", "gradient", "differentials (dX, dW), a refuted "
+         "result shown on the way", "wrong", WRONG, (70, 70)),
+    Case("chicm-softmax-ce-gradient.md", "gradient", "the page's own loss; e^j for e^{o_j}, "
+         "\\partial/o_k without its \\partial", "wrong", ("unreadable", "wrong"), (33, 33)),
+    Case("zingale-sigmoid-layer-derivation.md", "gradient", "names the writer defines (g for "
+         "the sigmoid, f for the loss, b = Ax unwritten, sizes N_\\mathrm{in}), a scalar "
+         "variable \\xi", "wrong", ("unreadable", "wrong"), (56, 57)),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -121,6 +130,16 @@ CASES = [
          ("unreadable", "holds"), artifact=True),
     Case("aise-25055-attention-gradient.md", "attention", "vectors: lower-case x for the "
          "sequence", "wrong", WRONG, (17, 17)),
+    Case("goubasarian-attention-backprop.md", "attention", "names the writer defines (W, B, "
+         "C, B_1 ... B_4, \\zeta_1 ... \\zeta_7, the preliminaries' X_1, X_2), a vector's "
+         "reciprocal written B_2^{-1}, Attention(K, Q, V) in its own order", "wrong", WRONG,
+         (102, 102),
+         today="wrong at line 205 (QK^T = KQ^T, a real error of the page, its fourth in the "
+               "attention part), not at the first: line 102's Z = Y_1 + Y_2 (n x n plus m x "
+               "m) is not read (Y_1 = WX_1 names the page's own W, X_1, X_2, which the "
+               "attention target does not know), nor are the wrong \\zeta_2 = \\zeta_1 V^T "
+               "(line 194) and \\zeta_6 (line 201): \\zeta is not read, and neither is "
+               "\\partial L / \\partial C of the page's own name C (= O)"),
     Case("willetts-attention-backward.md", "attention", "conventions: scaled S, the writer's G",
          "holds"),
     Case("notion-self-attention-formula.md", "attention", "typesetting macros", "holds"),
@@ -438,6 +457,97 @@ def n_dl_memo():
     assert close(grad(lambda a_: -np.sum(t * np.log(softmax(a_))), a), y - t)
 
 
+def n_annp0():
+    w, x, g = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 4)), RNG.normal(size=(2, 4))
+    loss = lambda w_=w, x_=x: np.sum(g * (w_ @ x_))
+    dx = grad(lambda x_: loss(x_=x_), x)
+    assert close(dx, w.T @ g)                                         # ∂L/∂X = W^T ∂L/∂Y
+    assert close(dx, np.einsum("in,im->mn", g, w))                    # Σ_i ∂L/∂y_in w_im
+    jac = np.einsum("ia,ma,nj->ijmn", w, np.eye(3), np.eye(4))        # Σ_a w_ia δ_ma δ_nj
+    assert close(jac, np.einsum("im,nj->ijmn", w, np.eye(4)))         # = w_im δ_nj
+    assert close(grad(lambda w_: loss(w_=w_), w), g @ x.T)            # ∂L/∂W = ∂L/∂Y X^T
+
+
+def n_frobenius():
+    x, w, g = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 4)), RNG.normal(size=(2, 4))
+    loss = lambda x_=x, w_=w: np.sum(g * (x_ @ w_))
+    assert close(grad(lambda x_: loss(x_=x_), x), g @ w.T)            # ∂L/∂X = ∂L/∂Y W^T
+    assert close(grad(lambda w_: loss(w_=w_), w), x.T @ g)            # ∂L/∂W = X^T ∂L/∂Y
+    dx, dw = 1e-6 * RNG.normal(size=(2, 3)), 1e-6 * RNG.normal(size=(3, 4))
+    change = (x + dx) @ (w + dw) - x @ w
+    assert np.allclose(change, dx @ w + x @ dw, atol=1e-10)           # dY = dX W + X dW
+    assert undefined(lambda: w @ dx)                                  # the page's W dX
+    assert undefined(lambda: g @ x)                                   # the refuted ∂L/∂Y X
+    assert np.isclose(np.sum(g * (dx @ w)), np.trace(g.T @ dx @ w))   # A : B = Tr(A^T B)
+    assert np.isclose(np.sum(g * (dx @ w + x @ dw)),                  # the cyclic moves
+                      np.sum((g @ w.T) * dx) + np.sum((x.T @ g) * dw))
+
+
+def n_chicm():
+    o, y = np.array([2.0, 3.0, 4.0]), np.array([0.0, 1.0, 0.0])
+    p = softmax(o)
+    assert np.allclose(p, [0.090, 0.245, 0.665], atol=5e-4)
+    assert abs(-np.log(0.245) - 1.406) < 5e-4
+    ce = lambda o_: -np.sum(y * np.log(softmax(o_)))
+    assert close(grad(ce, o), p - y)                                  # ∂L/∂o = p - y
+    assert np.allclose(p - y, [0.090, -0.755, 0.665], atol=5e-4)      # not the page's -0.775
+    assert not np.isclose((p - y)[1], -0.775, atol=5e-4)
+    page = np.exp(np.arange(1, 4)) / np.exp(np.arange(1, 4)).sum()   # e^j / Σ e^i, as written:
+    other = RNG.normal(size=3)                                        # the same for every o
+    assert not close(page, softmax(other))
+
+
+def n_zingale():
+    sig = lambda t: 1 / (1 + np.exp(-t))
+    for xi in (-1.3, 0.2, 2.1):
+        slope = (sig(xi + 1e-6) - sig(xi - 1e-6)) / 2e-6
+        assert np.isclose(slope, np.exp(-xi) / (1 + np.exp(-xi)) ** 2)   # -(1+e^-ξ)^-2 (-e^-ξ)
+        assert np.isclose(slope, sig(xi) * (1 - sig(xi)))
+        assert not np.isclose(slope, (1 + np.exp(-xi)) ** 2 * np.exp(-xi))  # the page's ^2
+    a, x, y = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 1)), RNG.normal(size=(2, 1))
+    f = lambda a_: np.sum((sig(a_ @ x) - y) ** 2)
+    z = sig(a @ x)
+    assert close(grad(f, a), 2 * (z - y) * z * (1 - z) @ x.T)        # ∂f/∂A
+
+
+def n_goubasarian():
+    n, h = 3, 2
+    q, k, v, g = (RNG.normal(size=(n, h)) for _ in range(4))         # g = ∂L/∂C
+    c = 1 / np.sqrt(h)
+    ones = np.ones((n, 1))
+    w = c * q @ k.T
+    b1 = np.exp(w)
+    b2 = b1 @ ones
+    b3 = 1 / b2                                                        # entry by entry
+    b4 = b3 @ ones.T
+    b = b1 * b4
+    assert close(b, softmax(w))                                       # the split holds
+    loss_b = lambda b_: np.sum(g * (b_ @ v))
+    z1 = b.T @ g
+    assert close(grad(lambda v_: np.sum(g * (b @ v_)), v), z1)        # ∂L/∂V = B^T ∂L/∂C
+    gb = grad(loss_b, b)
+    assert close(gb, g @ v.T) and not close(gb, z1 @ v.T)             # not the page's ζ_1 V^T
+    z3 = b1 * gb
+    assert close(grad(lambda b4_: loss_b(b1 * b4_), b4), z3)          # ζ_3 = B_1 ⊙ ∂L/∂B
+    z4 = z3 @ ones
+    assert close(grad(lambda b3_: loss_b(b1 * (b3_ @ ones.T)), b3), z4)
+    z5 = -(1 / (b2 * b2)) * z4
+    assert close(grad(lambda b2_: loss_b(b1 * ((1 / b2_) @ ones.T)), b2), z5)
+    loss_b1 = lambda b1_: loss_b(b1_ * ((1 / (b1_ @ ones)) @ ones.T))
+    z6 = grad(loss_b1, b1)
+    assert close(z6, z5 @ ones.T + gb * b4)                           # the second path: ∂L/∂B ⊙ B_4
+    assert not close(z6, z5 @ ones.T + z3 * b4)                       # not the page's ζ_3 ⊙ B_4
+    z7 = grad(lambda w_: loss_b(softmax(w_)), w)
+    assert close(z7, b1 * z6)                                         # ζ_7 = B_1 ⊙ ζ_6
+    loss_qk = lambda q_, k_: np.sum(g * (softmax(c * q_ @ k_.T) @ v))
+    assert close(grad(lambda q_: loss_qk(q_, k), q), c * z7 @ k)      # ∂L/∂Q = ζ_7 K/√d_k
+    dk = grad(lambda k_: loss_qk(q, k_), k)
+    assert close(dk, c * z7.T @ q) and not close(dk, c * z7 @ q)      # ζ_7^T Q/√d_k, not ζ_7 Q
+    assert not close(q @ k.T, k @ q.T) and close(q @ k.T, (k @ q.T).T)  # QK^T is not KQ^T
+    wm, x1 = RNG.normal(size=(3, 2)), RNG.normal(size=(2, 3))         # W n x m, X_1, X_2 m x n
+    assert (wm @ x1).shape != (x1 @ wm).shape                         # Y_1 + Y_2: 3x3 + 2x2
+
+
 def attention_parts(m=2, n=3, d=2, scale=True):
     q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
     g = RNG.normal(size=(m, d))
@@ -583,12 +693,17 @@ NUMERIC = {
     "affine-transformation-layer-zh": n_affine_zh,
     "robotchinwag-linear-layer-index": n_robotchinwag,
     "dl-memo-fc-softmax-ja": n_dl_memo,
+    "annp0-matmul-index-backward": n_annp0,
+    "frobenius-linear-backprop": n_frobenius,
+    "chicm-softmax-ce-gradient": n_chicm,
+    "zingale-sigmoid-layer-derivation": n_zingale,
     "indepa-sdpa-worked-example": n_indepa,
     "bookai-attention-numerical-walkthrough": n_bookai,
     "omkarchebale-self-attention-walkthrough": n_omkarchebale,
     "wpnews-attention-backprop-forward": n_wpnews,
     "vukrosic-attention-scores": n_vukrosic,
     "aise-25055-attention-gradient": n_aise,
+    "goubasarian-attention-backprop": n_goubasarian,
     "willetts-attention-backward": n_willetts,
     "notion-self-attention-formula": n_notion,
     "statisticsschool-matrix-product":

@@ -266,6 +266,9 @@ class _Run:
         #: a page of prose with no math markup at all (a copy that lost its delimiters,
         #: rendered glyph runs): what is read from it is never called wrong
         self.prose_page = self.page.markdown and _prose_without_math(self.page.original)
+        #: the page writes the differential of its loss (dL = ... : dY): its dX, dW are
+        #: then differentials, not CS231n's gradients (see judge)
+        self.differentials = bool(_DIFFERENTIAL_OF_LOSS.search(self.page.text))
         #: units that did not read for an e_{x} where e^{x} is likely meant (by the key
         #: of :meth:`unit`): (e_{x} as written, e^{x})
         self.slips: dict = {}
@@ -285,6 +288,9 @@ class _Run:
         self.einstein_used = False
         #: each member's chain's left side (the free indices of a claim are its)
         self.left_of: dict = {}
+        #: the page's own loss (L of L = -\\sum_i y_i \\log p_i), when it writes one out:
+        #: its gradients are then particular, not symrow's for any upstream (see judge)
+        self.page_loss: str | None = None
 
     # -- plumbing -----------------------------------------------------------------------
     def contexts_for(self, target: Target) -> list[_Context]:
@@ -1066,6 +1072,9 @@ class _Run:
             return None
         from .hints import is_backward
         if is_backward(target.derivation) and _is_loss(chain.members[0].nodes):
+            if _is_specific_loss(chain.members[1].nodes):
+                self.page_loss = (f"{' '.join(self.text_of(chain.members[0]).split())} = "
+                                  f"{' '.join(self.text_of(chain.members[1]).split())}")
             return (f"line {line}: the loss, "
                     f"{' '.join(self.text_of(chain.members[0]).split())} = "
                     f"{' '.join(self.text_of(chain.members[1]).split())}: the backward pass "
@@ -1735,6 +1744,24 @@ class _Run:
                            f"matrix is meant, write it as one, as in (XW^T)_{{mn}}; not "
                            f"checked")
                 return Outcome("unchecked", message, indices=env or None)
+            if result is not None and self.differentials and any(
+                    _D_NAME.search(self.text_of(m)) for m in (lm, rm) if m is not None):
+                # dY = dX W + X dW on a page that writes dL: differentials, which read as
+                # gradients (dX for \bar{X}) would be judged as what they are not; their
+                # shapes are the gradients' (an undefined product is still wrong)
+                message = ("not checked: on this page d marks a differential (it writes dL, "
+                           "the differential of the loss), not the gradient dX = \\partial "
+                           "L / \\partial X, which symrow checks")
+                return Outcome("unchecked", message, indices=env or None)
+            if result is not None and self.page_loss is not None and \
+                    self._uses_page_loss(ctx):
+                # \partial L / \partial o_k = p_k - 1 under the page's cross-entropy: one side
+                # holds symrow's gradient for any upstream, the other no upstream at all
+                message = (f"not checked: one side is the gradient for any upstream "
+                           f"gradient, the other has none in it: it follows from the "
+                           f"page's own loss {self.page_loss}, which symrow's backward "
+                           f"pass leaves general")
+                return Outcome("unchecked", message, indices=env or None)
             if result is not None:
                 detail = result.detail.to_dict() if result.detail else None
                 found = self.hints(ctx, lu, ru, env, result.entry)
@@ -1760,6 +1787,22 @@ class _Run:
             return Outcome("unchecked", "not checked: no index values (or sizes) satisfy "
                                         "the note that restricts this claim", vacuous=True)
         return Outcome("holds")
+
+    def _uses_page_loss(self, ctx) -> bool:
+        """Whether the claim just compared (``self._last``) has the upstream gradient's
+        entries on exactly one side: a gradient of the page's particular loss, which a
+        backward pass for any upstream cannot decide."""
+        upstream = getattr(ctx.ref.derivation, "upstream", None)
+        if self._last is None or upstream is None:
+            return False
+        marks = set(getattr(upstream, "free_symbols", ()))
+        if not marks:
+            return False
+        sides = []
+        for value in self._last:
+            ground = ctx.ref.ground(value)
+            sides.append(bool(set(getattr(ground, "free_symbols", ())) & marks))
+        return sides[0] != sides[1]
 
     def slipped_e(self, ctx, rel, lm, rm, conditions):
         """``\\frac{e^{x_i}}{\\sum_j e_{x_j}}``: a side that does not read for an ``e_{x_j}``
@@ -2033,6 +2076,26 @@ def _is_loss(nodes: list) -> bool:
     return len(nodes) == 2 and isinstance(nodes[0], Token) and nodes[0].text in (
         "\\mathcal", "\\mathscr") and isinstance(nodes[1], Group) and \
         [getattr(c, "text", "") for c in nodes[1].children] == ["L"]
+
+
+#: dL standing alone (dL = ..., dL = \\frac{\\partial L}{\\partial Y} : dY), not in a
+#: derivative (\\frac{dL}{dX}, dL/dX)
+_DIFFERENTIAL_OF_LOSS = re.compile(r"(?<![\\\w{])d(?:L|\\ell|\\mathcal\{L\})(?![\w}])(?!\s*/)")
+#: a d written against a capital (dX, dW): a gradient in CS231n's spelling, or a differential
+_D_NAME = re.compile(r"(?<![\\\w])d[A-Z]")
+
+
+def _is_specific_loss(nodes: list) -> bool:
+    """The right side of ``L = ...`` that writes a particular loss out (a sum, a log, a
+    power, a norm: -\\sum_i y_i \\log p_i), not a name for it (``L = f(Y)``,
+    ``L = \\ell(Y)``)."""
+    from ..reader.lexer import walk_tokens
+    texts = [t.text for t in walk_tokens(nodes)]
+    if not texts:
+        return False
+    words = "".join(t for t in texts if len(t) == 1 and t.isalpha())
+    return bool({"\\sum", "\\log", "\\ln", "^", "\\|", "\\lVert", "\\frac",
+                 "\\dfrac"} & set(texts)) or "log" in words or "ln" in words
 
 
 def _is_spacing(node) -> bool:

@@ -171,6 +171,19 @@ def _has_math_marks(nodes: list) -> bool:
     return False
 
 
+def _boxed_cells(nodes: list) -> set:
+    """The places of ``\\boxed{..}`` side by side with another (``\\boxed{0}\\boxed{1}``):
+    each \\boxed and its group."""
+    pairs = [k for k in range(len(nodes) - 1)
+             if isinstance(nodes[k], Token) and nodes[k].text == "\\boxed" and
+             isinstance(nodes[k + 1], Group)]
+    out: set = set()
+    for k in pairs:
+        if k + 2 in pairs or k - 2 in pairs:
+            out.update((k, k + 1))
+    return out
+
+
 def _flatten(nodes: list, out: list, state: dict) -> None:
     """Splice layout environments into one stream; mark their edges as breaks.
 
@@ -178,7 +191,13 @@ def _flatten(nodes: list, out: list, state: dict) -> None:
     only that is read: prose around it, even a whole document, is skipped.
     """
     boxed = False
-    for node in nodes:
+    cells = _boxed_cells(nodes)
+    for k, node in enumerate(nodes):
+        if k in cells:
+            # \boxed{2}\boxed{3}\boxed{4}: a row drawn as cells, not a product of
+            # framed results; kept whole, for the reader to refuse
+            out.append(("node", node))
+            continue
         if boxed and isinstance(node, Group):
             # \boxed{a = b}: a page's framed result; the frame is typography, the claim
             # inside is read like any other (it was skipped as one group with no '=')

@@ -865,6 +865,13 @@ def _matrix_power(b, e):
             for _ in range(int(e) - 1):
                 out = matrix_product(out, b)
             return sympy.ImmutableMatrix(out)
+    if (b.rows == 1) != (b.cols == 1) and e.is_Rational and e < 0:
+        from .values import Undecided
+        # B_2^{-1} of a column (the page's code: B2 ** -1): a vector has no inverse, and
+        # the reciprocal of each entry is most likely meant; not judged either way
+        raise Undecided(f"a negative power of a vector ({shape_text(b)}, ^{e}): it has no "
+                        f"inverse; if the power of each entry is meant, symrow does not "
+                        f"read it so; not checked")
     what = "a matrix that is not square" if b.rows != b.cols else (
         "a matrix that is not diagonal" if e.is_Rational else "a matrix")
     raise MathError(f"a power of {what} ({shape_text(b)}, ^{e}): symrow takes powers of "

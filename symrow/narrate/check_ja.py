@@ -142,6 +142,15 @@ MESSAGES: list = [
     (r"the notebook has no Markdown cell", r"ノートブックに Markdown セルがない"),
     (r"the loss, (.+): the backward pass starts from its gradient; not a claim checked here",
      r"損失 \1：逆伝播はその勾配から始まるので、検査する主張ではない"),
+    (r"not checked: on this page d marks a differential \(it writes dL, the differential of "
+     r"the loss\), not the gradient dX = \\partial L / \\partial X, which symrow checks",
+     r"検査しない：このページの d は微分形式（損失の微分 dL を書いている）を表し、symrow が"
+     r"検査する勾配 dX = \\partial L / \\partial X ではない"),
+    (r"not checked: one side is the gradient for any upstream gradient, the other has none "
+     r"in it: it follows from the page's own loss (.+), which symrow's backward pass leaves "
+     r"general",
+     r"検査しない：片方の辺は任意の上流勾配についての勾配で、もう片方には上流勾配がない。"
+     r"ページ自身の損失 \1 から出る式で、symrow の逆伝播は損失を一般のままにしている"),
     (r"the chain rule for (.+) in general \(names this derivation does not have\): a "
      r"statement of the rule, not a claim checked here",
      r"一般の \1 についての連鎖律（この導出にない名前）：規則を述べた行で、検査する主張ではない"),
@@ -270,6 +279,22 @@ MESSAGES: list = [
      r"未検査：ページの \1 はここでこの導出の二つの大きさ（\2 と \3）を表す。一致する大きさで"
      r"検査する"),
     (r"'(.+?)' has nothing to attach to", r"'\1' が付く相手がない"),
+    (r"a negative power of a vector \((\d+) x (\d+) matrix, \^(.+?)\): it has no inverse; if "
+     r"the power of each entry is meant, symrow does not read it so; not checked",
+     r"ベクトル（\1×\2 行列）の負の累乗 ^\3：逆行列はない。成分ごとの累乗の意味なら、symrow は"
+     r"そう読まない。検査しない"),
+    (r"boxes side by side \(\\boxed\{2\}\\boxed\{3\}\): a row drawn as cells; write it as a "
+     r"matrix, as in \\begin\{bmatrix\} 2 & 3 \\end\{bmatrix\}",
+     r"枠が横に並んでいる（\\boxed{2}\\boxed{3}）：マス目で描いた行。"
+     r"\\begin{bmatrix} 2 & 3 \\end{bmatrix} のように行列で書く"),
+    (r"cannot read the bound (.+?); (?P<T1>write the range as .+)",
+     r"範囲の端 \1 が読めない。{T1}"),
+    (r"write the range as (.+?), (.+?) or (.+?) \(this one reads (.+)\)",
+     r"範囲は \1、\2 または \3 と書く（ここは \4 と読める）"),
+    (r"'=' inside brackets; symrow compares whole sides of '='",
+     r"括弧の中に '=' がある。symrow は '=' の両辺を丸ごと比べる"),
+    (r"'&' inside brackets; alignment marks belong outside them",
+     r"括弧の中に '&' がある。揃えの記号は括弧の外に書く"),
     (r"the columns of this matrix cannot be told apart: two numbers stand side by side; "
      r"write & between the entries of a row",
      r"この行列の列が区別できない：数が 2 つ並んでいる。行の成分の間には & を書く"),

@@ -131,7 +131,17 @@ class ConstructReader:
         names = [n for n in args.split(",") if n]
         operands = [q.name for q in self.ref.quantities.values() if q.level == 0 and
                     q.symbols.free_symbols]
+        upstream = getattr(getattr(self.ref, "derivation", None), "upstream", None)
+        marks = set(getattr(upstream, "free_symbols", ()))
         result = getattr(self.ref, "result", None)
+        if marks:
+            # a backward pass: the heading names the forward function, of the operands
+            # without the upstream gradient (Attention(K, Q, V) names Q, K and V only),
+            # and its value is the forward result (O), not the gradient derived
+            operands = [name for name in operands
+                        if not set(self.ref.quantities[name].symbols.free_symbols) <= marks]
+            forward = getattr(self.ref.derivation, "forward", None)
+            result = getattr(forward, "result_name", None)
         # the function the formula defines, with its parameters: MultiHead(Q, K, V)
         own = result in ("\\mathrm{%s}" % word, word) and names and \
             all(n in self.ref.matrices for n in names)
@@ -434,8 +444,11 @@ class ConstructReader:
                 top = cur.take().children
                 end = node.end
             else:
-                raise TranslateError("write what \\partial/\\partial x takes in brackets",
-                                     node.pos, node.end)
+                top = self._entry_run(cur)
+                if not top:
+                    raise TranslateError("write what \\partial/\\partial x takes in brackets",
+                                         node.pos, node.end)
+                end = top[-1].end
         variable = self.unit(bottom, bottom[0].pos, bottom[-1].end)
         value = self.unit(top, top[0].pos, top[-1].end) if top != ["loss"] else None
         atoms = list(variable.atoms.values())
@@ -457,6 +470,40 @@ class ConstructReader:
                                  bottom[-1].end)
         em.atom(Atom("derivative", "", (), cells=((value,), (variable,)),
                      ident=next(self._ids)), pos, end)
+
+    @staticmethod
+    def _entry_run(cur: Cursor) -> list:
+        """``\\frac{\\partial}{\\partial x_{mn}} w_{ia}x_{aj}``: what a derivative written
+        without brackets takes, when it is a product of entries (letters with their
+        scripts) that runs to the end of the term (a ``+``, ``-``, relation, ``&``, row
+        break or the end): the whole product, as the operator is read.  Taken from the
+        cursor; [] (nothing taken) when the term goes on with anything else, which
+        brackets must then decide."""
+        k = cur.i
+        nodes = cur.nodes
+        while k < len(nodes):
+            node = nodes[k]
+            if isinstance(node, Token) and node.kind == "letter" and len(node.text) == 1:
+                k += 1
+            elif is_token(node, "_", "^") and k + 1 < len(nodes) and k > cur.i and \
+                    not is_token(nodes[k - 1], "_", "^"):
+                k += 2
+            elif is_token(node, *V.SPACING) and k > cur.i:
+                k += 1
+            else:
+                break
+        if k == cur.i:
+            return []
+        if k < len(nodes) and not is_token(nodes[k], "+", "-", "=", "&", "\\\\", ",",
+                                            "\\quad", "\\qquad"):
+            return []
+        run = list(nodes[cur.i:k])
+        while run and is_token(run[-1], *V.SPACING):
+            run.pop()
+        if not any(is_token(n, "_") for n in run):
+            return []              # entries only: \partial/\partial x_{mn} ab is not read
+        cur.i = k
+        return run
 
     def _sqrt(self, cur: Cursor, em: Emitter) -> None:
         cmd = cur.take()
@@ -620,6 +667,13 @@ class ConstructReader:
             raise TranslateError("\\sum needs its index, as in \\sum_{j=1}^{n} or \\sum_j",
                                  cmd.pos, cmd.end)
         names = [n for n in sub if not is_token(n, *V.SPACING)]
+        if sup is None and len(names) in (2, 3) and all(
+                isinstance(n, Token) and n.kind == "letter" and len(n.text) == 1 and
+                n.text.islower() for n in names) and \
+                len({n.text for n in names}) == len(names):
+            # \sum_{ij}: the indices run together, a sum over i, then over j, each over
+            # its whole range (as \sum_{i,j})
+            names = [x for n in names for x in (n, Token("sym", ",", n.pos, n.end))][:-1]
         if sup is None and len(names) >= 3 and all(
                 (is_token(n, ",") if k % 2 else isinstance(n, Token) and n.kind == "letter"
                  and len(n.text) == 1) for k, n in enumerate(names)) and len(names) % 2:

@@ -348,6 +348,11 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         """``\\underbrace{QK^\\top}_{\\text{match}}``, ``\\boxed{x}``,
         ``\\overset{\\text{note}}{x}``: the expression, without its annotation."""
         cmd = cur.take()
+        if cmd.text == "\\boxed" and isinstance(cur.peek(), Group) and \
+                is_token(cur.peek(1), "\\boxed"):
+            raise TranslateError("boxes side by side (\\boxed{2}\\boxed{3}): a row drawn as "
+                                 "cells; write it as a matrix, as in \\begin{bmatrix} 2 & 3 "
+                                 "\\end{bmatrix}", cmd.pos, cur.peek().end)
         if cmd.text in ("\\underset", "\\overset"):
             note = cur.take()
             if not isinstance(note, Group):

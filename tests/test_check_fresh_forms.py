@@ -10,13 +10,14 @@ Four pages added to ``check_cases/real/`` showed seven forms a careful reader fo
 * a page that writes its own loss out (chicm-softmax-ce-gradient:
   ``L = -\sum_i y_i \log p_i``, then ``\partial L/\partial o_k = p_k - 1``): a gradient
   with no upstream gradient in it follows from that loss, which symrow's backward pass
-  leaves general, so it is not checked (it was called wrong); claims in terms of the
+  leaves general, so it is not read (it was called wrong; "not checked" would let a
+  slip pass as a page that holds); claims in terms of the
   upstream gradient are still judged, and without a loss written out a gradient that
   forgot its upstream is still wrong;
 * differentials (frobenius-linear-backprop: ``dL = \frac{\partial L}{\partial Y} : dY``,
   ``dY = dX W + X dW``): on a page that writes dL, the differential of the loss, dX and
   dW are differentials, not CS231n's gradients; a claim in them that differs in value is
-  not checked (the right product rule was called wrong), and one whose product is
+  not read (the right product rule was called wrong), and one whose product is
   undefined is still wrong (a differential has its matrix's shape, as a gradient does);
 * boxes side by side (chicm: ``p = \boxed{0.090}\boxed{0.245}\boxed{0.665}``, a row
   drawn as cells): not a product of framed results (it was read as one, and a later
@@ -127,9 +128,9 @@ def test_a_gradient_of_the_page_s_own_loss_is_not_checked():
     for claim in (r"\dfrac{\partial L}{\partial o_{1k}} = p_{1k} - 1",
                   r"\dfrac{\partial L}{\partial o_{1k}} = p_{1k} + 1"):
         report = symrow.check(page(LOSS, claim), against=softmax_row())
-        assert statuses(report) == ["unchecked"], report.to_text()
+        assert statuses(report) == ["unreadable"], report.to_text()
         assert "the page's own loss" in report.steps[0].message
-        assert report.verdict != "wrong"
+        assert report.verdict == "unreadable"      # never "holds": p + 1 is wrong
 
 
 def test_a_gradient_in_the_upstream_is_judged_with_the_page_s_loss():
@@ -163,6 +164,9 @@ def test_differentials_on_a_page_that_writes_dl_are_not_read_as_gradients():
     report = symrow.check(page(DL, r"dY = dX W + X dW"), against=linear())
     assert "wrong" not in statuses(report), report.to_text()
     assert any("d marks a differential" in s.message for s in report.steps)
+    # a slip in a differential is not read either: the page never "holds" on it
+    slipped = symrow.check(page(DL, r"dY = dX W"), against=linear())
+    assert slipped.verdict == "unreadable", slipped.to_text()
 
 
 def test_a_differential_whose_product_is_undefined_is_still_wrong():

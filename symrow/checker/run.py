@@ -1749,19 +1749,24 @@ class _Run:
                 # dY = dX W + X dW on a page that writes dL: differentials, which read as
                 # gradients (dX for \bar{X}) would be judged as what they are not; their
                 # shapes are the gradients' (an undefined product is still wrong)
-                message = ("not checked: on this page d marks a differential (it writes dL, "
+                # not read (the page's verdict is then not "holds"): a slip in a
+                # differential must not pass as a page that holds
+                message = ("not read: on this page d marks a differential (it writes dL, "
                            "the differential of the loss), not the gradient dX = \\partial "
                            "L / \\partial X, which symrow checks")
-                return Outcome("unchecked", message, indices=env or None)
+                return Outcome("unreadable", message, indices=env or None,
+                               error=(message, rel.pos, rel.end))
             if result is not None and self.page_loss is not None and \
                     self._uses_page_loss(ctx):
                 # \partial L / \partial o_k = p_k - 1 under the page's cross-entropy: one side
                 # holds symrow's gradient for any upstream, the other no upstream at all
-                message = (f"not checked: one side is the gradient for any upstream "
+                # not read, as above: p_k + 1 for p_k - 1 must not pass as "holds"
+                message = (f"not read: one side is the gradient for any upstream "
                            f"gradient, the other has none in it: it follows from the "
                            f"page's own loss {self.page_loss}, which symrow's backward "
                            f"pass leaves general")
-                return Outcome("unchecked", message, indices=env or None)
+                return Outcome("unreadable", message, indices=env or None,
+                               error=(message, rel.pos, rel.end))
             if result is not None:
                 detail = result.detail.to_dict() if result.detail else None
                 found = self.hints(ctx, lu, ru, env, result.entry)

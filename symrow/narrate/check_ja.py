@@ -142,14 +142,14 @@ MESSAGES: list = [
     (r"the notebook has no Markdown cell", r"ノートブックに Markdown セルがない"),
     (r"the loss, (.+): the backward pass starts from its gradient; not a claim checked here",
      r"損失 \1：逆伝播はその勾配から始まるので、検査する主張ではない"),
-    (r"not checked: on this page d marks a differential \(it writes dL, the differential of "
+    (r"not read: on this page d marks a differential \(it writes dL, the differential of "
      r"the loss\), not the gradient dX = \\partial L / \\partial X, which symrow checks",
-     r"検査しない：このページの d は微分形式（損失の微分 dL を書いている）を表し、symrow が"
+     r"読まない：このページの d は微分形式（損失の微分 dL を書いている）を表し、symrow が"
      r"検査する勾配 dX = \\partial L / \\partial X ではない"),
-    (r"not checked: one side is the gradient for any upstream gradient, the other has none "
+    (r"not read: one side is the gradient for any upstream gradient, the other has none "
      r"in it: it follows from the page's own loss (.+), which symrow's backward pass leaves "
      r"general",
-     r"検査しない：片方の辺は任意の上流勾配についての勾配で、もう片方には上流勾配がない。"
+     r"読まない：片方の辺は任意の上流勾配についての勾配で、もう片方には上流勾配がない。"
      r"ページ自身の損失 \1 から出る式で、symrow の逆伝播は損失を一般のままにしている"),
     (r"the chain rule for (.+) in general \(names this derivation does not have\): a "
      r"statement of the rule, not a claim checked here",

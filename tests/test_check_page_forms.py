@@ -499,3 +499,15 @@ def test_a_vector_and_a_matrix_of_one_letter():
     good = r"$$f = \max(0, x_{1} w_{11} + x_{2} w_{21} + c_{1}) w_{1} + \max(0, x_{1} w_{12} + x_{2} w_{22} + c_{2}) w_{2} + b_{1}$$"
     assert _check(good, against).verdict == "holds"
     assert _check(good.replace(") w_{2}", ") w_{1}"), against).verdict == "wrong"
+
+
+def test_a_mask_multiplied_instead_of_added_is_wrong_not_a_crash():
+    """softmax(S/√d M): the causal mask's -oo multiplied makes an exponent undefined, which
+    is the page's error (found by the mutation fuzz of test_check_robust), said in words."""
+    causal = symrow.attention(2, 2, 2, causal=True)
+    page = r"$$P = \operatorname{softmax}\left(\frac{S}{\sqrt{d}} M\right)$$"
+    step = _check(page, causal).steps[0]
+    assert step.status == "wrong" and "exponent is infinite" in step.message, step
+    assert "指数が無限大" in symrow.check(page, causal, lang="ja").to_text("ja")
+    plus = r"$$P = \operatorname{softmax}\left(\frac{S}{\sqrt{d}} + M\right)$$"
+    assert _check(plus, causal).verdict == "holds"

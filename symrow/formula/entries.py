@@ -440,7 +440,9 @@ class Evaluator:
         try:
             return scalar_or_matrix(apply(atom.name, args,
                                           params=atom.items))
-        except SymrowError as err:
+        except (SymrowError, ArithmeticError) as err:
+            # ArithmeticError: an exponent that is infinite or undefined (a mask's -oo
+            # multiplied, not added: softmax(S/√d M))
             raise MathError(str(err)) from None
 
     def _index_softmax(self, atom: Atom, env: dict):

@@ -356,6 +356,7 @@ MESSAGES: list = [
     (r"(.+?) is read as an entry of (.+?): the page writes (.+?) only whole and (.+?) only "
      r"with an index",
      r"\1 は \2 の成分と読む（ページは \3 を全体としてのみ、\4 を添字付きでのみ書く）"),
+    (r"an exponent is infinite or undefined", r"指数が無限大か未定義になる"),
     (r" \((\d+)\)", r" \1 "),
     (r"softmax\((.+?)\) is read as (.+?), the page's shorthand \(the softmax of one "
      r"number would be 1\)",

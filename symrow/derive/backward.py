@@ -273,8 +273,11 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     diagonal = {n.name for n in p.nodes if n.named and n.name in used and is_diagonal(n)}
     # with scale="number", sqrt(d) of the gradients is the number the forward pass gives d
     # (the gradients' formula alone has no operand of size d to tell it)
+    # the forward pass's names are taken: its H is not the backward pass's X \bar{H}^T
+    reserved = [n.seq for n in p.nodes if n.seq is not None and n.name not in seqs]
     bp = plan(bformula, seqs=seqs, scale=opts.scale, max_dim=opts.max_dim, labels=labels,
-              diagonal=diagonal, ties=p.ties if opts.scale == "number" else None)
+              diagonal=diagonal, ties=p.ties if opts.scale == "number" else None,
+              reserved=reserved)
 
     # -- values: the gradients in the entries of the operands and the upstream -------------------
     grad_names = {_bar(n, notation)[0]: n for n in chosen}

@@ -65,6 +65,9 @@ _FREE = ("H", "G", "F", "U", "Z", "R", "N", "L", "J", "D", "B", "Y")
 #: the letters the planner names values with that nobody named (the checker lets a page
 #: define its own quantities under them)
 FREE_LETTERS = frozenset(_FREE)
+#: more letters, when a long backward pass has used the others and the forward pass's
+#: names are taken (not FREE_LETTERS: a page defines its own S or P under them)
+_MORE = ("E", "T", "A", "K", "Q", "V", "W", "X", "S", "P", "O", "C")
 #: the result's name, in order of preference
 _RESULT = ("C", "Y", "Z", "O", "R", "H")
 
@@ -187,8 +190,10 @@ class _Draft:
 class _Planner:
     def __init__(self, formula: E.Formula, shapes: Mapping, *, values: Mapping,
                  causal: bool, names: Mapping, max_dim, seqs: Mapping, unnamed: set,
-                 diagonal=frozenset(), labels=None, ones=None):
+                 diagonal=frozenset(), labels=None, ones=None, reserved=()):
         self.ones = dict(ones or {})
+        #: names taken elsewhere (a backward pass's forward names), with their entry keys
+        self.reserved = tuple(reserved)
         self.diagonal = set(diagonal)
         self.labels = dict(labels or {})
         self.groups = dict(formula.groups)
@@ -467,11 +472,13 @@ class _Planner:
         out += node.cls.preferred_names(node, self)
         if node is self.result:
             out += list(_RESULT)
-        return out + list(_FREE)
+        return out + list(_FREE) + list(_MORE)
 
     def name_nodes(self) -> None:
-        taken_keys = {n.seq.key for n in self.nodes if n.seq is not None}
-        taken = {n.seq.name for n in self.nodes if n.seq is not None}
+        taken_keys = {n.seq.key for n in self.nodes if n.seq is not None} | \
+            {seq.key for seq in self.reserved}
+        taken = {n.seq.name for n in self.nodes if n.seq is not None} | \
+            {seq.name for seq in self.reserved}
         # user-defined names first, in order; then the rest in order of evaluation
         order = [self.defined[name] for name in self.formula.names if name] + self.nodes
         done: set[int] = set()
@@ -570,7 +577,8 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
          causal: bool = False, scale: str = "symbolic", names: Mapping | None = None,
          conventions: Mapping | None = None, max_dim: int | None = None,
          seqs: Mapping | None = None, unnamed: set | None = None,
-         diagonal=(), labels: Mapping | None = None, ties: Mapping | None = None) -> Plan:
+         diagonal=(), labels: Mapping | None = None, ties: Mapping | None = None,
+         reserved=()) -> Plan:
     """Plan a formula: infer the shapes, build the readings, name them.
 
     ``values`` gives operands numbers (name -> Matrix); ``causal`` makes the
@@ -582,7 +590,9 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
     ``unnamed`` lists sub-expressions to leave unnamed (not shown on their own);
     ``diagonal`` names operands that are diagonal matrices; ``labels`` gives the
     name parts of defined names (a gradient written ∂L/∂X); ``ties`` gives size symbols
-    values the formula itself cannot tell (a backward pass's, from its forward pass).
+    values the formula itself cannot tell (a backward pass's, from its forward pass);
+    ``reserved`` holds vector sequences whose names and entries are taken elsewhere (the
+    forward pass's, which a backward pass's own intermediates must not reuse).
     """
     seqs = dict(seqs or {})
     shapes = dict(shapes or {})
@@ -612,7 +622,7 @@ def plan(formula: E.Formula, shapes: Mapping | None = None, *, values: Mapping |
                           f"use as an operand; it uses {', '.join(shp.operands)}")
     pl = _Planner(formula, shp.operands, values=values, causal=causal, names=names or {},
                   max_dim=max_dim, seqs=seqs, unnamed=unnamed or set(), diagonal=diagonal,
-                  labels=labels, ones=shp.ones)
+                  labels=labels, ones=shp.ones, reserved=reserved)
     pl.run()
     if causal:
         mask = next((n for n in pl.nodes if issubclass(n.cls, Mask)), None)

@@ -682,6 +682,8 @@ class Evaluator:
                 if is_matrix(value) else value
         if name == "shape":
             return self._shape(atom.items, value)
+        if name == "slice":
+            return _block(value, atom.cells)
         idx = [self._index(item, env) for item in atom.items]
         if not is_matrix(value):
             if all(i == 1 for i in idx):
@@ -731,6 +733,22 @@ class Evaluator:
             self.empty = True
             return sympy.S.Zero
         return self._add(terms)
+
+
+def _block(value, spec):
+    """``(X)_{:, 1:3}``: the rows and columns ``spec`` keeps ((first, last), 1-based, or
+    (None, None) for all) of a matrix."""
+    if not is_matrix(value):
+        raise MathError("a block of a number")
+    bounds = []
+    for (first, last), size, what in zip(spec, value.shape, ("rows", "columns")):
+        if first is None:
+            first, last = 1, size
+        if last > size:
+            raise MathError(f"a {shape_text(value)} has no {what} {first} to {last}")
+        bounds.append((first - 1, last))
+    (r0, r1), (c0, c1) = bounds
+    return scalar_or_matrix(sympy.ImmutableMatrix(value[r0:r1, c0:c1]))
 
 
 def _mul_unsized(x, y):

@@ -170,6 +170,12 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
 
     def _primary(self, cur: Cursor, em: Emitter) -> None:
         node = cur.peek()
+        if isinstance(node, Group) and is_token(cur.peek(1), "'") and \
+                self._function_word(node.children):
+            # {\operatorname{ReLU}}'(H), as symrow writes a derivative: the braces only
+            # hold the name for its prime
+            cur.nodes = cur.nodes[:cur.i] + list(node.children) + cur.nodes[cur.i + 1:]
+            node = cur.peek()
         if isinstance(node, Group):
             cur.take()
             if not node.children:
@@ -239,6 +245,11 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             return
         if text == "\\sqrt":
             self._sqrt(cur, em)
+            return
+        if text == "\\exp" and is_token(cur.peek(1), "'"):
+            cur.take()             # \exp'(H): the derivative, entry by entry
+            self._elementwise(cur, em, "exp'" if self._prime(cur) else "exp", tok.pos,
+                              tok.end)
             return
         if text == "\\exp":
             self._exp(cur, em)
@@ -487,6 +498,19 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         return ("e", tag) in self.ref.by_letter
 
     @staticmethod
+    def _function_word(nodes: list) -> bool:
+        """Whether ``nodes`` are one function's name in an upright font
+        (``\\operatorname{ReLU}``, ``\\mathrm{GELU}``)."""
+        from ..notation import lookup_function
+        nodes = [n for n in nodes if not is_token(n, *V.SPACING)]
+        if len(nodes) != 2 or not is_token(nodes[0], "\\operatorname", "\\mathrm",
+                                           "\\text", "\\textrm") or \
+                not isinstance(nodes[1], Group):
+            return False
+        word = plain(nodes[1].children).strip()
+        return word.isalpha() and lookup_function(word) is not None
+
+    @staticmethod
     def _lone_lowercase(inner: list) -> bool:
         """Whether ``inner`` is one lowercase letter and a transpose (``c^T``)."""
         nodes = [n for n in inner if not is_token(n, *V.SPACING)]
@@ -593,6 +617,14 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             # writes under a value, checked against the value
             self._marker(em, "shape", self._shape_items(sub, pos, end), pos, end)
             sub = None
+        if sub is not None and not simple and any(is_token(n, ":") for n in sub):
+            # (\bar{H})_{:, 1:3}: a block of columns (or rows), as symrow writes the
+            # parts of a Concat's gradient
+            em.brace_last()
+            em.put("^{", pos, end)
+            em.atom(Atom("marker", "slice", cells=self._slice(sub, pos, end)), pos, end)
+            em.put("}", pos, end)
+            sub = None
         if sub is not None:
             if simple:
                 raise TranslateError("a subscript on a number", pos, end)
@@ -604,6 +636,32 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
             self._marker(em, kind, items, pos, end)
         self._scripts_after(sup, primes, em, pos, end)
         return True
+
+    @staticmethod
+    def _slice(sub: list, pos: int, end: int) -> tuple:
+        """``:, 1:3`` as ((None, None), (1, 3)): for the rows and the columns, the first
+        and last kept (1-based, both kept), None for all."""
+        parts: list[list] = [[]]
+        for node in sub:
+            if is_token(node, ","):
+                parts.append([])
+            elif not is_token(node, *V.SPACING):
+                parts[-1].append(node)
+        if len(parts) != 2:
+            raise TranslateError("a block is written (X)_{rows, columns}, as in "
+                                 "(X)_{:, 1:3}", pos, end)
+        out = []
+        for part in parts:
+            texts = [plain([n]).strip() for n in part]
+            if texts == [":"]:
+                out.append((None, None))
+            elif len(texts) == 3 and texts[1] == ":" and texts[0].isdigit() and \
+                    texts[2].isdigit() and 1 <= int(texts[0]) <= int(texts[2]):
+                out.append((int(texts[0]), int(texts[2])))
+            else:
+                raise TranslateError("a block's rows and columns are : (all) or first:last, "
+                                     "as in (X)_{:, 1:3}", pos, end)
+        return tuple(out)
 
     def _shape_items(self, sub: list, pos: int, end: int) -> tuple:
         """The two sides of a shape ``m \\times 1``: each a number, or a size the page

@@ -159,6 +159,10 @@ class SymrowLatexPrinter(LatexPrinter):
             number = isinstance(factor, sympy.Number)
             if k and isinstance(factor, sympy.Number) and factor.is_negative:
                 tex = r"\left(%s\right)" % self._print(factor)
+            elif isinstance(factor, N.Frac) and self._settings["fraction"] == "slash" and \
+                    k + 1 < len(node.factors):
+                # \alpha / r G would read as \alpha / (r G): the slashed fraction in brackets
+                tex = r"\left(%s\right)" % self._print(factor)
             elif isinstance(factor, N.Frac) or getattr(factor, "is_fraction", False):
                 tex = self._print(factor)  # the fraction bar delimits it
             else:

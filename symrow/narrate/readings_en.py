@@ -187,6 +187,9 @@ TEMPLATES: dict[str, str] = {
                  "point {i} of {R} make point {i} of the result, coordinate by coordinate, "
                  "so one gates the other:"),
     "hadamard_entries": "Written out entry by entry:",
+    "hadamard_diagonal": ("The Hadamard product of two diagonal matrices is diagonal: entry "
+                          "({i}, {i}) of the result is the product of entry ({i}, {i}) of "
+                          "{L} and entry ({i}, {i}) of {R}, and every other entry is 0:"),
     "heading.layernorm": "LayerNorm: {Y}",
     "layernorm.plain": ("LayerNorm works on each point on its own, like the softmax: it "
                         "subtracts the mean of the coordinates of {x_i} and divides by "

@@ -420,8 +420,10 @@ class RowDot(_Diagonal):
         return first[0], first[0]
 
     def compose(self, part):
+        # the whole as its definition, diag(rowsum(Ḡ ⊙ X)): its entries are ḡ_i · x_i
+        # (diag(ḡ_i · x_i) named a row index in a claim about the whole matrix)
         G, X = self.inputs
-        return N.Call("diag", [N.Dot(G.row(I), X.row(I))])
+        return N.Call("diag", [N.Call("rowsum", [N.Hadamard([part(G), part(X)])])])
 
     def diagonal_entry(self, i, at):
         G, X = self.inputs
@@ -497,6 +499,8 @@ class DiagRow(Reading):
     pointwise = False
     backward_only = True
     notation = Function("diagrow", "diagrow", r"\operatorname{diagonal}", "diagonal")
+    #: as its display writes it, so that a backward pass that shows it reads back
+    spellings = ("diagonal",)
     example = Diag.example
     __slots__ = ()
 

@@ -28,7 +28,7 @@ from ...formula import expr as E
 from ...reader.notation import Function
 from ...seq import VecSeq
 from ...steps import Step
-from .base import ELEMENTWISE, MIXING, ROWWISE, Ctx, Example, I, J, Reading, register
+from .base import DIAGONAL, ELEMENTWISE, MIXING, ROWWISE, Ctx, Example, I, J, Reading, register
 from .entrywise import Sum
 
 __all__ = ["Bias", "Hadamard", "LayerNorm", "PointSum", "LayerNormVJP", "EPSILON"]
@@ -157,6 +157,22 @@ class Hadamard(Reading):
         L, R = self.inputs
         whole = N.Hadamard([L.whole(), R.whole()])
         head = [self.seq] if self.named else []
+        if L.kind == DIAGONAL and R.kind == DIAGONAL:
+            # two diagonal matrices (the gradient through D^{-1}): a row of either is
+            # zero off the diagonal, so the product is told by its diagonal entries
+            d = N.Chain([N.Sub(N.Paren(self.whole()), N.Label("ii", "ii")),
+                         N.OMul([L.entry_symbol(I, I), R.entry_symbol(I, I)])])
+            steps = [ctx.heading("hadamard", S=whole, part=part),
+                     ctx.step("hadamard_diagonal", {"S": whole, "L": L.whole(),
+                                                    "R": R.whole(), "i": I},
+                              d, part=part)]
+            if ctx.concrete:
+                steps.append(ctx.step("hadamard_entries", {"S": whole},
+                                      N.Chain(head + [whole, table(
+                                          self.rows, self.cols, lambda r, c: N.OMul(
+                                              [L.entry(r, c), R.entry(r, c)]))]),
+                                      part=part + ".entries"))
+            return steps
         row = N.Chain(([self.seq.vector(I)] if self.named else []) + [
             N.Hadamard([L.row(I), R.row(I)]),
             row_bmat(self.cols, lambda c: N.OMul([L.entry_symbol(I, c),

@@ -146,15 +146,9 @@ NO_BACKWARD = {
                             "share entry symbols (\\bar{w}_{ij})",
 }
 #: what symrow says today of its own backward pass, where it is not "holds"
-BACKWARD_TODAY = {
-    "fresh-performer": "wrong: the narration of the gradient through D^{-1} writes "
-                       "\\bar{D} = diag(\\bar{f}_i . a_i) (-1) D^{-2} with the row index i "
-                       "inside a claim about the whole matrix, and its row i with three "
-                       "equal entries (a diagonal matrix's row has zeros off the diagonal)",
-}
+BACKWARD_TODAY: dict[str, str] = {}
 #: ... and where its changed entry is not "wrong" at that step
 BACKWARD_CHANGED_TODAY = {
-    "fresh-performer": BACKWARD_TODAY["fresh-performer"],
     "fresh-linformer": "holds: the result is named \\bar{\\text{head}_i}, so its upstream "
                        "gradient is \\bar{\\bar{\\mathrm{head}}}_i, and against that backward "
                        "pass a gradient's entry reads as 0 (\\bar{h}_{41} = 0 holds)",

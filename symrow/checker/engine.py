@@ -135,7 +135,13 @@ def named_gradient(derivation, plan, node, name: str):
         value = other.quantities.get(parse_name(name).gradient().canonical)
     except (SymrowError, KeyError, NameError_, ValueError):
         return None
-    return None if value is None else sympy.ImmutableMatrix(value)
+    if value is None:
+        return None
+    # the sizes the formula ties to numbers (√d with d = 2), as the derivation's own
+    # values have them
+    ties = {sym: sympy.Integer(v) for sym, v in dict(plan.ties).items() if isinstance(v, int)}
+    value = sympy.ImmutableMatrix(value)
+    return value.xreplace(ties) if ties else value
 
 
 

@@ -269,6 +269,8 @@ MESSAGES: list = [
     (r"this '(.+?)' has nothing on its right", r"この '\1' の右に何もない"),
     (r"(?P<T1>.+): this paragraph was not read", r"{T1}：この段落は読まなかった"),
     (r"'(.+?)' is never closed", r"'\1' が閉じられていない"),
+    (r"\\sum needs its index, as in (.+?) or (\S+)",
+     r"\\sum には \1 や \2 のように添字を書く"),
     (r"(\S+) needs its argument in brackets, as in (.+)",
      r"\1 の引数は \2 のように括弧で囲む"),
     (r"the left side is " + _SHAPE + r", not (\d+) x (\d+)",

@@ -11,7 +11,23 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
   followed to the derivation's matrix) or refuses it; ``\text{and}`` between two claims
   is still prose;
 * ``\sum`` without its index (the same page, ``\sum\dfrac{dl}{do_{i}}``): the reason
-  is said in Japanese too.
+  is said in Japanese too;
+* general sizes named by the user (zh-matrix-derivative-notes: ``--shape W=mxn --shape
+  X=nxp``, as the page names them): a backward pass keeps those names (they were renamed
+  m, ell, n, so the page's ``\sum_{k=1}^{n} W_{ik}X_{kj}`` ran to another size and was
+  called wrong);
+* a blockquote around a display (the same page: ``> $$`` / ``> w = f(x, y)`` / ``> $$``):
+  the ``>`` markers are Markdown, not relations (``... > w`` was a claim, called wrong);
+* a condition before its claim (the same page: ``而当 $i \neq d$ 时，$$\frac{\partial
+  Y_{ij}}{\partial W_{dc}} = 0$$``; ``If $i \neq d$, then ...``; ``$i \neq d$ のとき``):
+  it restricts the claim after it, as one after a claim does (the claim was checked for
+  every index and called wrong);
+* the chain rule written formally between two values (``\frac{\partial L}{\partial X}
+  = \frac{\partial L}{\partial Y}\frac{\partial Y}{\partial X} = \frac{\partial L}
+  {\partial Y} W``): the values on either side are compared across it (no step was
+  checked, and the slip W for W^T left the page 'holds'); the shorthand ``\frac{\partial
+  Y}{\partial W} = X^T``, with nothing to compare across, is not read (it was 'not
+  checked': ``= X`` passed too).
 
 Each form is held by a claim that is right and the same claim with one slip; the
 numbers are confirmed in numpy at the end.
@@ -103,6 +119,123 @@ def test_a_sum_without_its_index_is_said_in_japanese():
     assert "添字を書く" in text and "needs its index" not in text, text
 
 
+# -- general sizes keep their names ---------------------------------------------------------------
+
+def general_wx():
+    return symrow.backward(symrow.explain("Y = WX", {"W": ("m", "n"), "X": ("n", "p")}))
+
+
+def test_a_backward_pass_keeps_the_general_size_names_it_was_given():
+    from symrow.checker.general import size_names
+    assert size_names(general_wx()) == ["m", "n", "p"]
+    report = symrow.check("$$\nY_{ij} = \\sum_{k=1}^{n}W_{ik}X_{kj}\n$$\n", against=general_wx())
+    assert statuses(report) == ["holds"], report.to_text()
+
+
+@pytest.mark.parametrize("slip", [r"\sum_{k=1}^{p}W_{ik}X_{kj}", r"\sum_{k=1}^{n}W_{ki}X_{kj}",
+                                  r"\sum_{k=1}^{n}W_{ik}X_{jk}"])
+def test_a_slip_in_the_general_size_names_is_wrong(slip):
+    report = symrow.check("$$\nY_{ij} = " + slip + "\n$$\n", against=general_wx())
+    assert statuses(report) == ["wrong"], report.to_text()
+
+
+# -- a blockquote around a display ----------------------------------------------------------------
+
+def wx():
+    return symrow.backward(symrow.explain("Y = WX", {"W": (2, 3), "X": (3, 4)}))
+
+
+QUOTED = "$$\nY = WX\n$$\n\n> 则\n> \n> $$\n> {claim}\n> $$\n> \n> 也就是说\n"
+
+
+def test_a_display_in_a_blockquote_is_read_without_its_markers():
+    report = symrow.check(QUOTED.format(claim=r"Y_{ij} = \sum_{k=1}^{3}W_{ik}X_{kj}"),
+                          against=wx())
+    assert statuses(report) == ["holds", "holds"], report.to_text()
+    report = symrow.check(QUOTED.format(claim=r"w = f(x, y)"), against=wx())
+    assert "wrong" not in statuses(report), report.to_text()   # was: Y = WX > w, wrong
+
+
+def test_a_slip_in_a_blockquote_is_wrong():
+    report = symrow.check(QUOTED.format(claim=r"Y_{ij} = \sum_{k=1}^{3}W_{kj}X_{ik}"),
+                          against=wx())
+    assert statuses(report) == ["holds", "wrong"], report.to_text()
+
+
+# -- a condition before its claim -----------------------------------------------------------------
+
+ZERO = r"\frac{\partial Y_{ij}}{\partial W_{dc}} = 0"
+
+
+@pytest.mark.parametrize("text", [
+    "而当 $i \\neq d$ 时，\n\n$$\n" + ZERO + "\n$$\n",
+    "If $i \\neq d$, then $" + ZERO + "$.\n",
+    "$i \\neq d$ のとき $" + ZERO + "$\n",
+])
+def test_a_condition_before_its_claim_restricts_it(text):
+    report = symrow.check(text, against=wx())
+    assert statuses(report) == ["holds"], report.to_text()
+
+
+@pytest.mark.parametrize("text", [
+    "而当 $i = d$ 时，\n\n$$\n" + ZERO + "\n$$\n",               # the wrong condition
+    "If $i \\neq d$, then $" + ZERO.replace("W_{dc}", "W_{ic}") + "$.\n",   # the claim slipped
+    "We have $i \\neq d$ and $" + ZERO + "$\n",                  # no 'if': not a condition
+])
+def test_a_slip_with_a_condition_before_it_is_wrong(text):
+    report = symrow.check(text, against=wx())
+    assert statuses(report) == ["wrong"], report.to_text()
+
+
+# -- the chain rule written formally --------------------------------------------------------------
+
+def xw():
+    return symrow.backward(symrow.explain("Y = XW", {"X": (2, 3), "W": (3, 4)}))
+
+
+FORMAL = r"\frac{\partial L}{\partial X} = \frac{\partial L}{\partial Y} " \
+         r"\frac{\partial Y}{\partial X} = \frac{\partial L}{\partial Y} "
+
+
+def test_values_across_the_chain_rule_written_formally_are_compared():
+    report = symrow.check("$$\n" + FORMAL + "W^T\n$$\n", against=xw())
+    assert statuses(report) == ["unchecked", "holds"], report.to_text()
+    assert report.verdict == "holds"
+
+
+@pytest.mark.parametrize("slip", ["W", "W^T W", "X^T"])
+def test_a_slip_across_the_chain_rule_written_formally_is_wrong(slip):
+    report = symrow.check("$$\n" + FORMAL + slip + "\n$$\n", against=xw())
+    assert statuses(report) == ["unchecked", "wrong"], report.to_text()
+    assert report.verdict == "wrong"                    # was: unchecked, and 'holds' beside
+
+
+@pytest.mark.parametrize("right", ["X^T", "X", "W"])
+def test_the_shorthand_of_a_jacobian_is_not_read(right):
+    report = symrow.check("$$\nY = XW\n$$\n\n$$\n\\frac{\\partial Y}{\\partial W} = " + right +
+                          "\n$$\n", against=xw())
+    assert statuses(report) == ["holds", "unreadable"], report.to_text()
+    assert report.verdict == "unreadable"               # never 'holds': = X is a slip too
+
+
+def test_the_chain_rule_itself_is_still_not_checked():
+    # a gradient equal to the chain rule written formally, and nothing after it
+    report = symrow.check("$$\n\\frac{\\partial L}{\\partial X} = \\frac{\\partial L}"
+                          "{\\partial Y} \\frac{\\partial Y}{\\partial X}\n$$\n", against=xw())
+    assert statuses(report) == ["unchecked"], report.to_text()
+
+
+def test_a_naive_chain_rule_after_the_gradient_held_is_a_remark():
+    # frobenius-linear-backprop: the gradient given, then what the naive chain rule gives
+    page = ("$$\n\\frac{\\partial L}{\\partial W} = X^T \\frac{\\partial L}{\\partial Y}\n$$\n\n"
+            "$$\n\\frac{\\partial L}{\\partial W} = \\frac{\\partial L}{\\partial Y} "
+            "\\frac{\\partial Y}{\\partial W} = \\frac{\\partial L}{\\partial Y} X\n$$\n")
+    report = symrow.check(page, against=xw())
+    assert statuses(report) == ["holds", "unchecked", "unchecked"], report.to_text()
+    report = symrow.check(page.replace("= X^T \\frac", "= X \\frac", 1), against=xw())
+    assert statuses(report)[0] == "wrong", report.to_text()
+
+
 # -- the numbers ------------------------------------------------------------------------------
 
 def test_the_forms_in_numbers():
@@ -116,3 +249,24 @@ def test_the_forms_in_numbers():
     with pytest.raises(ValueError):
         w @ i + b                                            # W × input: (3,2)(2,3) + (1,2)
     assert w.shape != out.shape                              # [w] = [o] is no claim to make
+    # Y = WX at W m x n, X n x p: Y_ij = Σ_{k=1}^{n} W_ik X_kj, ∂Y_ij/∂W_dc = δ_id X_cj
+    w, x = rng.normal(size=(2, 3)), rng.normal(size=(3, 4))
+    y = np.array([[sum(w[a, k] * x[k, c] for k in range(3)) for c in range(4)] for a in range(2)])
+    assert np.allclose(y, w @ x)
+    e = np.zeros_like(w)
+    e[1, 2] = 1e-6
+    jac = ((w + e) @ x - (w - e) @ x) / 2e-6
+    assert np.allclose(jac[0], 0) and np.allclose(jac[1], x[2])      # zero for i ≠ d only
+    # ∂L/∂X for Y = XW: G W^T, not G W (nor W^T W, X^T)
+    x, w, g = rng.normal(size=(2, 3)), rng.normal(size=(3, 4)), rng.normal(size=(2, 4))
+    eps = 1e-6
+    dx = np.zeros_like(x)
+    for idx in np.ndindex(*x.shape):
+        d = np.zeros_like(x)
+        d[idx] = eps
+        dx[idx] = (np.sum(g * ((x + d) @ w)) - np.sum(g * ((x - d) @ w))) / (2 * eps)
+    assert np.allclose(dx, g @ w.T)
+    with pytest.raises(ValueError):
+        g @ w                                                # ∂L/∂Y W: (2,4)(3,4)
+    with pytest.raises(ValueError):
+        g @ x                                                # ∂L/∂Y X: the naive dL/dW

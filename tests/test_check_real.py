@@ -133,6 +133,10 @@ CASES = [
                "26-31) hold; the six steps of \\partial L/\\partial z_i (lines 39-44) follow "
                "from the page's own loss L = -\\sum_k y_k \\log a_k, whose labels y_k the "
                "backward target does not know, and are not read"),
+    Case("zh-matrix-derivative-notes.md", "gradient", "the page's own size names (W: m x n, "
+         "X: n x p), a blockquote around a display, a condition before its claim (当 $i \\neq "
+         "d$ 时), the shorthand \\partial Y/\\partial W = X^T", "wrong",
+         ("unreadable", "wrong"), (78, 108)),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -634,6 +638,23 @@ def n_yanfenglee():
         assert np.allclose(steps, dz[i], atol=1e-6)
 
 
+def n_zh_notes():
+    m, n, p = 2, 3, 4
+    w, x, g = RNG.normal(size=(m, n)), RNG.normal(size=(n, p)), RNG.normal(size=(m, p))
+    dw = grad(lambda w_: np.sum(g * (w_ @ x)), w)
+    assert close(dw, g @ x.T)                                         # ∂L/∂W = ∂L/∂Y X^T
+    sums = lambda q: np.array([[sum(g[d, j] * x[c, j] for j in range(q)) for c in range(n)]
+                               for d in range(m)])                    # Σ_{j=1}^{q} ∂L/∂Y_dj X_cj
+    assert close(sums(p), dw) and not close(sums(p - 1), dw)          # the bound is p, not q
+    for d, c in ((0, 1), (1, 2)):
+        e = np.zeros_like(w)
+        e[d, c] = 1e-6
+        jac = ((w + e) @ x - (w - e) @ x) / 2e-6                      # [i, j]
+        assert close(jac, np.outer(np.eye(m)[d], x[c]))               # δ_id X_cj: 0 for i ≠ d
+    xs, ys = 0.7, -0.4
+    assert np.isclose(((xs - (ys + 1e-6)) - (xs - (ys - 1e-6))) / 2e-6, -1)   # ∂z/∂y = -1
+
+
 def attention_parts(m=2, n=3, d=2, scale=True):
     q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
     g = RNG.normal(size=(m, d))
@@ -786,6 +807,7 @@ NUMERIC = {
     "ouroboros-batchnorm-affine-zh": n_ouroboros,
     "layernorm-backprop-derivation": n_layernorm,
     "yanfenglee-softmax-ce-derivative": n_yanfenglee,
+    "zh-matrix-derivative-notes": n_zh_notes,
     "indepa-sdpa-worked-example": n_indepa,
     "bookai-attention-numerical-walkthrough": n_bookai,
     "omkarchebale-self-attention-walkthrough": n_omkarchebale,

@@ -310,6 +310,19 @@ MESSAGES: list = [
      r"about another convention; not checked",
      r"\1 は上で与えられており、この積はこの形では定義されない。別の規約についての注釈と"
      r"読み、検査しない"),
+    (r"(.+?) was given above, and this product is undefined at its shapes: read as the "
+     r"page's remark on a wrong reading of the chain rule; not checked",
+     r"\1 は上で与えられており、この積はこの形では定義されない。連鎖律の誤った読み方に"
+     r"ついてのページの注釈と読み、検査しない"),
+    (r"across the chain rule written formally, against (.+?): (?P<T1>.+)",
+     r"形式的に書いた連鎖律をはさんで \1 と比べると：{T1}"),
+    (r"across the chain rule written formally, against (.+)",
+     r"形式的に書いた連鎖律をはさんで \1 と比べた"),
+    (r"a Jacobian of a matrix by a matrix, set equal to a value with nothing to compare "
+     r"across it: the chain rule's shorthand, not a matrix; a slip in it could not be told, "
+     r"so it is not read",
+     r"行列の行列によるヤコビアンを値と等しいとしているが、はさんで比べるものがない："
+     r"連鎖律の略記で行列ではなく、誤りがあっても分からないので読まない"),
     (r"a Jacobian of a matrix by the matrix (.+?): the chain rule written formally, not a "
      r"product of matrices; not checked",
      r"行列の行列 \1 によるヤコビアン：形式的に書いた連鎖律で、行列の積ではないので"

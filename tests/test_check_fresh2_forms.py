@@ -27,7 +27,11 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
   {\partial Y} W``): the values on either side are compared across it (no step was
   checked, and the slip W for W^T left the page 'holds'); the shorthand ``\frac{\partial
   Y}{\partial W} = X^T``, with nothing to compare across, is not read (it was 'not
-  checked': ``= X`` passed too).
+  checked': ``= X`` passed too);
+* the page's own vector and the entries of the matrix of its letter
+  (brightlamp-affine-backward-csdn: ``w = (w_1, ..., w_k)``, then ``a_{ij} = \sum_t
+  x_{it} w_{jt} + b_j``): two indices are an entry of W, not of the page's vector w (read
+  as row j of a 1 x k w, "no row 2", the right entry formula was called wrong).
 
 Each form is held by a claim that is right and the same claim with one slip; the
 numbers are confirmed in numpy at the end.
@@ -236,6 +240,26 @@ def test_a_naive_chain_rule_after_the_gradient_held_is_a_remark():
     assert statuses(report)[0] == "wrong", report.to_text()
 
 
+# -- the page's own vector and the entries of the matrix of its letter ------------------------------
+
+def affine_t():
+    return symrow.backward(symrow.explain("A = XW^T + b", {"X": ("m", "k"), "W": ("n", "k")}))
+
+
+VECTOR = "$$\nw = (w_1, w_2,w_3,\\cdots,w_k)\n$$\n\n$$\na_{ij} =\\sum_{t=1}^{k} x_{it} \\cdot  w_{%s} + b_%s\n$$\n"
+
+
+def test_two_indices_on_the_letter_of_a_page_vector_are_an_entry_of_the_matrix():
+    report = symrow.check(VECTOR % ("jt", "j"), against=affine_t())
+    assert statuses(report) == ["defines", "holds"], report.to_text()
+
+
+@pytest.mark.parametrize("slip", [("tj", "j"), ("jt", "i"), ("it", "j")])
+def test_a_slip_in_the_entries_of_the_matrix_beside_a_page_vector_is_wrong(slip):
+    report = symrow.check(VECTOR % slip, against=affine_t())
+    assert statuses(report) == ["defines", "wrong"], report.to_text()
+
+
 # -- the numbers ------------------------------------------------------------------------------
 
 def test_the_forms_in_numbers():
@@ -270,3 +294,8 @@ def test_the_forms_in_numbers():
         g @ w                                                # ∂L/∂Y W: (2,4)(3,4)
     with pytest.raises(ValueError):
         g @ x                                                # ∂L/∂Y X: the naive dL/dW
+    # A = XW^T + b: a_ij = Σ_t x_it w_jt + b_j (W's entries), not w_tj, not b_i
+    x, w, b = rng.normal(size=(2, 3)), rng.normal(size=(4, 3)), rng.normal(size=(1, 4))
+    a = x @ w.T + b
+    assert np.isclose(a[0, 1], x[0] @ w[1] + b[0, 1]) and not np.isclose(a[0, 1], x[0] @ w[0] + b[0, 1])
+    assert not np.isclose(a[1, 0], x[1] @ w[0] + b[0, 1])

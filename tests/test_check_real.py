@@ -137,6 +137,17 @@ CASES = [
          "X: n x p), a blockquote around a display, a condition before its claim (当 $i \\neq "
          "d$ 时), the shorthand \\partial Y/\\partial W = X^T", "wrong",
          ("unreadable", "wrong"), (78, 108)),
+    Case("brightlamp-affine-backward-csdn.md", "gradient", "stored copy: HTML escapes (&amp;, "
+         "&\\#x27;); the page's vector w and the entries w_{jt} of W; a second definition "
+         "(A = XW + b) on the same page", "wrong", ("unreadable", "wrong"), (77, 77),
+         artifact=True,
+         today="wrong at line 335, not at the first error: a_{ij} = \\sum_t x_{it} w_{tj} + "
+               "b_j holds for the page's other definition A = XW + b (section 4), whose "
+               "statement at line 333 (affine(X,W,b) = X_{m\\times k}W_{k\\times n} + b) is "
+               "not read, so the claim is judged against the check's A = XW^T + b; line 77's "
+               "a = (a_1, ..., a_k) is not read (a written without an index), and the "
+               "matrices with the typos (lines 275, 277, 322, 412-423) hold their &amp; and "
+               "&\\#x27; and are not read"),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -655,6 +666,27 @@ def n_zh_notes():
     assert np.isclose(((xs - (ys + 1e-6)) - (xs - (ys - 1e-6))) / 2e-6, -1)   # ∂z/∂y = -1
 
 
+def n_brightlamp():
+    m, k, n = 3, 4, 2
+    x, w, b, g = (RNG.normal(size=s) for s in ((m, k), (n, k), (1, n), (m, n)))
+    a = x @ w.T + b
+    assert close(a, [[sum(x[i, t] * w[j, t] for t in range(k)) + b[0, j] for j in range(n)]
+                     for i in range(m)])                              # a_ij = Σ_t x_it w_jt + b_j
+    loss = lambda x_=x, w_=w, b_=b: np.sum(g * (x_ @ w_.T + b_))
+    assert close(grad(lambda x_: loss(x_=x_), x), g @ w)              # de/dX = ∇e_(A) W
+    dw = grad(lambda w_: loss(w_=w_), w)
+    assert close(dw, g.T @ x)                                         # de/dW = ∇e_(A)^T X
+    assert close(grad(lambda b_: loss(b_=b_), b), g.sum(axis=0, keepdims=True))
+    wv = RNG.normal(size=(1, k))
+    assert (x @ wv.T).shape == (m, 1) and m != k                      # a has m entries, not k
+    typo = sum(g[i, 1] * x[i, 1] for i in range(2, m))                # \sum_{i=3}^{m} a_{i2}' x_{i2}
+    assert not np.isclose(typo, dw[1, 1])
+    w2 = RNG.normal(size=(k, n))                                      # the other definition
+    loss2 = lambda x_=x, w_=w2: np.sum(g * (x_ @ w_ + b))
+    assert close(grad(lambda x_: loss2(x_=x_), x), g @ w2.T)
+    assert close(grad(lambda w_: loss2(w_=w_), w2), x.T @ g)
+
+
 def attention_parts(m=2, n=3, d=2, scale=True):
     q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
     g = RNG.normal(size=(m, d))
@@ -808,6 +840,7 @@ NUMERIC = {
     "layernorm-backprop-derivation": n_layernorm,
     "yanfenglee-softmax-ce-derivative": n_yanfenglee,
     "zh-matrix-derivative-notes": n_zh_notes,
+    "brightlamp-affine-backward-csdn": n_brightlamp,
     "indepa-sdpa-worked-example": n_indepa,
     "bookai-attention-numerical-walkthrough": n_bookai,
     "omkarchebale-self-attention-walkthrough": n_omkarchebale,

@@ -210,7 +210,20 @@ MESSAGES: list = [
      r"$...$ や \\[...\\] で囲む"),
     (r"which row or entry of (.+?)\? write (.+?) for a row or (.+?) for an entry",
      r"\1 のどの行または成分か分からない。行なら \2、成分なら \3 のように書く"),
-    (r"(\\[A-Za-z]+) is not supported here", r"\1 にはまだ対応していない"),
+    (r"(\\[A-Za-z]+|\\\S) is not supported here", r"\1 にはまだ対応していない"),
+    (r"\\cdots needs a term before it, as in (.+)", r"\\cdots の前には \1 のように項を書く"),
+    (r"\\left\\\{ is not supported; use \( \) or \[ \]",
+     r"\\left\\{ には対応していない。( ) か [ ] を使う"),
+    (r"cannot read '(.+?)' in an index", r"添字の中の '\1' は読めない"),
+    (r"cannot read '(.+?)' as an index", r"'\1' は添字として読めない"),
+    (r"dots at entry \((\d+), (\d+)\) of this matrix, outside a row of \\vdots or a "
+     r"column of \\cdots",
+     r"この行列の成分 (\1, \2) の点は、\\vdots の行にも \\cdots の列にもない"),
+    (r"the layout is ambiguous here: the line after the break may start a new equation or "
+     r"continue the one above; write \\\\ between equations, or keep one expression on one "
+     r"line",
+     r"ここは書き方があいまい：改行の後の行は新しい式とも上の式の続きとも読める。式の間には "
+     r"\\\\ を書くか、一つの式は一行に書く"),
     (r"a backslash before a space or a line break is not supported here",
      r"空白や改行の前のバックスラッシュにはまだ対応していない"),
     (r"(.+?) takes no sub- or superscript here", r"ここでは \1 に添字や肩字を付けられない"),

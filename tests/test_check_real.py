@@ -117,6 +117,37 @@ CASES = [
     Case("zingale-sigmoid-layer-derivation.md", "gradient", "names the writer defines (g for "
          "the sigmoid, f for the loss, b = Ax unwritten, sizes N_\\mathrm{in}), a scalar "
          "variable \\xi", "wrong", ("unreadable", "wrong"), (56, 57)),
+    Case("ouroboros-batchnorm-affine-zh.md", "gradient", "names spelt in text (\\text{input}, "
+         "\\text{out}) next to '=', definitions side by side across blank lines", "wrong",
+         WRONG, (56, 56)),
+    Case("layernorm-backprop-derivation.md", "gradient", "the page's own scalars (\\mu, "
+         "\\sigma^2, \\gamma_i, \\beta_i, N) in a LayerNorm backward", "wrong", WRONG, (32, 48),
+         today="unreadable: every claim names the page's own scalars \\mu, \\sigma^2, "
+               "\\gamma_i, \\beta_i or the size N, which the LayerNorm target (whose backward "
+               "is one step, without \\gamma, \\beta or the statistics as names) does not know; "
+               "neither the variance without its square (line 32) nor the \\partial L/"
+               "\\partial x_i that drops \\partial L/\\partial y_i (line 48) is read"),
+    Case("yanfenglee-softmax-ce-derivative.md", "gradient", "cases with conditions after "
+         "\\quad; the page's own loss (labels y_k)", "holds",
+         today="unreadable: the softmax and its two partials with their conditions (lines "
+               "26-31) hold; the six steps of \\partial L/\\partial z_i (lines 39-44) follow "
+               "from the page's own loss L = -\\sum_k y_k \\log a_k, whose labels y_k the "
+               "backward target does not know, and are not read"),
+    Case("zh-matrix-derivative-notes.md", "gradient", "the page's own size names (W: m x n, "
+         "X: n x p), a blockquote around a display, a condition before its claim (当 $i \\neq "
+         "d$ 时), the shorthand \\partial Y/\\partial W = X^T", "wrong",
+         ("unreadable", "wrong"), (78, 108)),
+    Case("brightlamp-affine-backward-csdn.md", "gradient", "stored copy: HTML escapes (&amp;, "
+         "&\\#x27;); the page's vector w and the entries w_{jt} of W; a second definition "
+         "(A = XW + b) on the same page", "wrong", ("unreadable", "wrong"), (77, 77),
+         artifact=True,
+         today="wrong at line 335, not at the first error: a_{ij} = \\sum_t x_{it} w_{tj} + "
+               "b_j holds for the page's other definition A = XW + b (section 4), whose "
+               "statement at line 333 (affine(X,W,b) = X_{m\\times k}W_{k\\times n} + b) is "
+               "not read, so the claim is judged against the check's A = XW^T + b; line 77's "
+               "a = (a_1, ..., a_k) is not read (a written without an index), and the "
+               "matrices with the typos (lines 275, 277, 322, 412-423) hold their &amp; and "
+               "&\\#x27; and are not read"),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -548,6 +579,114 @@ def n_goubasarian():
     assert (wm @ x1).shape != (x1 @ wm).shape                         # Y_1 + Y_2: 3x3 + 2x2
 
 
+def n_ouroboros():
+    i, w, b = RNG.normal(size=(2, 3)), RNG.normal(size=(3, 2)), RNG.normal(size=(1, 2))
+    o = np.array([[sum(i[r, k] * w[k, c] for k in range(3)) + b[0, c] for c in range(2)]
+                  for r in range(2)])                                 # o_11 = i_11 w_11 + ... + b_1
+    assert close(o, i @ w + b) and not close(o, i @ w)                # out = input × W leaves out b
+    g = RNG.normal(size=(2, 2))                                       # dl/do_ij
+    db = grad(lambda b_: np.sum(g * (i @ w + b_)), b)
+    assert close(db, [[g[0, 0] + g[1, 0], g[0, 1] + g[1, 1]]])        # dl/db_1 = dl/do_11 + dl/do_21
+    m, eps = 5, 1e-5
+    x, gam, bet, dy = RNG.normal(size=m), 1.3, 0.4, RNG.normal(size=m)
+    norm = lambda x_: (x_ - x_.mean()) / np.sqrt(x_.var() + eps)
+    loss = lambda x_, g_=gam, b_=bet: np.sum(dy * (g_ * norm(x_) + b_))
+    dgam = (loss(x, gam + 1e-6) - loss(x, gam - 1e-6)) / 2e-6
+    assert np.isclose(dgam, np.sum(dy * norm(x))) and not np.isclose(dgam, np.sum(dy * x))
+    dbet = (loss(x, gam, bet + 1e-6) - loss(x, gam, bet - 1e-6)) / 2e-6
+    assert np.isclose(dbet, np.sum(dy))
+    mu, var = x.mean(), x.var()
+    xhat = lambda x_, mu_=mu, var_=var: (x_ - mu_) / np.sqrt(var_ + eps)   # the graph's node
+    h = 1e-6
+    assert np.allclose((xhat(x, mu + h) - xhat(x, mu - h)) / (2 * h), -1 / np.sqrt(var + eps))
+    assert np.allclose((xhat(x, mu, var + h) - xhat(x, mu, var - h)) / (2 * h),
+                       (x - mu) * -0.5 * (var + eps) ** -1.5)
+    s2 = lambda x_, mu_=mu: np.mean((x_ - mu_) ** 2)                  # σ² with μ held fixed
+    assert close(grad(s2, x), 2 * (x - mu) / m)
+    assert np.isclose((s2(x, mu + h) - s2(x, mu - h)) / (2 * h), -2 * np.sum(x - mu) / m)
+
+
+def n_layernorm():
+    n, eps = 4, 1e-5
+    x, gam, bet, g = (RNG.normal(size=n) for _ in range(4))
+    mu, var = x.mean(), x.var()
+    assert np.isclose(np.sum(x - mu) / n, 0) and var > 0.01           # the page's σ² is 0
+    loss = lambda x_: np.sum(g * (gam * (x_ - x_.mean()) / np.sqrt(x_.var() + eps) + bet))
+    dsig = np.sum(g * gam * (x - mu) * -0.5 * (var + eps) ** -1.5)    # ∂L/∂σ² (line 44)
+    xhat_of = lambda x_, mu_, var_: (x_ - mu_) / np.sqrt(var_ + eps)
+    lg = lambda mu_=mu, var_=var: np.sum(g * (gam * xhat_of(x, mu_, var_) + bet))
+    assert np.isclose((lg(var_=var + 1e-6) - lg(var_=var - 1e-6)) / 2e-6, dsig)
+    dmu = np.sum(g * gam * -1 / np.sqrt(var + eps)) - dsig * 2 / n * np.sum(x - mu)
+    assert np.isclose((lg(mu_=mu + 1e-6) - lg(mu_=mu - 1e-6)) / 2e-6, dmu)   # line 46
+    dx = grad(loss, x)
+    page = gam / np.sqrt(var + eps) + dsig * 2 / n * (x - mu) + dmu / n
+    right = g * gam / np.sqrt(var + eps) + dsig * 2 / n * (x - mu) + dmu / n
+    assert close(dx, right) and not close(dx, page)                  # line 48 drops ∂L/∂y_i
+    xhat = (x - mu) / np.sqrt(var + eps)
+    lgb = lambda gam_=gam, bet_=bet: np.sum(g * (gam_ * xhat + bet_))
+    assert close(grad(lambda gam_: lgb(gam_=gam_), gam), g * xhat)
+    assert close(grad(lambda bet_: lgb(bet_=bet_), bet), g)
+
+
+def n_yanfenglee():
+    z = RNG.normal(size=3)
+    a = softmax(z)
+    jac = np.array([grad(lambda z_: softmax(z_)[j], z) for j in range(3)])   # [j, i]
+    assert close(np.diag(jac), a * (1 - a))                           # i = j: a_i(1 - a_i)
+    assert close(jac[0, 1], -a[1] * a[0]) and close(jac[2, 0], -a[0] * a[2])  # i ≠ j
+    y = RNG.dirichlet(np.ones(3))                                     # Σ_k y_k = 1
+    dz = grad(lambda z_: -np.sum(y * np.log(softmax(z_))), z)
+    for i in range(3):
+        rest = [k for k in range(3) if k != i]
+        steps = [
+            -sum(y[k] / a[k] * jac[k, i] for k in range(3)),
+            -y[i] * (1 - a[i]) - sum(y[k] / a[k] * (-a[k] * a[i]) for k in rest),
+            -y[i] * (1 - a[i]) + sum(y[k] * a[i] for k in rest),
+            -y[i] + y[i] * a[i] + sum(y[k] * a[i] for k in rest),
+            a[i] * y.sum() - y[i],
+            a[i] - y[i],
+        ]
+        assert np.allclose(steps, dz[i], atol=1e-6)
+
+
+def n_zh_notes():
+    m, n, p = 2, 3, 4
+    w, x, g = RNG.normal(size=(m, n)), RNG.normal(size=(n, p)), RNG.normal(size=(m, p))
+    dw = grad(lambda w_: np.sum(g * (w_ @ x)), w)
+    assert close(dw, g @ x.T)                                         # ∂L/∂W = ∂L/∂Y X^T
+    sums = lambda q: np.array([[sum(g[d, j] * x[c, j] for j in range(q)) for c in range(n)]
+                               for d in range(m)])                    # Σ_{j=1}^{q} ∂L/∂Y_dj X_cj
+    assert close(sums(p), dw) and not close(sums(p - 1), dw)          # the bound is p, not q
+    for d, c in ((0, 1), (1, 2)):
+        e = np.zeros_like(w)
+        e[d, c] = 1e-6
+        jac = ((w + e) @ x - (w - e) @ x) / 2e-6                      # [i, j]
+        assert close(jac, np.outer(np.eye(m)[d], x[c]))               # δ_id X_cj: 0 for i ≠ d
+    xs, ys = 0.7, -0.4
+    assert np.isclose(((xs - (ys + 1e-6)) - (xs - (ys - 1e-6))) / 2e-6, -1)   # ∂z/∂y = -1
+
+
+def n_brightlamp():
+    m, k, n = 3, 4, 2
+    x, w, b, g = (RNG.normal(size=s) for s in ((m, k), (n, k), (1, n), (m, n)))
+    a = x @ w.T + b
+    assert close(a, [[sum(x[i, t] * w[j, t] for t in range(k)) + b[0, j] for j in range(n)]
+                     for i in range(m)])                              # a_ij = Σ_t x_it w_jt + b_j
+    loss = lambda x_=x, w_=w, b_=b: np.sum(g * (x_ @ w_.T + b_))
+    assert close(grad(lambda x_: loss(x_=x_), x), g @ w)              # de/dX = ∇e_(A) W
+    dw = grad(lambda w_: loss(w_=w_), w)
+    assert close(dw, g.T @ x)                                         # de/dW = ∇e_(A)^T X
+    assert close(grad(lambda b_: loss(b_=b_), b), g.sum(axis=0, keepdims=True))
+    wv = RNG.normal(size=(1, k))
+    assert (x @ wv.T).shape == (m, 1) and m != k                      # a has m entries, not k
+    typo = sum(g[i, 1] * x[i, 1] for i in range(2, m))                # \sum_{i=3}^{m} a_{i2}' x_{i2}
+    assert not np.isclose(typo, dw[1, 1])
+    w2 = RNG.normal(size=(k, n))                                      # the other definition
+    loss2 = lambda x_=x, w_=w2: np.sum(g * (x_ @ w_ + b))
+    assert close(grad(lambda x_: loss2(x_=x_), x), g @ w2.T)
+    assert close(grad(lambda w_: loss2(w_=w_), w2), x.T @ g)
+
+
 def attention_parts(m=2, n=3, d=2, scale=True):
     q, k, v = RNG.normal(size=(m, d)), RNG.normal(size=(n, d)), RNG.normal(size=(n, d))
     g = RNG.normal(size=(m, d))
@@ -697,6 +836,11 @@ NUMERIC = {
     "frobenius-linear-backprop": n_frobenius,
     "chicm-softmax-ce-gradient": n_chicm,
     "zingale-sigmoid-layer-derivation": n_zingale,
+    "ouroboros-batchnorm-affine-zh": n_ouroboros,
+    "layernorm-backprop-derivation": n_layernorm,
+    "yanfenglee-softmax-ce-derivative": n_yanfenglee,
+    "zh-matrix-derivative-notes": n_zh_notes,
+    "brightlamp-affine-backward-csdn": n_brightlamp,
     "indepa-sdpa-worked-example": n_indepa,
     "bookai-attention-numerical-walkthrough": n_bookai,
     "omkarchebale-self-attention-walkthrough": n_omkarchebale,

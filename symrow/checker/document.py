@@ -7,7 +7,8 @@ which only the mathematics a reader sees is left to read:
 * Markdown (Qiita, Zenn, GitHub, Jupyter cells): a ```` ```math ```` fence
   becomes a display (``\[ ... \]``); other fenced code, inline code, HTML
   comments ``<!-- ... -->``, YAML front matter and the ``:::message`` lines
-  of Zenn are blanked as prose; ``$$...$$``, ``\[...\]``, ``$...$``,
+  of Zenn are blanked as prose, and so are a blockquote's ``>`` markers (a display
+  inside a quote is read as a display); ``$$...$$``, ``\[...\]``, ``$...$``,
   ``$`...`$`` and bare ``\begin{align}`` stay math.  A ``$`` that opens
   no inline formula (none closes it in its paragraph) is blanked too, and
   listed: math that could not be read.
@@ -257,11 +258,18 @@ def _dollars(chars: list, page: Page) -> None:
         _blank(chars, display, n)
 
 
+_QUOTE = re.compile(r"^ {0,3}(?:>[ \t]?)+", re.MULTILINE)
+
+
 def _markdown_pass(text: str, chars: list, page: Page) -> None:
     m = _FRONT.match(text)
     if m:
         _blank(chars, m.start(), m.end())
     for m in _COMMENT.finditer(text):
+        _blank(chars, m.start(), m.end())
+    # a blockquote's markers are Markdown, not mathematics: in ``> $$`` / ``> w = f(x, y)``
+    # / ``> $$`` the '>' of each line was read as a relation inside the display
+    for m in _QUOTE.finditer("".join(chars)):
         _blank(chars, m.start(), m.end())
     masked = "".join(chars)
     skip = _fences(masked, chars, page)

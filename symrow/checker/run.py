@@ -196,6 +196,12 @@ def _without_bar(parts) -> str | None:
     return accent
 
 
+def _formal(outcome) -> bool:
+    """An outcome that a Jacobian of a matrix by a matrix left not checked."""
+    return outcome.status == "unchecked" and \
+        outcome.message.startswith("a Jacobian of a matrix by the matrix")
+
+
 class _Unreadable(Exception):
     """A member that cannot be read (as TranslateError and ReadError say it)."""
 
@@ -248,6 +254,8 @@ class _Run:
         self.bound = 0
         #: the left sides of claims that held (D of D = WX), as written
         self.held: set = set()
+        #: members of chains that are the chain rule written formally, by (member, target)
+        self.formal_members: dict = {}
         self.notes: list[str] = []
         #: unchecked steps (by id) and their verdict if the page gives no numbers
         self.pending: dict = {}
@@ -433,6 +441,7 @@ class _Run:
         # notes such as (1 \le i \le m) restrict the claim before them
         claims: list = []
         notes: dict = {}
+        ahead = None            # (note chain, conditions): 当 $i \neq d$ 时, the claim next
         for chain in chains:
             target = self.section_of(chain.pos)
             if self.specializes(chain, target):
@@ -442,6 +451,9 @@ class _Run:
                 if claims and note and (chain.before == "sep" or
                                         self.conditional(claims[-1], chain)):
                     notes.setdefault(id(claims[-1]), []).extend(note)
+                    ahead = None
+                elif note:
+                    ahead = (chain, note)
                 continue
             if chain.note_only:
                 continue
@@ -450,6 +462,9 @@ class _Run:
                 if remark:
                     self.notes.append(remark)
                 continue
+            if ahead is not None and self.preconditional(ahead[0], chain):
+                notes.setdefault(id(chain), []).extend(ahead[1])
+            ahead = None
             claims.append(chain)
         self.choose_convention(claims)
         k = 0
@@ -787,6 +802,28 @@ class _Run:
         between = self.src.text[claim.end:chain.pos]
         between = re.sub(r"[$\\()\[\]\s]+", " ", between).strip()
         return len(between) <= 30 and bool(self._IF.fullmatch(between))
+
+    #: what ends a condition written before its claim: 当 $i \neq d$ 时, $i \ne j$ のとき
+    _WHEN_AFTER = re.compile(r"(?:时|时候|的时候|のとき|の時|の場合|ならば|では)")
+    #: what opens one, the claim after it in the same sentence: if $i \ne d$, then ...
+    _WHEN_BEFORE = re.compile(r"(?:\b(?:if|when|whenever|for)|当|若|如果)\s*$", re.IGNORECASE)
+
+    def preconditional(self, note, claim) -> bool:
+        """``而当 $i \\neq d$ 时，$$\\frac{\\partial Y_{ij}}{\\partial W_{dc}} = 0$$``: a
+        condition in the prose right before a claim, closed by 时 / のとき (or opened by
+        if, when, for and followed by nothing but a comma or 'then'), restricts that claim
+        as a note after it does (the claim was checked for every index and called wrong)."""
+        between = self.src.text[note.end:claim.pos]
+        if len(between) > 30:
+            return False
+        after = re.sub(r"[$\\()\[\]\s,，、:：]+", "", between)
+        if self._WHEN_AFTER.fullmatch(after):
+            return True
+        if after not in ("", "then"):
+            return False
+        before = self.src.text[max(0, note.pos - 20):note.pos]
+        before = re.sub(r"[$\\()\[\]]+", " ", before).rstrip()
+        return bool(self._WHEN_BEFORE.search(before))
 
     def gradients(self, tree):
         """Against a backward derivation, gradients as students write them (∂L/∂X, ∇_X L,
@@ -1222,6 +1259,8 @@ class _Run:
                                               conditions)
                     if k == 0 and outcome.status == "wrong" and not defining:
                         outcome = self.page_convention(chain, target) or outcome
+                    if not defining and _formal(outcome):
+                        outcome = self.across_formal(chain, k, target, conditions, outcome)
             finally:
                 self.defining = False
             left_text = " ".join(self.text_of(lm).split())
@@ -1258,6 +1297,64 @@ class _Run:
                 outcome.pending.sizes = outcome.sizes
                 self.pending[id(out[-1])] = report(outcome.pending)
         return out
+
+    #: the loss in a derivative: \partial L, \partial \mathcal{L}, dL, \partial E
+    _LOSS = re.compile(r"(?:\\partial|(?<![A-Za-z\\])d)\s*\{?\s*(?:L|\\mathcal\s*\{?\s*L|\\ell|E|J)"
+                       r"(?![A-Za-z])")
+
+    def is_formal(self, target, rel, member) -> bool:
+        """Is ``member`` the chain rule written formally (``\\frac{\\partial L}{\\partial Y}
+        \\frac{\\partial Y}{\\partial X}``): a Jacobian of a matrix by a matrix in it?"""
+        key = (id(member), id(target))
+        if key not in self.formal_members:
+            self.formal_members[key] = _formal(self.check_step(target, rel, member, member, []))
+        return self.formal_members[key]
+
+    def across_formal(self, chain, k, target, conditions, outcome) -> Outcome:
+        """``\\frac{\\partial L}{\\partial X} = \\frac{\\partial L}{\\partial Y}
+        \\frac{\\partial Y}{\\partial X} = \\frac{\\partial L}{\\partial Y} W``: a step
+        with the chain rule written formally on one side.  The members on either side of
+        the formal ones are compared with each other, at the step that reaches the second
+        (it was not checked at all, and a slip after the formal chain left the page
+        'holds').  A formal member with a value on one side only (``\\frac{\\partial Y}
+        {\\partial W} = X^T``, the shorthand) is not read: a slip in it could not be told."""
+        members = chain.members
+        rel = chain.relations[k]
+        formal = [self.is_formal(target, rel, m) for m in members]
+        if formal[k] and formal[k + 1]:
+            return outcome                  # the formal chain rewritten: notation
+        values = [j for j, f in enumerate(formal) if not f]
+        if not formal[k + 1]:
+            before = [j for j in values if j < k + 1]
+            if before:
+                j = before[-1]
+                found = self.check_step(target, rel, members[j], members[k + 1], conditions)
+                anchor = " ".join(self.text_of(members[j]).split())
+                if found.status == "wrong" and found.kind == "undefined product" and \
+                        anchor in self.held:
+                    # ∂L/∂W held above, and now ∂L/∂Y ∂Y/∂W = ∂L/∂Y X, undefined: the
+                    # page shows what a naive chain rule gives (as for D = XW below)
+                    return Outcome("unchecked", f"{anchor} was given above, and this product "
+                                                f"is undefined at its shapes: read as the "
+                                                f"page's remark on a wrong reading of the "
+                                                f"chain rule; not checked")
+                if found.status in ("holds", "wrong"):
+                    shown = anchor
+                    if len(shown) > 40:
+                        shown = shown[:37] + "..."
+                    return dataclasses.replace(
+                        found, message=f"across the chain rule written formally, against "
+                                       f"{shown}" + (f": {found.message}" if found.message
+                                                     else ""))
+                return found if found.status == "unreadable" else outcome
+        elif [j for j in values if j > k + 1]:
+            return outcome                  # compared at the step that reaches the value
+        if any(f and self._LOSS.search(self.text_of(m)) for f, m in zip(formal, members)):
+            return outcome      # ∂L/∂X = ∂L/∂F ∂F/∂X: the chain rule itself, as before
+        message = ("a Jacobian of a matrix by a matrix, set equal to a value with nothing "
+                   "to compare across it: the chain rule's shorthand, not a matrix; a slip "
+                   "in it could not be told, so it is not read")
+        return Outcome("unreadable", message, error=(message, rel.pos, rel.end))
 
     # two size letters: a pair of numbers, x = (1, 2), is a vector's values, not a shape
     _PAIR = re.compile(r"\(\s*([A-Za-z])\s*,\s*([A-Za-z])\s*\)")

@@ -322,7 +322,14 @@ def _items(nodes: list, marked: bool) -> list:
                     continue
                 if text in _TEXT_CMDS or text in _CONNECTIVES:
                     if text in _TEXT_CMDS and k < len(flat) and isinstance(flat[k][1], Group):
-                        if _softmax_text(flat[k][1]) or _called(flat, k + 1):
+                        if _softmax_text(flat[k][1]) or _called(flat, k + 1) or (
+                                _word(flat[k][1]) and (_operated(flat, k + 1) or (
+                                    items and (items[-1][0] == "rel" or
+                                               _is_binop(items[-1][1]))))):
+                            # \text{out} = \text{input}\times W: one word in text next
+                            # to a relation or an operator is a name, a side of the claim
+                            # (for the reader to read or refuse), not prose; as prose it
+                            # cut the chain, and '= [o_{ij}]' went on the chain before it
                             items.append(("node", node))
                             continue
                         k += 1
@@ -330,6 +337,25 @@ def _items(nodes: list, marked: bool) -> list:
                     continue
         items.append(("node", node))
     return items
+
+
+def _word(group) -> bool:
+    """Is a ``\\text{...}`` group one word, letters with no space (``out``, not `` if ``)?"""
+    if not isinstance(group, Group) or not group.children:
+        return False
+    kids = group.children
+    return all(isinstance(t, Token) and t.kind == "letter" for t in kids) and \
+        group.open.end == kids[0].pos and kids[-1].end == group.close.pos and \
+        all(a.end == b.pos for a, b in zip(kids, kids[1:]))
+
+
+def _operated(flat: list, k: int) -> bool:
+    """Does a relation or an operator follow at ``flat[k]`` (``\\text{out} = ...``)?"""
+    if k >= len(flat) or flat[k][0] != "node":
+        return False
+    node = flat[k][1]
+    return isinstance(node, Token) and node.kind in ("sym", "cmd") and (
+        node.text in RELATIONS or node.text in _BINOPS)
 
 
 def _called(flat: list, k: int) -> bool:

@@ -176,6 +176,7 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
     opts = (options or Options()).merge(**given)
     if general and (shapes or opts.values):
         raise OptionError("general=True takes no shapes or values")
+    made = None
     if isinstance(formula, Derivation):
         # the backward pass of a derivation made already (a preset's, explain's)
         if formula.plan is None:
@@ -183,13 +184,16 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
         made = formula
         formula = made.plan.formula
         operands = {n.name: n.seq for n in made.plan.nodes if n.given}
-        shapes = None if not made.concrete else {k: v.shape for k, v in operands.items()}
+        # general sizes keep the names they were given (W: m x n, X: n x p): renamed to
+        # the conventional m, ell, n, a page's (and the user's) n became another size
+        shapes = {k: v.shape for k, v in operands.items()}
         taken = {k: v for k, v in made.options.items() if k in OPTION_NAMES}
         opts = opts.merge(**taken, values=opts.values or {
             k: v.values for k, v in operands.items() if v.values is not None
             and not (taken.get("causal") and k == "M")})
         general = not made.concrete
-    fwd = explain(formula, None if general else shapes, options=opts)
+    fwd = explain(formula, shapes if made is not None else None if general else shapes,
+                  options=opts)
     p = fwd.plan
     operands = [n for n in p.nodes if n.given]
     masks = {n.inputs[k].name for n in p.nodes for k in n.constant_inputs}

@@ -210,7 +210,20 @@ MESSAGES: list = [
      r"$...$ や \\[...\\] で囲む"),
     (r"which row or entry of (.+?)\? write (.+?) for a row or (.+?) for an entry",
      r"\1 のどの行または成分か分からない。行なら \2、成分なら \3 のように書く"),
-    (r"(\\[A-Za-z]+) is not supported here", r"\1 にはまだ対応していない"),
+    (r"(\\[A-Za-z]+|\\\S) is not supported here", r"\1 にはまだ対応していない"),
+    (r"\\cdots needs a term before it, as in (.+)", r"\\cdots の前には \1 のように項を書く"),
+    (r"\\left\\\{ is not supported; use \( \) or \[ \]",
+     r"\\left\\{ には対応していない。( ) か [ ] を使う"),
+    (r"cannot read '(.+?)' in an index", r"添字の中の '\1' は読めない"),
+    (r"cannot read '(.+?)' as an index", r"'\1' は添字として読めない"),
+    (r"dots at entry \((\d+), (\d+)\) of this matrix, outside a row of \\vdots or a "
+     r"column of \\cdots",
+     r"この行列の成分 (\1, \2) の点は、\\vdots の行にも \\cdots の列にもない"),
+    (r"the layout is ambiguous here: the line after the break may start a new equation or "
+     r"continue the one above; write \\\\ between equations, or keep one expression on one "
+     r"line",
+     r"ここは書き方があいまい：改行の後の行は新しい式とも上の式の続きとも読める。式の間には "
+     r"\\\\ を書くか、一つの式は一行に書く"),
     (r"a backslash before a space or a line break is not supported here",
      r"空白や改行の前のバックスラッシュにはまだ対応していない"),
     (r"(.+?) takes no sub- or superscript here", r"ここでは \1 に添字や肩字を付けられない"),
@@ -269,6 +282,8 @@ MESSAGES: list = [
     (r"this '(.+?)' has nothing on its right", r"この '\1' の右に何もない"),
     (r"(?P<T1>.+): this paragraph was not read", r"{T1}：この段落は読まなかった"),
     (r"'(.+?)' is never closed", r"'\1' が閉じられていない"),
+    (r"\\sum needs its index, as in (.+?) or (\S+)",
+     r"\\sum には \1 や \2 のように添字を書く"),
     (r"(\S+) needs its argument in brackets, as in (.+)",
      r"\1 の引数は \2 のように括弧で囲む"),
     (r"the left side is " + _SHAPE + r", not (\d+) x (\d+)",
@@ -308,6 +323,19 @@ MESSAGES: list = [
      r"about another convention; not checked",
      r"\1 は上で与えられており、この積はこの形では定義されない。別の規約についての注釈と"
      r"読み、検査しない"),
+    (r"(.+?) was given above, and this product is undefined at its shapes: read as the "
+     r"page's remark on a wrong reading of the chain rule; not checked",
+     r"\1 は上で与えられており、この積はこの形では定義されない。連鎖律の誤った読み方に"
+     r"ついてのページの注釈と読み、検査しない"),
+    (r"across the chain rule written formally, against (.+?): (?P<T1>.+)",
+     r"形式的に書いた連鎖律をはさんで \1 と比べると：{T1}"),
+    (r"across the chain rule written formally, against (.+)",
+     r"形式的に書いた連鎖律をはさんで \1 と比べた"),
+    (r"a Jacobian of a matrix by a matrix, set equal to a value with nothing to compare "
+     r"across it: the chain rule's shorthand, not a matrix; a slip in it could not be told, "
+     r"so it is not read",
+     r"行列の行列によるヤコビアンを値と等しいとしているが、はさんで比べるものがない："
+     r"連鎖律の略記で行列ではなく、誤りがあっても分からないので読まない"),
     (r"a Jacobian of a matrix by the matrix (.+?): the chain rule written formally, not a "
      r"product of matrices; not checked",
      r"行列の行列 \1 によるヤコビアン：形式的に書いた連鎖律で、行列の積ではないので"

@@ -416,6 +416,14 @@ class NameReader:
         return names
 
     def _indexed(self, q, items: tuple, bold: bool, pos: int, end: int) -> Atom:
+        if len(items) == 2 and q.derived and 1 in (q.rows, q.cols) and q.rows * q.cols > 1:
+            # w = (w_1, ..., w_k) of the page, then w_{jt}: two indices are an entry of the
+            # matrix of that letter (W), not of the page's vector (read as row j of w, "no
+            # row 2", a right a_{ij} = \sum_t x_{it} w_{jt} + b_j was called wrong)
+            twins = [p for p in self.ref.quantities.values() if p is not q and
+                     p.letter == q.letter and p.tag == q.tag and p.rows > 1 and p.cols > 1]
+            if len(twins) == 1:
+                q = twins[0]
         if len(items) == 1 and not bold and q.rows == 1 and q.cols > 1:
             # b_j of a bias row, w_3 of a 1 x 4 vector: an entry
             return self._checked(q, "entry", (1, items[0]), ((items[0], q.cols, "column"),))

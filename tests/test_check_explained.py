@@ -155,10 +155,6 @@ BACKWARD_CHANGED_TODAY = {
 }
 
 BACKWARD_KEYS = [k for k in FORMULAS if k not in NO_BACKWARD]
-#: backward passes whose check takes many seconds (phuong-hutter 18 s, hopfield-layer 5 s):
-#: their own pass is held to "holds", and the changed entry is tried on the others, so
-#: that make test stays within its time
-SLOW = frozenset({"fresh-phuong-hutter-attention", "fresh-hopfield-layer"})
 
 
 def _backward_cases(today: dict) -> list:
@@ -183,8 +179,6 @@ def test_symrow_s_own_backward_pass_holds(key):
 
 @pytest.mark.parametrize("key", _backward_cases(BACKWARD_CHANGED_TODAY))
 def test_one_changed_entry_of_the_backward_pass_is_wrong(key):
-    if key in SLOW:
-        pytest.skip(f"{key}: a slow check; its own backward pass is held to holds")
     b = _backward(key)
     got = changed_claim(b.to_latex("en"))
     if got is None:

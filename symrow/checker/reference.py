@@ -46,7 +46,33 @@ from . import numeric
 from ..formula.substitute import Replacer
 from ..formula.values import MathError
 
-__all__ = ["Quantity", "Reference"]
+__all__ = ["Quantity", "Reference", "free_symbols_of"]
+
+#: id -> (matrix, its free symbols): SymPy walks a whole expression tree for every
+#: ``free_symbols``, and the grounds of a backward pass are large and asked again
+#: each time the page defines a name (a check of Phuong & Hutter's backward pass
+#: spent 28 of its 31 seconds there).  The matrix is kept, so an id is not reused.
+_FREE: dict[int, tuple] = {}
+
+
+def free_symbols_of(matrix) -> frozenset:
+    """The free symbols of an immutable matrix (or expression), found once per object.
+
+    >>> import sympy
+    >>> m = sympy.ImmutableMatrix([[sympy.Symbol("a") + 1, sympy.Symbol("b")]])
+    >>> sorted(map(str, free_symbols_of(m)))
+    ['a', 'b']
+    >>> free_symbols_of(m) is free_symbols_of(m)
+    True
+    """
+    got = _FREE.get(id(matrix))
+    if got is not None and got[0] is matrix:
+        return got[1]
+    found = frozenset(getattr(matrix, "free_symbols", ()))
+    if len(_FREE) > 20_000:
+        _FREE.clear()
+    _FREE[id(matrix)] = (matrix, found)
+    return found
 
 
 @dataclasses.dataclass
@@ -203,7 +229,7 @@ class Reference:
                        key=lambda q: (pipeline.index(q.name) if q.name in pipeline
                                       else len(pipeline), q.level))
         for r, q in enumerate(order):
-            for sym in q.symbols.free_symbols:
+            for sym in free_symbols_of(q.symbols):
                 self.rank[sym] = r
         self.matrices = dict(self.quantities)
         self.ground_map = {}
@@ -273,21 +299,21 @@ class Reference:
         level_by_symbol = {}
         for q in self.quantities.values():
             if q.level == 0:
-                for sym in q.symbols.free_symbols:
+                for sym in free_symbols_of(q.symbols):
                     level_by_symbol[sym] = 0
         pending = [q for q in self.quantities.values() if q.level < 0]
         for _ in range(len(pending)):
             for q in pending:
-                used = q.definition.free_symbols
+                used = free_symbols_of(q.definition)
                 if q.level < 0 and all(sym in level_by_symbol for sym in used):
                     q.level = 1 + max((level_by_symbol[sym] for sym in used), default=0)
-                    for sym in q.symbols.free_symbols:
+                    for sym in free_symbols_of(q.symbols):
                         level_by_symbol[sym] = q.level
         for q in pending:
             if q.level < 0:  # a cycle or an unknown symbol: judge by the ground truth alone
                 q.definition = q.ground
                 q.level = 1 + max((level_by_symbol.get(sym, 0)
-                                   for sym in q.ground.free_symbols), default=0)
+                                   for sym in free_symbols_of(q.ground)), default=0)
 
     def _ground_fixpoint(self) -> bool:
         """Ground truths in operand symbols only (a derivation may state S in q and k
@@ -303,7 +329,7 @@ class Reference:
                     continue
                 symbols = found.get(q.name)
                 if symbols is None:
-                    symbols = found[q.name] = q.ground.free_symbols
+                    symbols = found[q.name] = free_symbols_of(q.ground)
                 if symbols & derived:
                     if mapping is None:
                         mapping = Replacer(self._ground_mapping())
@@ -520,9 +546,9 @@ class Reference:
                 table.pop(sym, None)
         for other in list(self.quantities.values()):
             if other is old or other.definition is None or \
-                    not other.definition.free_symbols & symbols:
+                    not free_symbols_of(other.definition) & symbols:
                 continue
-            level = 1 + max((self.level_of.get(sym, 0) for sym in other.ground.free_symbols
+            level = 1 + max((self.level_of.get(sym, 0) for sym in free_symbols_of(other.ground)
                              if sym not in symbols), default=0)
             new = dataclasses.replace(other, definition=other.ground, level=level)
             self.quantities[other.name] = new
@@ -626,7 +652,7 @@ class Reference:
             sizes = {str(s) for s in self.sizes} | {str(v) for v in self.sizes.values()}
             got = {}
             for q in self.quantities.values():
-                for sym in getattr(q.ground, "free_symbols", ()):
+                for sym in free_symbols_of(q.ground):
                     if sym not in entries and str(sym) not in sizes and \
                             str(sym).isalpha() and len(str(sym)) > 1:
                         got[str(sym)] = sym

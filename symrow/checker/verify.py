@@ -425,11 +425,15 @@ def _infinity(expr):
     return None
 
 
-def compare_scalar(left, right, ref) -> EntryDiff | None:
+def compare_scalar(left, right, ref, *, explain: bool = True) -> EntryDiff | None:
     """None when ``left == right`` under the derivation's meaning; else how they differ.
 
     Raises :class:`Undecided` when the two sides cannot be compared (one is
     a number, the other depends on operands whose values are not known).
+    ``explain=False`` asks for the verdict only: a difference is an empty
+    :class:`EntryDiff`, without the terms a report shows (a hint that tries
+    many candidates needs no more, and the terms of a backward pass's entries
+    cost seconds to write out).
     """
     if left == right:
         return None
@@ -439,25 +443,25 @@ def compare_scalar(left, right, ref) -> EntryDiff | None:
             return None
         return EntryDiff(missing=[show(li if li is not None else left, ref.rank)],
                          extra=[show(ri if ri is not None else right, ref.rank)])
-    diff = _compare_symbols(left, right, ref)
+    diff = _compare_symbols(left, right, ref, explain)
     if diff is None:
         return None
-    return _compare_values(left, right, ref, diff)
+    return _compare_values(left, right, ref, diff, explain)
 
 
-def _compare_symbols(left, right, ref) -> EntryDiff | None:
+def _compare_symbols(left, right, ref, explain: bool = True) -> EntryDiff | None:
     # a pair found equal once is equal again (the same tables): a chain and its
     # instances compare many entries more than once
     held = ref.held_pairs() if hasattr(ref, "held_pairs") else None
     if held is not None and (left, right) in held:
         return None
-    diff = _compare_symbols_once(left, right, ref)
+    diff = _compare_symbols_once(left, right, ref, explain)
     if diff is None and held is not None:
         held.add((left, right))
     return diff
 
 
-def _compare_symbols_once(left, right, ref) -> EntryDiff | None:
+def _compare_symbols_once(left, right, ref, explain: bool = True) -> EntryDiff | None:
     L, R = ref.unalias(left), ref.unalias(right)
     meet = None
     exact: dict = {}     # exact values at one point of the parts of L and R (see _differ)
@@ -484,6 +488,8 @@ def _compare_symbols_once(left, right, ref) -> EntryDiff | None:
         equal, counter = _counterexample(lo, ro)
         if equal:
             return None
+    if not explain:
+        return EntryDiff(counterexample=counter)
     if meet is None:
         meet = (lg, rg)
     diff = _term_diff(*meet, ref.rank)
@@ -515,7 +521,8 @@ def _numbers_equal(x, y) -> bool:
         return False
 
 
-def _compare_values(left, right, ref, diff: EntryDiff) -> EntryDiff | None:
+def _compare_values(left, right, ref, diff: EntryDiff,
+                    explain: bool = True) -> EntryDiff | None:
     """A step that differs in symbols may hold with the operands' values (a worked
     example with numbers); a number against symbols without values is undecided."""
     lg, rg = ref.ground(left), ref.ground(right)
@@ -539,11 +546,11 @@ def _compare_values(left, right, ref, diff: EntryDiff) -> EntryDiff | None:
     if is_polynomial(lv) and is_polynomial(rv):
         if expand(lv - rv) == 0:
             return None
-        return _term_diff(lv, rv, ref.rank)
+        return _term_diff(lv, rv, ref.rank) if explain else EntryDiff()
     equal, counter = _counterexample(lv, rv)
     if equal:
         return None
-    out = _term_diff(lv, rv, ref.rank)
+    out = _term_diff(lv, rv, ref.rank) if explain else EntryDiff()
     out.counterexample = counter
     return out
 
@@ -601,7 +608,7 @@ def compare(left, right, ref) -> Difference | None:
                     first = ((i + 1, j + 1), diff)
             else:
                 try:
-                    if compare_scalar(left[i, j], right[i, j], ref) is not None:
+                    if compare_scalar(left[i, j], right[i, j], ref, explain=False) is not None:
                         others.append((i + 1, j + 1))
                 except Undecided:
                     others.append((i + 1, j + 1))

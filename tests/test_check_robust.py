@@ -443,6 +443,20 @@ def test_large_concrete_sizes_are_refused_or_answered():
     assert report.verdict == "wrong" and "not diagonal" in report.steps[0].message
 
 
+@pytest.mark.parametrize("tex, status, message", [
+    (r"C = AB \mathbf{1}^{-1}", "unchecked", "negative power of the vector of ones"),
+    (r"C = A \mathbf{0}^{-1}", "wrong", "division by zero"),
+    (r"C = 2A (2I)^{-1} B", "holds", ""),
+    (r"C = A I^{2} B", "holds", ""),
+])
+def test_powers_of_i_0_and_1_without_a_size(tex, status, message):
+    # I, 0 and 1 written without a size take it from their neighbour; a power of one
+    # was an internal error (AttributeError: 'Unsized' object has no attribute ...)
+    step = symrow.check(tex, against("comb23"), timeout=120).steps[0]
+    assert (step.status, message in step.message) == (status, True), step.message
+    assert "internal error" not in step.message
+
+
 def test_undecidable_and_overlong_steps_are_reported_not_guessed():
     # what is tested is the verdict, not the time: generous limits, for a loaded machine
     overflow = symrow.check(r"P = \operatorname{softmax}(10^{30} QK^T)", against("att222"),

@@ -599,8 +599,11 @@ class Evaluator:
             return self._marker(atom, value, env)
         b = self._ev(base, unit, env)
         e = self._ev(exponent, unit, env)
-        if is_matrix(e):
-            raise MathError(f"an exponent is a {shape_text(e)}")
+        if is_matrix(e) or isinstance(e, Unsized):
+            raise MathError(f"an exponent is a {shape_text(e)}" if is_matrix(e) else
+                            "an exponent is an I, 0 or 1 without a size")
+        if isinstance(b, Unsized):
+            return _unsized_power(b, e)
         if is_matrix(b):
             if e == 1:
                 return b
@@ -872,6 +875,28 @@ def _broadcast(values: list) -> list:
 def _diagonal(b) -> bool:
     return is_matrix(b) and all(b[i, j] == 0 for i in range(b.rows) for j in range(b.cols)
                                 if i != j)
+
+
+def _unsized_power(b: "Unsized", e):
+    """A power of ``I``, ``\\mathbf{0}`` or ``\\mathbf{1}`` written without a size: a
+    power of the (scaled) identity is the identity scaled; ``\\mathbf{1}^{-1}`` is a
+    vector's negative power, not judged either way (see :func:`_matrix_power`)."""
+    from .values import Undecided
+    if not getattr(e, "is_Rational", False):
+        raise MathError("a power of I, 0 or 1 with an exponent that is not a number")
+    if e == 1:
+        return b
+    if b.kind == "I" and not (b.scale == 0 and e < 0):
+        return Unsized("I", b.scale ** e)
+    if b.kind == "0" or b.scale == 0:
+        if e < 0:
+            raise MathError("division by zero")
+        return Unsized("0") if e > 0 else Unsized("1")
+    if e < 0:
+        raise Undecided(f"a negative power of the vector of ones (^{e}): it has no "
+                        f"inverse; if the power of each entry is meant, symrow does not "
+                        f"read it so; not checked")
+    return Unsized("1", b.scale ** e, row=b.row)
 
 
 def _matrix_power(b, e):

@@ -96,6 +96,18 @@ def test_a_slip_in_names_spelt_in_text_is_wrong(slip):
     assert report.verdict == "wrong"
 
 
+@pytest.mark.parametrize("name", [r"\text{Score}", r"\text{out}", r"\textrm{out}",
+                                  r"\mathrm{out}"])
+def test_an_entry_of_a_name_spelt_in_text_is_read(name):
+    # \text{Score}_{ij} (issue 25's list of the writer's names): the word with an index
+    # was prose, and its '_' had "nothing to attach to"; numpy's C[0, 1] for A, B of
+    # a_ij, b_ij is a11 b12 + a12 b22 + a13 b32
+    d = symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 2))
+    page = "$$ %s = AB $$\n$$ %s_{12} = a_{11} b_{12} + a_{12} b_{%d} + a_{13} b_{32} $$\n"
+    assert statuses(symrow.check(page % (name, name, 22), d)) == ["defines", "holds"]
+    assert statuses(symrow.check(page % (name, name, 21), d)) == ["defines", "wrong"]
+
+
 def test_an_undefined_name_in_text_is_not_read():
     report = symrow.check(r"其中$\text{out}=\text{input}\times W + b$" + "\n", against=affine())
     assert report.verdict == "unreadable", report.to_text()

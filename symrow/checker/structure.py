@@ -323,11 +323,13 @@ def _items(nodes: list, marked: bool) -> list:
                 if text in _TEXT_CMDS or text in _CONNECTIVES:
                     if text in _TEXT_CMDS and k < len(flat) and isinstance(flat[k][1], Group):
                         if _softmax_text(flat[k][1]) or _called(flat, k + 1) or (
-                                _word(flat[k][1]) and (_operated(flat, k + 1) or (
+                                _word(flat[k][1]) and (_operated(flat, k + 1) or
+                                                       _scripted(flat, k + 1) or (
                                     items and (items[-1][0] == "rel" or
                                                _is_binop(items[-1][1]))))):
                             # \text{out} = \text{input}\times W: one word in text next
-                            # to a relation or an operator is a name, a side of the claim
+                            # to a relation or an operator, or with an index
+                            # (\text{Score}_{ij}), is a name, a side of the claim
                             # (for the reader to read or refuse), not prose; as prose it
                             # cut the chain, and '= [o_{ij}]' went on the chain before it
                             items.append(("node", node))
@@ -356,6 +358,14 @@ def _operated(flat: list, k: int) -> bool:
     node = flat[k][1]
     return isinstance(node, Token) and node.kind in ("sym", "cmd") and (
         node.text in RELATIONS or node.text in _BINOPS)
+
+
+def _scripted(flat: list, k: int) -> bool:
+    """Does a subscript or superscript follow at ``flat[k]`` (``\\text{Score}_{ij}``)?"""
+    if k >= len(flat) or flat[k][0] != "node":
+        return False
+    node = flat[k][1]
+    return isinstance(node, Token) and node.text in ("_", "^")
 
 
 def _called(flat: list, k: int) -> bool:

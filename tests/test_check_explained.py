@@ -148,11 +148,7 @@ NO_BACKWARD = {
 #: what symrow says today of its own backward pass, where it is not "holds"
 BACKWARD_TODAY: dict[str, str] = {}
 #: ... and where its changed entry is not "wrong" at that step
-BACKWARD_CHANGED_TODAY = {
-    "fresh-linformer": "holds: the result is named \\bar{\\text{head}_i}, so its upstream "
-                       "gradient is \\bar{\\bar{\\mathrm{head}}}_i, and against that backward "
-                       "pass a gradient's entry reads as 0 (\\bar{h}_{41} = 0 holds)",
-}
+BACKWARD_CHANGED_TODAY: dict[str, str] = {}
 
 BACKWARD_KEYS = [k for k in FORMULAS if k not in NO_BACKWARD]
 

@@ -16,6 +16,7 @@ import sys
 import threading
 
 import pytest
+import sympy
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -478,3 +479,31 @@ def test_a_course_of_lecture_notes_fits_the_limits():
     limit = symrow.get_limits().check_timeout
     assert _timeout(None, 10 * one) >= limit * 10 * one / CHARACTERS_PER_TIMEOUT
     assert _timeout(None, 100) == limit
+
+
+def test_a_value_squeezed_to_nothing_at_the_sample_points_is_not_taken_for_0():
+    # through two softmax layers (Linformer's backward pass) the sample points, up to 4,
+    # make the scores so large that a gradient's entry is 10^-188 at every one of them:
+    # it passed for 0 (\bar{S} = 0 held); the points are tried again nearer 0
+    from symrow.checker import numeric
+    from symrow.checker.verify import _counterexample
+    a = sympy.Symbol("a_{11}")
+    squeezed = a * sympy.exp(-9000 * a**2 / (1 + a**2))   # e^-74 at the smallest point
+    values = [numeric.evaluate(squeezed, p, {}) for p in numeric.sample_points({a}, 3)]
+    assert all(0 < abs(v) < 1e-20 for v in values)          # tiny at every first point
+    equal, counter = _counterexample(squeezed, sympy.S.Zero)
+    assert not equal and counter is not None
+    assert _counterexample(squeezed - squeezed * (1 + a) / (1 + a), sympy.S.Zero) == (True, None)
+
+
+def test_a_long_difference_is_reported_without_its_terms():
+    # an entry of 1,728 terms (a gradient through Linformer's softmax) took 32 s to
+    # expand for a list nobody reads; the report says the sides differ, and why it
+    # lists no terms
+    from symrow.checker.verify import REPORT_NODES, _term_diff
+    xs = sympy.symbols("x_{1:40}")
+    big = sum(x * y for i, x in enumerate(xs) for y in xs[i + 1:])    # 741 terms
+    assert sum(1 for _ in sympy.preorder_traversal(big)) > REPORT_NODES
+    diff = _term_diff(big, big + xs[0], {})
+    assert "too long to compare term by term" in diff.note
+    assert not (diff.missing or diff.extra or diff.common)

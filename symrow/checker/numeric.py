@@ -164,6 +164,15 @@ def close(x, y) -> bool:
     return abs(x - y) <= scale * ctx.mpf(10) ** -25
 
 
+def vanishing(x, y) -> bool:
+    """Did :func:`close` call ``x`` and ``y`` equal only because both are vanishingly
+    small (below 10^-20) while one is not 0: a value squeezed to nothing at this point
+    (an exponential's tail), which says little about the two expressions?"""
+    ctx = _ctx()
+    tiny = ctx.mpf(10) ** -20
+    return (x != 0 or y != 0) and abs(x) < tiny and abs(y) < tiny
+
+
 #: small nonzero rationals between -4 and 4, all different
 _POOL = sorted({sympy.Rational(p, q) for p in range(-47, 48) if p for q in (2, 3, 5, 7, 11)
                 if abs(sympy.Rational(p, q)) <= 4}, key=lambda r: (abs(r), r))

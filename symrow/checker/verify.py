@@ -123,35 +123,64 @@ def show(expr, rank: dict | None = None) -> str:
     """An expression as compact LaTeX for a report, factors in the derivation's order.
 
     ``rank`` maps symbols to their place (q before k before v); a product is
-    written in that order, as a student would write it.
+    written in that order, as a student would write it.  An expression too large
+    to show whole (more than :data:`SHOW_NODES` nodes, so more than
+    :data:`MAX_SHOWN` characters) is written only as far as it is shown: its
+    terms in SymPy's order, each sum cut after :data:`MAX_SHOWN` characters (the
+    entries of a backward pass took seconds each to write out in full, and then
+    to be cut).
+
+    >>> import sympy
+    >>> a, b = sympy.symbols("a_{11} b_{11}")
+    >>> show(2 * a * b + a)
+    '2 a_{11} b_{11} + a_{11}'
+    >>> show(sum(sympy.Symbol(f"x_{{{i}}}") for i in range(500))).endswith("...")
+    True
     """
-    text = _show(expr, rank or {})
+    brief = not _few_nodes(expr, SHOW_NODES)
+    text = _show(expr, rank or {}, brief)
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 3] + "..."
 
 
-def _show(expr, rank: dict) -> str:
+#: the most nodes an expression :func:`show` writes out whole may have: a tree's leaves
+#: are at least half its nodes and each is a character or more, so a larger one is longer
+#: than MAX_SHOWN characters and is cut anyway
+SHOW_NODES = 2 * MAX_SHOWN + 2
+
+
+def _few_nodes(expr, limit: int) -> bool:
+    for count, _ in enumerate(sympy.preorder_traversal(expr)):
+        if count >= limit:
+            return False
+    return True
+
+
+def _show(expr, rank: dict, brief: bool = False) -> str:
     if expr.is_Mul:
         coeff, factors = expr.as_coeff_mul()
         # s/sqrt(2) rather than sqrt(2) s/2
         roots = [f for f in factors if f.is_Pow and f.base.is_Integer and f.exp == sympy.S.Half]
         if len(roots) == 1 and coeff.is_Rational and coeff.q == roots[0].base:
             rest = [f for f in factors if f is not roots[0]]
-            body = _show(sympy.Mul(*rest), rank) if rest else "1"
+            body = _show(sympy.Mul(*rest), rank, brief) if rest else "1"
             sign = "-" if coeff < 0 else ""
             top = body if abs(coeff.p) == 1 else f"{abs(coeff.p)} {body}"
             return sign + r"\frac{%s}{\sqrt{%d}}" % (top, roots[0].base)
     if expr.is_Mul or expr.is_Pow:
         num, den = sympy.fraction(expr)
         if den != 1:
-            return r"\frac{%s}{%s}" % (_show(num, rank), _show(den, rank))
+            return r"\frac{%s}{%s}" % (_show(num, rank, brief), _show(den, rank, brief))
     if expr.is_Mul:
         coeff, factors = expr.as_coeff_mul()
-        factors = sorted(factors, key=lambda f: (rank.get(f, 99) if f.is_Symbol else 100,
-                                                 numeric.natural_key(str(f))))
-        parts = []
-        for f in factors:
-            text = _show(f, rank)
-            parts.append(f"({text})" if f.is_Add else text)
+        if brief:
+            texts = [(f, _show(f, rank, brief)) for f in factors]
+            texts.sort(key=lambda ft: (rank.get(ft[0], 99) if ft[0].is_Symbol else 100,
+                                       numeric.natural_key(ft[1])))
+        else:
+            factors = sorted(factors, key=lambda f: (rank.get(f, 99) if f.is_Symbol else 100,
+                                                     numeric.natural_key(str(f))))
+            texts = [(f, _show(f, rank)) for f in factors]
+        parts = [f"({text})" if f.is_Add else text for f, text in texts]
         body = " ".join(parts)
         if coeff == 1:
             return body
@@ -160,17 +189,19 @@ def _show(expr, rank: dict) -> str:
         return sympy.latex(coeff) + " " + body
     if expr.is_Add:
         out = ""
-        for k, term in enumerate(expr.as_ordered_terms()):
-            text = _show(term, rank)
+        for k, term in enumerate(expr.args if brief else expr.as_ordered_terms()):
+            text = _show(term, rank, brief)
             if k and text.startswith("-"):
                 out += " - " + text[1:]
             elif k:
                 out += " + " + text
             else:
                 out = text
+            if brief and len(out) > MAX_SHOWN:
+                return out + " + \\ldots"
         return out
     if isinstance(expr, sympy.exp):
-        return "e^{%s}" % _show(expr.args[0], rank)
+        return "e^{%s}" % _show(expr.args[0], rank, brief)
     return sympy.latex(expr)
 
 
@@ -255,7 +286,16 @@ def _over_one_denominator(expr):
     return expr
 
 
+#: the most nodes a side may have for its terms to be listed in a report: expanding
+#: larger ones (an entry of a gradient through two softmax layers) took seconds to
+#: tens of seconds, for a list too long to read; the counterexample says as much
+REPORT_NODES = 1000
+
+
 def _term_diff(expected, got, rank: dict, refine: bool = True) -> EntryDiff:
+    if not (_few_nodes(expected, REPORT_NODES) and _few_nodes(got, REPORT_NODES)):
+        return EntryDiff(note="the two sides are too long to compare term by term here; "
+                              "the counterexample pins the difference down")
     lt, rt = _terms(expected), _terms(got)
     if refine and (len(lt) > 1 or len(rt) > 1):
         # softmax-weighted sums: compare them as single fractions, numerator and
@@ -370,6 +410,10 @@ def _differ(left, right, memo: dict) -> bool:
 #: step agrees with another step of the wrong argument at a few points by chance
 #: (g_{21} ReLU'(h_{22}) for g_{21} ReLU'(h_{21}) held at three)
 STEP_POINTS = 24
+#: the sample points again, nearer 0, when a side was vanishingly small but not 0 at one:
+#: a softmax of scores made by six products of values up to 4 is one-hot to 180 digits,
+#: and a gradient through it (10^-188) passed for 0 (linformer's \bar{S} = 0 held)
+SHRINKS = (1, 8, 64)
 _STEPS = (sympy.Heaviside, sympy.Max, sympy.Min, sympy.Piecewise, sympy.sign, sympy.Abs)
 
 
@@ -395,19 +439,27 @@ def _counterexample(left, right) -> tuple[bool, dict | None]:
     symbols = left.free_symbols | right.free_symbols
     evaluated = 0
     steps = left.has(*_STEPS) or right.has(*_STEPS)
-    for point in numeric.sample_points(symbols, STEP_POINTS if steps else POINTS):
-        memo: dict = {}     # the parts both sides share are evaluated once
-        try:
-            lv = numeric.evaluate(left, point, memo)
-            rv = numeric.evaluate(right, point, memo)
-        except numeric.NumericError:
-            continue
-        evaluated += 1
-        if not numeric.close(lv, rv):
-            values = {s.name: str(point[s]) for s in
-                      sorted(symbols, key=lambda s: numeric.natural_key(s.name))}
-            return False, {"values": values, "left": numeric.show_number(lv),
-                           "right": numeric.show_number(rv)}
+    points = numeric.sample_points(symbols, STEP_POINTS if steps else POINTS)
+    for shrink in SHRINKS:
+        vanished = False
+        for point in points:
+            if shrink != 1:
+                point = {s: v / shrink for s, v in point.items()}
+            memo: dict = {}     # the parts both sides share are evaluated once
+            try:
+                lv = numeric.evaluate(left, point, memo)
+                rv = numeric.evaluate(right, point, memo)
+            except numeric.NumericError:
+                continue
+            evaluated += 1
+            if not numeric.close(lv, rv):
+                values = {s.name: str(point[s]) for s in
+                          sorted(symbols, key=lambda s: numeric.natural_key(s.name))}
+                return False, {"values": values, "left": numeric.show_number(lv),
+                               "right": numeric.show_number(rv)}
+            vanished = vanished or numeric.vanishing(lv, rv)
+        if not vanished:
+            break
     if evaluated == 0:
         raise Undecided("could not be decided: the two sides cannot be evaluated at any "
                         "sample point (an overflow, or a division by zero)")

@@ -231,6 +231,8 @@ MESSAGES: list = [
     (r"(.+?) = (\d+) is a case, not a claim: what follows in its paragraph is checked where "
      r"(.+?) = (\d+)",
      r"\1 = \2 は場合分けで、主張ではない：その段落の続きは \3 = \4 として検査する"),
+    (r"the two sides are too long to compare term by term here; the counterexample pins the "
+     r"difference down", r"両辺が長すぎるので項ごとには比べない（反例が違いを示す）"),
     (r"(\d+) terms? differs?; too long to show here; the counterexample pins the difference "
      r"down", r"\1 個の項が違う（長すぎるのでここには示さない。反例が違いを示す）"),
     (r"the two sides are not approximately equal: (.+?) and (.+?) differ by more than the "

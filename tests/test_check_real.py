@@ -158,6 +158,9 @@ CASES = [
     Case("sunhaozhe-softmax-ce-split.md", "gradient", "a condition before a display framed "
          "by \\begin{equation}\\begin{split}, glued to the display before it; \\nabla "
          "without a variable; the page's own loss", "holds", ("unreadable", "holds")),
+    Case("mathse-3400818-softmax-linear-dims.md", "gradient", "the page's own loss and labels "
+         "y; memberships written \\Bbb R^{1x5} (the letter x)", "wrong", ("unreadable", "wrong"),
+         (30, 30)),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -879,6 +882,16 @@ def n_sunhaozhe():
     assert close(grad(f, x), a.T @ (bm @ x) + bm.T @ (a @ x))        # ∇(u^T) v + ∇(v^T) u
 
 
+def n_mathse_3400818():
+    h, u, b2 = RNG.normal(size=(1, 30)), RNG.normal(size=(30, 5)), RNG.normal(size=(1, 5))
+    y = np.eye(5)[[3]]
+    loss = lambda u_=u, b_=b2: -np.sum(y * np.log(softmax(h @ u_ + b_)))
+    yhat = softmax(h @ u + b2)
+    assert close(grad(lambda u_: loss(u_=u_), u), h.T @ (yhat - y))  # 30 x 5
+    assert close(grad(lambda b_: loss(b_=b_), b2), yhat - y)         # dJ/db_2 holds
+    assert undefined(lambda: (yhat - y) @ h)                         # the page's (ŷ - y)h
+
+
 def n_leeinx():
     x = np.array([[1, 2], [0, 1], [3, 1]])
     wq, wk, wv = np.eye(2), np.array([[1, 1], [0, 1]]), np.array([[1, 0], [1, 1]])
@@ -947,6 +960,7 @@ NUMERIC = {
     "hongseoi-affine-exercise-ko": n_hongseoi,
     "sunhaozhe-softmax-ce-split": n_sunhaozhe,
     "leeinx-attention-qkv-zh": n_leeinx,
+    "mathse-3400818-softmax-linear-dims": n_mathse_3400818,
     "holooly-3x4-by-4x2-product": lambda: (
         product([[2, 3, 0, 1], [4, 1, 2, 1], [0, 0, 0, 1]], [[3, 1], [1, 2], [2, 3], [0, 5]],
                 [[9, 13], [17, 17], [0, 5]]),

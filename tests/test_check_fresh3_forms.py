@@ -15,6 +15,10 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
   condition (a capital If, When, For) and goes on after a comma or 'then' is about the
   claim after it, not the claim before (``$x = 0$ if $i \neq d$`` still restricts the
   claim before it);
+* three messages these pages raise had no Japanese words (test_check_lang_pages reads
+  the Japanese report of every real page and finds no English in it):
+  ``\partial/\partial x`` without brackets, ``\ell`` as a page's own name (zakariapz), a
+  membership in ``\Bbb R^{1x5}`` (mathse-3400818-softmax-linear-dims);
 * seen and left as they are: ``\sum_j^C`` (a sum whose upper bound is the page's class
   count C, its index without a lower bound) is read as a sum over an index C
   (zakariapz-softmax-ce-sign: "cannot tell what range the index C runs over"); the

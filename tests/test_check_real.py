@@ -148,6 +148,19 @@ CASES = [
                "a = (a_1, ..., a_k) is not read (a written without an index), and the "
                "matrices with the typos (lines 275, 277, 322, 412-423) hold their &amp; and "
                "&\\#x27; and are not read"),
+    Case("zakariapz-softmax-ce-sign.md", "gradient", "the page's own loss and its \\ell_j "
+         "(\\ell, a size of the target, as a name), \\sum_j^C without bounds, a condition "
+         "in \\( \\) before a display that opens with '='", "wrong",
+         ("unreadable", "wrong"), (32, 32)),
+    Case("hongseoi-affine-exercise-ko.md", "gradient", "numbers: the upstream given as a "
+         "matrix of numbers, {\\partial L \\over \\partial Y}, a bias row B = (7,8,9)",
+         "holds"),
+    Case("sunhaozhe-softmax-ce-split.md", "gradient", "a condition before a display framed "
+         "by \\begin{equation}\\begin{split}, glued to the display before it; \\nabla "
+         "without a variable; the page's own loss", "holds", ("unreadable", "holds")),
+    Case("mathse-3400818-softmax-linear-dims.md", "gradient", "the page's own loss and labels "
+         "y; memberships written \\Bbb R^{1x5} (the letter x)", "wrong", ("unreadable", "wrong"),
+         (30, 30)),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -174,6 +187,8 @@ CASES = [
     Case("willetts-attention-backward.md", "attention", "conventions: scaled S, the writer's G",
          "holds"),
     Case("notion-self-attention-formula.md", "attention", "typesetting macros", "holds"),
+    Case("leeinx-attention-qkv-zh.md", "attention", "the page's numbers for X and the "
+         "weights, three definitions in three inline formulas on one line", "holds"),
     # -- matrix products ------------------------------------------------------------------------
     Case("statisticsschool-matrix-product.md", "product", "stored copy: unclosed $", "holds",
          UNREADABLE, artifact=True),
@@ -188,6 +203,9 @@ CASES = [
          "holds", UNREADABLE, artifact=True),
     Case("senseiai-36925-products.md", "product", "stored copy: glyph runs", "holds",
          UNREADABLE, artifact=True),
+    Case("holooly-3x4-by-4x2-product.md", "product", "stored copy: lost delimiters (bare "
+         "LaTeX lines), products written 2(3)", "holds", ("unreadable", "holds"),
+         artifact=True),
 ]
 
 BY_ID = {case.id: case for case in CASES}
@@ -809,6 +827,79 @@ def n_notion():
     assert close(weights @ v, softmax(scores) @ v)                    # the formula, row-wise
 
 
+def n_zakariapz():
+    a = RNG.normal(size=3)
+    p = softmax(a)
+    y = np.eye(3)[1]
+    jac = np.array([grad(lambda a_: softmax(a_)[j], a) for j in range(3)])   # [j, i]
+    assert close(jac, np.diag(p) - np.outer(p, p))                   # p_j(δ_ij - p_i)
+    for j in range(3):
+        h = 1e-6
+        ell = lambda p_: y[j] * np.log(p_)                           # ℓ_j: L = -Σ ℓ_j
+        d = (ell(p[j] + h) - ell(p[j] - h)) / (2 * h)
+        assert np.isclose(d, y[j] / p[j]) and (y[j] == 0 or not np.isclose(d, -y[j] / p[j]))
+    dl = grad(lambda a_: -np.sum(y * np.log(softmax(a_))), a)
+    page = np.array([sum(-y[j] / p[j] * jac[j, i] for j in range(3)) for i in range(3)])
+    assert close(dl, page) and close(dl, p - y)                      # line 38 with its -y_j/p_j
+    chain = np.array([-sum(-y[j] / p[j] * jac[j, i] for j in range(3)) for i in range(3)])
+    assert not close(dl, chain)                                      # line 31's minus kept
+
+
+def n_hongseoi():
+    x = np.array([[1.0, 0], [0, 1], [1, 1]])
+    w = np.array([[1.0, 2, 3], [4, 5, 6]])
+    b = np.array([[7.0, 8, 9]])
+    g = np.array([[2.0, 1, -1], [1, 0, 0], [0, 0, 1]])
+    assert g.sum(axis=0).tolist() == [3, 1, 0]
+    assert (x.T @ g).tolist() == [[2, 1, 0], [1, 0, 1]]
+    assert (g @ w.T).tolist() == [[1, 7], [1, 4], [3, 6]]
+    loss = lambda x_=x, w_=w, b_=b: np.sum(g * (x_ @ w_ + b_))
+    assert close(grad(lambda b_: loss(b_=b_), b), [[3, 1, 0]])
+    assert close(grad(lambda w_: loss(w_=w_), w), x.T @ g)
+    assert close(grad(lambda x_: loss(x_=x_), x), g @ w.T)
+
+
+def n_sunhaozhe():
+    o = RNG.normal(size=3)
+    p = softmax(o)
+    jac = np.array([grad(lambda o_: softmax(o_)[i], o) for i in range(3)])   # [i, k]
+    cases = np.array([[p[k] * (1 - p[k]) if i == k else -p[k] * p[i] for k in range(3)]
+                      for i in range(3)])
+    assert close(jac, cases)
+    s = np.exp(o).sum()
+    for k in range(3):                                               # the quotient rule, i = k
+        assert np.isclose((np.exp(o[k]) * s - np.exp(o[k]) ** 2) / s ** 2, p[k] * (1 - p[k]))
+    y = np.eye(3)[2]
+    dl = grad(lambda o_: -np.sum(y * np.log(softmax(o_))), o)
+    for k in range(3):
+        steps = [-sum(y[i] / p[i] * jac[i, k] for i in range(3)),
+                 -y[k] * (1 - p[k]) + sum(y[i] * p[k] for i in range(3) if i != k),
+                 -y[k] + sum(y[i] * p[k] for i in range(3)),
+                 p[k] - y[k]]
+        assert np.allclose(steps, dl[k], atol=1e-6)
+    a, bm, x = RNG.normal(size=(3, 2)), RNG.normal(size=(3, 2)), RNG.normal(size=2)
+    f = lambda x_: (a @ x_) @ (bm @ x_)                              # u^T v, u = Ax, v = Bx
+    assert close(grad(f, x), a.T @ (bm @ x) + bm.T @ (a @ x))        # ∇(u^T) v + ∇(v^T) u
+
+
+def n_mathse_3400818():
+    h, u, b2 = RNG.normal(size=(1, 30)), RNG.normal(size=(30, 5)), RNG.normal(size=(1, 5))
+    y = np.eye(5)[[3]]
+    loss = lambda u_=u, b_=b2: -np.sum(y * np.log(softmax(h @ u_ + b_)))
+    yhat = softmax(h @ u + b2)
+    assert close(grad(lambda u_: loss(u_=u_), u), h.T @ (yhat - y))  # 30 x 5
+    assert close(grad(lambda b_: loss(b_=b_), b2), yhat - y)         # dJ/db_2 holds
+    assert undefined(lambda: (yhat - y) @ h)                         # the page's (ŷ - y)h
+
+
+def n_leeinx():
+    x = np.array([[1, 2], [0, 1], [3, 1]])
+    wq, wk, wv = np.eye(2), np.array([[1, 1], [0, 1]]), np.array([[1, 0], [1, 1]])
+    assert close(x @ wq, x)                                          # Q = X · W_Q = X
+    assert (x @ wk).tolist() == [[1, 3], [0, 1], [3, 4]]
+    assert (x @ wv).tolist() == [[3, 2], [1, 1], [4, 1]]
+
+
 def product(a, b, c):
     assert close(np.array(a) @ np.array(b), np.array(c))
 
@@ -865,6 +956,17 @@ NUMERIC = {
     "irohabook-2x2-product": lambda: product(
         [[2, 3], [4, 5]], [[0.3, -1.2], [2.0, 0.7]],
         [[2 * 0.3 + 3 * 2.0, 2 * -1.2 + 3 * 0.7], [4 * 0.3 + 5 * 2.0, 4 * -1.2 + 5 * 0.7]]),
+    "zakariapz-softmax-ce-sign": n_zakariapz,
+    "hongseoi-affine-exercise-ko": n_hongseoi,
+    "sunhaozhe-softmax-ce-split": n_sunhaozhe,
+    "leeinx-attention-qkv-zh": n_leeinx,
+    "mathse-3400818-softmax-linear-dims": n_mathse_3400818,
+    "holooly-3x4-by-4x2-product": lambda: (
+        product([[2, 3, 0, 1], [4, 1, 2, 1], [0, 0, 0, 1]], [[3, 1], [1, 2], [2, 3], [0, 5]],
+                [[9, 13], [17, 17], [0, 5]]),
+        product([[2, 3, 0, 1], [4, 1, 2, 1], [0, 0, 0, 1]], [[3, 1], [1, 2], [2, 3], [0, 5]],
+                [[2*3+3*1+0*2+1*0, 2*1+3*2+0*3+1*5], [4*3+1*1+2*2+1*0, 4*1+1*2+2*3+1*5],
+                 [0*3+0*1+0*2+1*0, 0*1+0*2+0*3+1*5]])),
     "senseiai-36925-products": lambda: (
         product([[4, 1], [2, 2]], [[2, 3], [4, 0]], [[12, 12], [12, 6]]),
         product([[2, 0, -1], [1, 2, 3], [0, 1, 0]], [[1, 9, 0], [4, 1, 1], [-2, 0, 1]],

@@ -799,9 +799,14 @@ class _Run:
     def conditional(self, claim, chain) -> bool:
         """``$... = 0$ if $i \\neq d$``: a condition in the prose right after a claim,
         joined to it by if, when, where or for, restricts the claim as a note does."""
-        between = self.src.text[claim.end:chain.pos]
+        between = _FRAME.sub(" ", self.src.text[claim.end:chain.pos])
         between = re.sub(r"[$\\()\[\]\s]+", " ", between).strip()
-        return len(between) <= 30 and bool(self._IF.fullmatch(between))
+        if not (len(between) <= 30 and self._IF.fullmatch(between)):
+            return False
+        # ``\]If $i = k$, \[ ... \]``: a sentence that opens with the condition and goes on
+        # after a comma is about the claim after it (see preconditional), not this one
+        after = re.match(r"[$\\)\s]*(?:[,，]|then\b)", self.src.text[chain.end:])
+        return not (between[0].isupper() and after)
 
     #: what ends a condition written before its claim: 当 $i \neq d$ 时, $i \ne j$ のとき
     _WHEN_AFTER = re.compile(r"(?:时|时候|的时候|のとき|の時|の場合|ならば|では)")
@@ -813,7 +818,7 @@ class _Run:
         condition in the prose right before a claim, closed by 时 / のとき (or opened by
         if, when, for and followed by nothing but a comma or 'then'), restricts that claim
         as a note after it does (the claim was checked for every index and called wrong)."""
-        between = self.src.text[note.end:claim.pos]
+        between = _FRAME.sub(" ", self.src.text[note.end:claim.pos])
         if len(between) > 30:
             return False
         after = re.sub(r"[$\\()\[\]\s,，、:：]+", "", between)
@@ -2123,6 +2128,10 @@ class _Run:
         return True
 
 
+#: the frame of a display (``\begin{equation}\begin{split}``, ``\end{aligned}``): between a
+#: condition in the prose and its claim it is layout, as ``$$`` or ``\[`` is
+_FRAME = re.compile(r"\\(?:begin|end)\s*\{(?:equation|split|align|aligned|alignat|gather|"
+                    r"gathered|multline|eqnarray)\*?\}(?:\{\d+\})?")
 _MARKUP = re.compile(r"\$|\\\[|\\\(|```\s*math|\\begin\s*\{(?:equation|align|gather|multline|"
                      r"eqnarray|displaymath|math)\*?\}")
 _PROSE_LINE = re.compile(r"(?:\b[A-Za-z][a-z]+\b[ ,]+){5}|[\u3040-\u30ff\u4e00-\u9fff]{6}")

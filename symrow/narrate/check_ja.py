@@ -288,6 +288,9 @@ MESSAGES: list = [
      r"\\sum には \1 や \2 のように添字を書く"),
     (r"(\S+) needs its argument in brackets, as in (.+)",
      r"\1 の引数は \2 のように括弧で囲む"),
+    (r"write what \\partial/\\partial x takes in brackets",
+     r"\\partial/\\partial x が何を微分するかを括弧で囲んで書く"),
+    (r"\\ell is not a size of this derivation", r"\\ell はこの導出の大きさではない"),
     (r"the left side is " + _SHAPE + r", not (\d+) x (\d+)",
      r"左辺は \1×\2 行列で、\3×\4 ではない"),
     (r"the left side is " + _SHAPE + r", not a number", r"左辺は \1×\2 行列で、数ではない"),
@@ -343,6 +346,8 @@ MESSAGES: list = [
      r"行列の行列 \1 によるヤコビアン：形式的に書いた連鎖律で、行列の積ではないので"
      r"検査しない"),
     (r"not checked: symrow does not check (.+)", r"未検査：symrow は \1 を検査しない"),
+    (r"not checked: symrow checks memberships in real spaces such as (.+?), not in (.+)",
+     r"未検査：symrow が検査する所属は \1 のような実数の空間への所属で、\2 ではない"),
     (r"the page's (.+?) is (.+?) of this derivation, whose (.+?) is (.+?): the page's "
      r"convention, followed in what comes after",
      r"ページの \1 はこの導出の \2（この導出の \3 は \4）：ページの規約として以降も"

@@ -1,0 +1,142 @@
+r"""Forms of published derivations that were new to symrow's checker (a third held-out set).
+
+The pages added to ``check_cases/real/`` in this round showed these forms:
+
+* a condition before a display framed by an environment (sunhaozhe-softmax-ce-split:
+  ``If $i = k$,`` then ``\[\begin{equation}\begin{split} \frac{\partial p_i}{\partial
+  o_k} &= ... \\ &= p_k (1 - p_k) \end{split}\end{equation}\]``): the frame
+  ``\begin{equation}\begin{split}`` between the condition and its claim is layout, as
+  ``\[`` is.  It hid the condition, the claim was checked for every i and k, and the
+  correct softmax partials were called wrong (``for i = 1, k = 2: the two sides
+  differ``).  ``\end{aligned}`` between a claim and the condition after it (``... \end
+  {aligned}$$ where $i \neq k$``) is layout too;
+* a condition glued to the display before it (the same page: ``...\end{equation}\]If $i
+  = k$,`` and the next display on the next line): a sentence that opens with the
+  condition (a capital If, When, For) and goes on after a comma or 'then' is about the
+  claim after it, not the claim before (``$x = 0$ if $i \neq d$`` still restricts the
+  claim before it);
+* three messages these pages raise had no Japanese words (test_check_lang_pages reads
+  the Japanese report of every real page and finds no English in it):
+  ``\partial/\partial x`` without brackets, ``\ell`` as a page's own name (zakariapz), a
+  membership in ``\Bbb R^{1x5}`` (mathse-3400818-softmax-linear-dims);
+* seen and left as they are: ``\sum_j^C`` (a sum whose upper bound is the page's class
+  count C, its index without a lower bound) is read as a sum over an index C
+  (zakariapz-softmax-ce-sign: "cannot tell what range the index C runs over"); the
+  page's own ``\ell_j`` is refused as "\ell is not a size of this derivation"; a
+  Chinese page's report comes in Japanese (leeinx-attention-qkv-zh: the page's Han
+  characters are taken for Japanese words); a bias row written ``B = (7,8,9)`` is only
+  the check's B when the user gives ``--shape B=1x3`` (hongseoi-affine-exercise-ko:
+  without it the formula's B has the shape of XW, and the line is called wrong).
+
+Each form is held by a claim that is right and the same claim with one slip; the
+numbers are confirmed in numpy at the end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symrow
+
+pytestmark = pytest.mark.parsers("builtin")
+
+
+def softmax_backward():
+    return symrow.backward(symrow.explain(r"P = \mathrm{softmax}(O)", {"O": (1, 3)}))
+
+
+def statuses(report) -> list[str]:
+    return [s.status for s in report.steps]
+
+
+SAME = r"\frac{\partial p_i}{\partial o_k} = p_k (1 - p_k)"           # i = k
+OTHER = r"\frac{\partial p_i}{\partial o_k} = - p_k p_i"              # i ≠ k
+SOFTMAX = r"p_i = \frac{ \exp (o_i) }{\sum_j \exp(o_j) }"
+
+
+# -- a condition before a display framed by an environment --------------------------------------
+
+FRAMED = [
+    "If $i = k$,\n\\[\\begin{equation}\\begin{split} {claim} \\end{split}\\end{equation}\\]\n",
+    "If $i = k$,\n\\[\\begin{equation} {claim} \\end{equation}\\]\n",
+    "If $i = k$,\n$$\\begin{aligned} {claim} \\end{aligned}$$\n",
+]
+FRAMES = ["equation-split", "equation", "aligned"]
+
+
+@pytest.mark.parametrize("text", FRAMED, ids=FRAMES)
+def test_a_condition_before_a_framed_display_restricts_its_claim(text):
+    report = symrow.check(text.replace("{claim}", SAME), against=softmax_backward())
+    assert statuses(report) == ["holds"], report.to_text()      # was: wrong for i = 1, k = 2
+
+
+@pytest.mark.parametrize("text", FRAMED, ids=FRAMES)
+def test_a_slip_in_a_framed_display_after_a_condition_is_wrong(text):
+    slip = SAME.replace("(1 - p_k)", "(1 + p_k)")
+    report = symrow.check(text.replace("{claim}", slip), against=softmax_backward())
+    assert statuses(report) == ["wrong"], report.to_text()
+
+
+def test_the_wrong_condition_before_a_framed_display_is_wrong():
+    text = FRAMED[0].replace("i = k", "i \\neq k").replace("{claim}", SAME)
+    report = symrow.check(text, against=softmax_backward())
+    assert statuses(report) == ["wrong"], report.to_text()
+
+
+@pytest.mark.parametrize("claim, verdict", [(OTHER, "holds"), (OTHER.replace("- p_k", "p_k"),
+                                                                "wrong")])
+def test_a_condition_after_a_framed_display_restricts_its_claim(claim, verdict):
+    text = "$$\\begin{aligned} " + claim.replace(" = ", " &= ") + \
+           " \\end{aligned}$$ where $i \\neq k$.\n"
+    report = symrow.check(text, against=softmax_backward())
+    assert statuses(report) == [verdict], report.to_text()
+
+
+# -- a condition glued to the display before it ---------------------------------------------------
+
+GLUED = "\\[" + SOFTMAX + "\\]If $i = k$,\n\\[{claim}\\]\n"
+
+
+def test_a_sentence_opening_with_a_condition_is_about_the_claim_after_it():
+    report = symrow.check(GLUED.replace("{claim}", SAME), against=softmax_backward())
+    assert statuses(report) == ["holds", "holds"], report.to_text()
+
+
+def test_a_slip_after_a_glued_condition_is_wrong():
+    slip = SAME.replace("(1 - p_k)", "(1 + p_k)")
+    report = symrow.check(GLUED.replace("{claim}", slip), against=softmax_backward())
+    assert statuses(report) == ["holds", "wrong"], report.to_text()
+
+
+def test_a_condition_after_its_claim_still_restricts_that_claim():
+    for text, want in [("$" + OTHER + "$ if $i \\neq k$.\n", ["holds"]),
+                       ("$" + OTHER + "$ if $i \\neq k$, and so on.\n", ["holds"]),
+                       ("$" + SAME + "$ if $i \\neq k$.\n", ["wrong"])]:
+        report = symrow.check(text, against=softmax_backward())
+        assert statuses(report) == want, report.to_text()
+
+
+# -- the numbers ------------------------------------------------------------------------------
+
+def test_the_forms_in_numbers():
+    rng = np.random.default_rng(12)
+    o = rng.normal(size=3)
+    p = np.exp(o) / np.exp(o).sum()
+    eps = 1e-6
+    jac = np.zeros((3, 3))                                   # [i, k] = ∂p_i/∂o_k
+    for k in range(3):
+        d = np.zeros(3)
+        d[k] = eps
+        up, down = np.exp(o + d), np.exp(o - d)
+        jac[:, k] = (up / up.sum() - down / down.sum()) / (2 * eps)
+    for i in range(3):
+        for k in range(3):
+            if i == k:
+                assert np.isclose(jac[i, k], p[k] * (1 - p[k]))          # SAME for i = k
+                assert not np.isclose(jac[i, k], p[k] * (1 + p[k]))      # its slip
+                assert not np.isclose(jac[i, k], -p[k] * p[i])           # OTHER is not it
+            else:
+                assert np.isclose(jac[i, k], -p[k] * p[i])               # OTHER for i ≠ k
+                assert not np.isclose(jac[i, k], p[k] * p[i])            # its slip
+                assert not np.isclose(jac[i, k], p[k] * (1 - p[k]))      # SAME is not it

@@ -19,12 +19,15 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
   the Japanese report of every real page and finds no English in it):
   ``\partial/\partial x`` without brackets, ``\ell`` as a page's own name (zakariapz), a
   membership in ``\Bbb R^{1x5}`` (mathse-3400818-softmax-linear-dims);
-* seen and left as they are: ``\sum_j^C`` (a sum whose upper bound is the page's class
-  count C, its index without a lower bound) is read as a sum over an index C
-  (zakariapz-softmax-ce-sign: "cannot tell what range the index C runs over"); the
-  page's own ``\ell_j`` is refused as "\ell is not a size of this derivation"; a
-  Chinese page's report comes in Japanese (leeinx-attention-qkv-zh: the page's Han
-  characters are taken for Japanese words); a bias row written ``B = (7,8,9)`` is only
+* ``\sum_j^C`` (a sum whose upper bound is the page's class count C, its index
+  without a lower bound; zakariapz-softmax-ce-sign) was refused as "cannot tell what
+  range the index C runs over": C is the sum's bound, and the message now says so
+  (still unreadable: C is no size of the check);
+* a Chinese page's report came in Japanese (leeinx-attention-qkv-zh: its Han characters
+  were taken for Japanese words); Japanese is now told by its kana;
+* seen and left as they are: the
+  page's own ``\ell_j`` is refused as "\ell is not a size of this derivation"; a bias
+  row written ``B = (7,8,9)`` is only
   the check's B when the user gives ``--shape B=1x3`` (hongseoi-affine-exercise-ko:
   without it the formula's B has the shape of XW, and the line is called wrong).
 
@@ -140,3 +143,22 @@ def test_the_forms_in_numbers():
                 assert np.isclose(jac[i, k], -p[k] * p[i])               # OTHER for i ≠ k
                 assert not np.isclose(jac[i, k], p[k] * p[i])            # its slip
                 assert not np.isclose(jac[i, k], p[k] * (1 - p[k]))      # SAME is not it
+
+
+def test_an_unknown_upper_bound_is_said_to_be_a_bound():
+    d = symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 2))
+    for sum_ in (r"\sum_k^C", r"\sum_{k=1}^{C}"):
+        step = symrow.check("$$ c_{12} = %s a_{1k} b_{k2} $$" % sum_, d).steps[0]
+        assert step.status == "unreadable"
+        assert "the upper bound C of a sum is not a size" in step.message, step.message
+    assert symrow.check(r"$$ c_{12} = \sum_{k=1}^{\ell} a_{1k} b_{k2} $$", d).verdict == \
+        "holds"
+
+
+def test_a_chinese_page_is_reported_in_english_and_a_japanese_one_in_japanese():
+    d = symrow.combine(symrow.vecseq("A", 2, 3), symrow.vecseq("B", 3, 2))
+    zh = "其中输出矩阵的每一行是 A 的行与 B 的结合：\n$$ C = AB $$\n"
+    ja = "出力の各行は A の行と B の結合である。\n$$ C = AB $$\n"
+    assert "holds" in symrow.check(zh, d).to_text()
+    assert "verdict" in symrow.check(zh, d).to_text()
+    assert "verdict" not in symrow.check(ja, d).to_text()

@@ -80,10 +80,18 @@ def message(text: str, lang: str = "en") -> str:
 #: how two messages joined by "; " are joined in each language
 _JOIN = {"ja": "；"}
 
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_KANJI = re.compile(r"[\u4e00-\u9fff]")
 
 
 def page_language(text: str) -> str:
     """The language a page is written in, for its report: ``ja`` when its words are
-    Japanese (kana or kanji), else ``en``."""
-    return "ja" if len(_JAPANESE.findall(text[:200_000])) >= 3 else "en"
+    Japanese, else ``en``.  Japanese is told by its kana: a Chinese page (Han characters
+    and no kana) gets an English report, not a Japanese one.
+
+    >>> page_language("行列の積を求める"), page_language("其中输出矩阵的每一行"), page_language("AB")
+    ('ja', 'en', 'en')
+    """
+    head = text[:200_000]
+    kana = len(_KANA.findall(head))
+    return "ja" if kana >= 3 or (kana >= 1 and len(_KANJI.findall(head)) >= 3) else "en"

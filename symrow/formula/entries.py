@@ -77,7 +77,11 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
         names = set(bound)
         for var, lo, hi in reversed(limits):
             _uses(lo, unit, ref, frozenset(names), out)
-            _uses(hi, unit, ref, frozenset(names), out)
+            top: dict = {}
+            _uses(hi, unit, ref, frozenset(names), top)
+            for name, where in top.items():    # \sum_k^C: C is a bound, not an index
+                out.setdefault(name, set()).update(
+                    (size, q) if size is not None or q else (None, _BOUND) for size, q in where)
             atom = _atom(var, unit)
             if atom is not None:
                 names.add(atom.name)
@@ -144,6 +148,10 @@ def _uses(tree, unit: Unit, ref, bound: frozenset, out: dict) -> None:
         return
     for arg in tree.args:
         _uses(arg, unit, ref, bound, out)
+
+
+#: the place of a name used only as a sum's bound (``C`` of ``\\sum_k^C``), in the uses
+_BOUND = "^bound"
 
 
 def _free_names(item, bound, ref, out: dict) -> None:
@@ -225,6 +233,9 @@ def index_range(name: str, uses: dict) -> int:
     if not sizes:
         partners = [q[1:] for size, q in uses.get(name, ()) if q.startswith("=")]
         sizes = {size for p in partners for size, _ in uses.get(p, ()) if size is not None}
+    if not sizes and uses.get(name) and all(q == _BOUND for _, q in uses[name]):
+        raise MathError(f"the upper bound {name} of a sum is not a size this check knows; "
+                        f"write it as a number (\\sum_{{k=1}}^{{3}}) or as one of the sizes")
     if not sizes:
         raise MathError(f"cannot tell what range the index {name} runs over; give a sum "
                         f"its bounds, as in \\sum_{{{name}=1}}^{{3}}")

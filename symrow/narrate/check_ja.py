@@ -277,6 +277,9 @@ MESSAGES: list = [
      r"derivation's; say them \(as in (.+)\) to have it checked",
      r"点の前に書かれた項が、この大きさでの終わり（\1）を越えている。ページの大きさはこの導出の"
      r"ものと違うので、検査するには \2 のように大きさを書く"),
+    (r"the upper bound (.+?) of a sum is not a size this check knows; write it as a number "
+     r"\((.+?)\) or as one of the sizes",
+     r"和の上限 \1 はこの検査が知る大きさではない。数（\2）か既知の大きさで書く"),
     (r"cannot tell what range the index (.+?) runs over; give a sum its bounds, as in (.+)",
      r"添字 \1 の動く範囲が分からない。和には \2 のように範囲を書く"),
     (r"there is nothing on this side of '(.+?)'", r"'\1' のこちら側に何もない"),

@@ -25,17 +25,23 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
   (still unreadable: C is no size of the check);
 * a Chinese page's report came in Japanese (leeinx-attention-qkv-zh: its Han characters
   were taken for Japanese words); Japanese is now told by its kana;
-* seen and left as they are: the
-  page's own ``\ell_j`` is refused as "\ell is not a size of this derivation"; a bias
-  row written ``B = (7,8,9)`` is only
-  the check's B when the user gives ``--shape B=1x3`` (hongseoi-affine-exercise-ko:
-  without it the formula's B has the shape of XW, and the line is called wrong).
+* a worked example against general sizes (hongseoi-affine-exercise-ko checked with
+  ``--against "Y = XW + B" --backward`` and no ``--shape``): the page's numbers for X
+  and W fix m, ℓ and n, and its bias written as one row, ``B = (7,8,9)``, is that row
+  added to every row; the target is read again at those shapes.  Before, every line of
+  numbers was "not checked" and three correct products were called wrong against a
+  size choice ("for m = 2, ℓ = 3, n = 5: the left side is a 2 x 5 matrix, the right side
+  a 1 x 3 matrix"); a matrix of numbers against general sizes is now "not checked";
+* seen and left as they are: the page's own ``\ell_j`` is refused as "\ell is not a size
+  of this derivation".
 
 Each form is held by a claim that is right and the same claim with one slip; the
 numbers are confirmed in numpy at the end.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,6 +53,9 @@ pytestmark = pytest.mark.parsers("builtin")
 
 def softmax_backward():
     return symrow.backward(symrow.explain(r"P = \mathrm{softmax}(O)", {"O": (1, 3)}))
+
+
+REAL = Path(__file__).resolve().parent / "check_cases" / "real"
 
 
 def statuses(report) -> list[str]:
@@ -162,3 +171,46 @@ def test_a_chinese_page_is_reported_in_english_and_a_japanese_one_in_japanese():
     assert "holds" in symrow.check(zh, d).to_text()
     assert "verdict" in symrow.check(zh, d).to_text()
     assert "verdict" not in symrow.check(ja, d).to_text()
+
+
+WORKED = "\n".join([
+    r"$$ X = \begin{pmatrix}1&0\\0&1\\1&1\end{pmatrix}, \quad "
+    r"W = \begin{pmatrix}1&2&3\\4&5&6\end{pmatrix} $$",
+    r"$$ Y = XW = \begin{pmatrix}1&2&3\\4&5&6\\5&7&%d\end{pmatrix} $$",
+    ""])
+
+
+def test_a_worked_example_fixes_the_sizes_of_a_general_target():
+    d = symrow.explain("Y = XW", {})                     # general: m, ell, n
+    report = symrow.check(WORKED % 9, d)
+    assert report.verdict == "holds", report.to_text()
+    assert statuses(report) == ["defines", "defines", "holds", "holds"]
+    assert any("fix the sizes (m = 3, ℓ = 2, n = 3)" in n for n in report.notes)
+    assert symrow.check(WORKED % 8, d).verdict == "wrong"       # (3, 3) is 9, not 8
+
+
+def test_numbers_that_contradict_the_first_are_wrong_on_their_line():
+    d = symrow.explain("Y = XW", {})
+    clash = (WORKED % 9).replace(r"4&5&6\end{pmatrix} $$", r"4&5&6\\1&1&1\end{pmatrix} $$")
+    report = symrow.check(clash, d)        # W with 3 rows after X with 2 columns: XW undefined
+    assert statuses(report)[:2] == ["defines", "wrong"], report.to_text()
+    assert "3 x 3" in report.steps[1].message
+
+
+def test_numbers_that_fix_no_sizes_are_not_checked_rather_than_wrong():
+    d = symrow.explain("Y = XW", {})
+    only = "$$ X = \\begin{pmatrix}1&0\\\\0&1\\end{pmatrix} $$\n$$ XW = \\begin{pmatrix}1&2\\\\3&4" \
+        "\\end{pmatrix} $$\n"                         # n is left open: no sizes fixed
+    report = symrow.check(only, d)
+    assert report.verdict == "unchecked", report.to_text()
+    assert "a matrix of numbers against general sizes" in report.steps[-1].message
+
+
+def test_the_bias_row_of_a_worked_example_without_its_shape():
+    text = (REAL / "hongseoi-affine-exercise-ko.md").read_text(encoding="utf-8")
+    d = symrow.backward(symrow.explain("Y = XW + B", {}))
+    report = symrow.check(text, d)
+    assert report.verdict == "holds", report.to_text()
+    assert any("B as one row, added to every row" in n for n in report.notes)
+    slip = text.replace("[3,1,0]", "[3,1,1]")
+    assert slip != text and symrow.check(slip, d).verdict == "wrong"

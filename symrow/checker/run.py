@@ -434,6 +434,7 @@ class _Run:
             raise ParseError("there is no claim to check: write steps such as C = AB, one "
                              "per line or in an align* environment", line=1, column=1,
                              near=self.src.near(0))
+        self.page_example_sizes(chains)
         self.page_inputs(chains)
         self.page_accents(chains)
         self.page_upstream(chains)
@@ -479,6 +480,113 @@ class _Run:
             k += len(group)
         self.read_again(done, notes)
         return self.steps
+
+    def page_example_sizes(self, chains: list) -> None:
+        """A worked example against general sizes (``Y = XW + B`` with no ``--shape``):
+        the page's numbers for the operands (``X = [[1, 0], [0, 1], [1, 1]]``, ``W = ...``)
+        fix the sizes, and the target is checked at those sizes, where the numbers are
+        the operands' values; otherwise every line of numbers was "not checked" and a
+        matrix of numbers against a size choice (2 x 5 against the page's 1 x 3) was
+        called wrong.  An operand written as one row where its shape has a size of rows
+        (the bias B = (7, 8, 9) of XW + B) is read as that row, added to every row, when
+        the target's formula can be read again with that shape.  Only when every size is
+        fixed; the first numbers for a size are the example's (an operand that
+        contradicts them is then wrong on its line); said in a note."""
+        from ..formula.values import is_matrix
+        from .general import instantiate, size_names
+        for target in self.targets:
+            if not target.general:
+                continue
+            d = target.derivation
+            operands = dict(getattr(d, "operands", None) or {})
+            names = size_names(d)
+            ctx = self.contexts_for(target)[0]
+            shapes, first = {}, None
+            for chain in chains:
+                if chain.problem is not None or self.section_of(chain.pos) is not target or \
+                        len(chain.members) != 2 or chain.relations[0].kind != "eq":
+                    continue
+                lu, ru = (self.unit(ctx, m) for m in chain.members)
+                if isinstance(lu, tuple) or isinstance(ru, tuple) or len(lu.atoms) != 1:
+                    continue
+                (atom,) = lu.atoms.values()
+                if atom.kind != "whole" or atom.name not in operands:
+                    continue
+                try:
+                    value = ctx.evaluator.value(ru, {})
+                except Exception:  # noqa: BLE001 - not read here: read (or refused) later
+                    continue
+                if not is_matrix(value) or value.free_symbols or \
+                        shapes.setdefault(atom.name, value.shape) != value.shape:
+                    shapes = None       # an operand given two shapes: not guessed
+                    break
+                first = chain if first is None else first
+            if not shapes:
+                continue
+            fixed: dict = {}
+            rows_only: set = set()       # operands the page writes as one row
+            for name, (rows, cols) in shapes.items():
+                seq = operands[name]
+                for dim, n in ((seq.rows, rows), (seq.cols, cols)):
+                    if str(dim) in names and n not in fixed.setdefault(str(dim), []):
+                        fixed[str(dim)].append(n)
+            for name, (rows, cols) in shapes.items():
+                if rows == 1 and str(operands[name].rows) in names and \
+                        len(fixed[str(operands[name].rows)]) > 1:
+                    rows_only.add(name)
+            if rows_only:
+                fixed = {}
+                for name, (rows, cols) in shapes.items():
+                    seq = operands[name]
+                    for dim, n in (((seq.cols, cols),) if name in rows_only else
+                                   ((seq.rows, rows), (seq.cols, cols))):
+                        if str(dim) in names and n not in fixed.setdefault(str(dim), []):
+                            fixed[str(dim)].append(n)
+            if set(fixed) != set(names):
+                continue                 # a size the numbers leave open
+            # two values for a size (X 3 x 2, then W 3 x 3 for XW): the first numbers are
+            # the example's, and the operand that contradicts them is wrong on its line
+            sizes = {k: v[0] for k, v in fixed.items()}
+            try:
+                concrete = self._rebuilt(d, sizes, rows_only) if rows_only else \
+                    instantiate(d, sizes)
+            except Exception:  # noqa: BLE001 - a derivation that cannot be rebuilt so
+                continue
+            old = self.contexts.pop(id(target), [])
+            self._retired = getattr(self, "_retired", []) + old   # their ids stay unique
+            for key in [k for k in self.cache if isinstance(k, tuple) and len(k) == 2 and
+                        any(k[0] == id(c) for c in old)]:
+                del self.cache[key]
+            target.derivation, target.general, target._instances = concrete, False, None
+            line = self.src.line_col(first.pos)[0]
+            said = ", ".join(f"{'ℓ' if k == 'ell' else k} = {v}" for k, v in sizes.items())
+            note = (f"line {line}: the page's numbers for {', '.join(sorted(shapes))} fix "
+                    f"the sizes ({said}): checked at those sizes")
+            if rows_only:
+                note += (f"; {', '.join(sorted(rows_only))} as one row, added to every row "
+                         f"(as the page writes it)")
+            self.notes.append(note)
+
+    @staticmethod
+    def _rebuilt(d, sizes: dict, rows_only: set):
+        """The target's formula read again at ``sizes``, the operands ``rows_only`` one
+        row each (a bias row): ``explain``/``backward`` with those shapes and options."""
+        from ..derive.backward import backward
+        from ..derive.explain import explain
+        forward = getattr(d, "forward", None) if d.kind == "backward" else d
+        formula = getattr(forward, "formula", None)
+        if forward is None or not isinstance(formula, str) or forward.kind != "explain":
+            raise OptionError("not a formula to read again")
+        shapes = {}
+        for name, seq in forward.operands.items():
+            rows, cols = (sizes.get(str(x), x) for x in (seq.rows, seq.cols))
+            shapes[name] = (1 if name in rows_only else int(rows), int(cols))
+        keep = ("causal", "scale", "diagonal", "heads", "convention")
+        options = {k: v for k, v in forward.options.items() if k in keep}
+        if d.kind != "backward":
+            return explain(formula, shapes, **options)
+        return backward(formula, shapes, wrt=d.options.get("wrt"),
+                               notation=d.options.get("notation", "bar"), **options)
 
     def page_inputs(self, chains: list) -> None:
         """``softmax(x)_i = e^{x_i} / \\sum_{j=1}^{n} e^{x_j}`` against ``P =
@@ -2058,6 +2166,8 @@ class _Run:
             return R.membership(left, shape, self.text_of(rm))
         right = ev.value(ru, env)
         self._last = (left, right)
+        if ctx.sizes is not None and rel.kind in ("eq", "approx"):
+            self.numbers_at_general_sizes(left, right)
         if rel.kind == "eq":
             if self.define(ctx, lu, left, right, env, defined):
                 return None
@@ -2069,6 +2179,18 @@ class _Run:
         if rel.kind == "map":
             return R.mapping(left, right, ref, self.text_of(lm), self.text_of(rm))
         raise R.unchecked(rel.kind)
+
+    @staticmethod
+    def numbers_at_general_sizes(left, right) -> None:
+        """A matrix of numbers against general sizes: its shape is the page's, and a size
+        choice of the check's is not (the page's 3 x 3 against 2 x 5 for m = 2, n = 5):
+        not checked, as numbers for an operand are not (see :meth:`page_example_sizes`)."""
+        from ..formula.values import Undecided, is_matrix
+        for side, other in ((left, right), (right, left)):
+            if is_matrix(side) and not side.free_symbols and is_matrix(other) and \
+                    side.shape != other.shape:
+                raise Undecided("not checked: a matrix of numbers against general sizes; "
+                                "check a worked example against a concrete derivation")
 
     def assume(self, ctx, lu, left, right, defined: list) -> bool:
         """``Q = K = V`` (all operands, no numbers): take them equal for what follows."""

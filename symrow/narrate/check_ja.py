@@ -349,6 +349,13 @@ MESSAGES: list = [
      r"行列の行列 \1 によるヤコビアン：形式的に書いた連鎖律で、行列の積ではないので"
      r"検査しない"),
     (r"not checked: symrow does not check (.+)", r"未検査：symrow は \1 を検査しない"),
+    (r"not checked: numbers for an operand of a derivation with general sizes; check a "
+     r"worked example against a concrete derivation",
+     r"未検査：大きさが一般の導出のオペランドに数が与えられている。数値例は大きさが具体的な導出と"
+     r"照らし合わせる"),
+    (r"not checked: a matrix of numbers against general sizes; check a worked example "
+     r"against a concrete derivation",
+     r"未検査：一般の大きさに対する数の行列。数値例は大きさが具体的な導出と照らし合わせる"),
     (r"not checked: symrow checks memberships in real spaces such as (.+?), not in (.+)",
      r"未検査：symrow が検査する所属は \1 のような実数の空間への所属で、\2 ではない"),
     (r"the page's (.+?) is (.+?) of this derivation, whose (.+?) is (.+?): the page's "

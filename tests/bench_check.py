@@ -196,22 +196,23 @@ def main() -> int:
     print()
     print("handout round trip: the Japanese handout, symrow check --against handout "
           "(best of 3)")
+    def whole(p, r, target) -> str:
+        ok = "within" if r["time"] <= target else "OVER"
+        return (f"  {p}: whole check: {r['time']:.2f} s (CPU {r['cpu']:.2f} s), target <= "
+                f"{target:.0f} s ({ok}); {r['checked']} claims checked")
+
     for p in parsers:
         h = best([HANDOUT, p], "time")
-        ok = "within" if h["time"] <= HANDOUT_TARGET else "OVER"
-        print(f"  {p}: whole check: {h['time']:.2f} s (CPU {h['cpu']:.2f} s), target <= "
-              f"{HANDOUT_TARGET:.0f} s ({ok}); {h['checked']} claims checked, {h['wrong']} "
-              f"wrong, {h['unreadable']} unreadable, {h['unchecked']} not checked")
+        print(f"{whole(p, h, HANDOUT_TARGET)}, {h['wrong']} wrong, {h['unreadable']} "
+              f"unreadable, {h['unchecked']} not checked")
 
     print()
     print("a backward pass: symrow's own backward pass of Phuong & Hutter's attention "
           "(column vectors), checked (best of 3)")
     for p in parsers:
         r = best([BACKWARD, str(TESTS), p, BACKWARD_KEY], "time")
-        ok = "within" if r["time"] <= BACKWARD_TARGET else "OVER"
-        print(f"  {p}: whole check: {r['time']:.2f} s (CPU {r['cpu']:.2f} s), target <= "
-              f"{BACKWARD_TARGET:.0f} s ({ok}); {r['checked']} claims checked, "
-              f"{r['chars']} characters, verdict {r['verdict']} (11 s before 2026-12-04)")
+        print(f"{whole(p, r, BACKWARD_TARGET)}, {r['chars']} characters, verdict "
+              f"{r['verdict']} (11 s before 2026-12-04)")
         if r["verdict"] != "holds":
             status = 1
     print()

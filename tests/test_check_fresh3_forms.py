@@ -214,3 +214,15 @@ def test_the_bias_row_of_a_worked_example_without_its_shape():
     assert any("B as one row, added to every row" in n for n in report.notes)
     slip = text.replace("[3,1,0]", "[3,1,1]")
     assert slip != text and symrow.check(slip, d).verdict == "wrong"
+
+
+def test_a_general_derivation_with_an_example_stays_general():
+    # a page that also writes in m, ell, n is checked at the size choices (an example
+    # with m = n could not tell m from n); its numbers are then not checked
+    d = symrow.explain("Y = XW", {})
+    page = "Row $i$ of $Y$: $$ y_{ij} = \\sum_{k=1}^{\\ell} x_{ik} w_{kj} $$\n" + WORKED % 9
+    report = symrow.check(page, d)
+    assert "general" in report.to_text().splitlines()[0]
+    assert statuses(report) == ["holds", "unchecked", "unchecked", "holds", "unchecked"]
+    swapped = page.replace("x_{ik} w_{kj}", "x_{ik} w_{jk}")
+    assert symrow.check(swapped, d).verdict == "wrong"

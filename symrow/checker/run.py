@@ -491,7 +491,10 @@ class _Run:
         (the bias B = (7, 8, 9) of XW + B) is read as that row, added to every row, when
         the target's formula can be read again with that shape.  Only when every size is
         fixed; the first numbers for a size are the example's (an operand that
-        contradicts them is then wrong on its line); said in a note."""
+        contradicts them is then wrong on its line); said in a note.  A page that also
+        writes in the general sizes (a size letter, ``\\cdots``) is a general derivation
+        with an example: it stays checked at the size choices, which tell m from n where
+        an example with m = n could not."""
         from ..formula.values import is_matrix
         from .general import instantiate, size_names
         for target in self.targets:
@@ -521,8 +524,8 @@ class _Run:
                     shapes = None       # an operand given two shapes: not guessed
                     break
                 first = chain if first is None else first
-            if not shapes:
-                continue
+            if not shapes or self._general_notation(chains, target, names):
+                continue             # no numbers, or a general derivation with an example
             fixed: dict = {}
             rows_only: set = set()       # operands the page writes as one row
             for name, (rows, cols) in shapes.items():
@@ -566,6 +569,15 @@ class _Run:
                 note += (f"; {', '.join(sorted(rows_only))} as one row, added to every row "
                          f"(as the page writes it)")
             self.notes.append(note)
+
+    def _general_notation(self, chains, target, names) -> bool:
+        """Does the target's part of the page write a general size (``m``, ``\\ell``, in
+        ``W_{m \\times n}`` or ``\\sum_{k=1}^{n}``) or elide with dots?"""
+        letters = [r"\\ell" if n == "ell" else re.escape(n) for n in names]
+        pattern = re.compile(r"\\[cvdl]?dots\b|(?<![A-Za-z\\])(?:%s)(?![A-Za-z])"
+                             % "|".join(letters))
+        return any(self.section_of(c.pos) is target and
+                   pattern.search(self.src.text[c.pos:c.end]) for c in chains)
 
     @staticmethod
     def _rebuilt(d, sizes: dict, rows_only: set):

@@ -526,25 +526,23 @@ class _Run:
                 first = chain if first is None else first
             if not shapes or self._general_notation(chains, target, names):
                 continue             # no numbers, or a general derivation with an example
-            fixed: dict = {}
-            rows_only: set = set()       # operands the page writes as one row
-            for name, (rows, cols) in shapes.items():
-                seq = operands[name]
-                for dim, n in ((seq.rows, rows), (seq.cols, cols)):
-                    if str(dim) in names and n not in fixed.setdefault(str(dim), []):
-                        fixed[str(dim)].append(n)
-            for name, (rows, cols) in shapes.items():
-                if rows == 1 and str(operands[name].rows) in names and \
-                        len(fixed[str(operands[name].rows)]) > 1:
-                    rows_only.add(name)
-            if rows_only:
-                fixed = {}
+            def values_of_sizes(rows_only) -> dict:
+                """size name -> the values the page's numbers give it, in page order"""
+                fixed: dict = {}
                 for name, (rows, cols) in shapes.items():
                     seq = operands[name]
                     for dim, n in (((seq.cols, cols),) if name in rows_only else
                                    ((seq.rows, rows), (seq.cols, cols))):
                         if str(dim) in names and n not in fixed.setdefault(str(dim), []):
                             fixed[str(dim)].append(n)
+                return fixed
+
+            fixed = values_of_sizes(())
+            # operands the page writes as one row where another operand fixes the rows
+            rows_only = {name for name, (rows, _) in shapes.items()
+                         if rows == 1 and len(fixed.get(str(operands[name].rows), ())) > 1}
+            if rows_only:
+                fixed = values_of_sizes(rows_only)
             if set(fixed) != set(names):
                 continue                 # a size the numbers leave open
             # two values for a size (X 3 x 2, then W 3 x 3 for XW): the first numbers are
@@ -598,7 +596,7 @@ class _Run:
         if d.kind != "backward":
             return explain(formula, shapes, **options)
         return backward(formula, shapes, wrt=d.options.get("wrt"),
-                               notation=d.options.get("notation", "bar"), **options)
+                        notation=d.options.get("notation", "bar"), **options)
 
     def page_inputs(self, chains: list) -> None:
         """``softmax(x)_i = e^{x_i} / \\sum_{j=1}^{n} e^{x_j}`` against ``P =

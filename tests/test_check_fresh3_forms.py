@@ -32,6 +32,12 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
   numbers was "not checked" and three correct products were called wrong against a
   size choice ("for m = 2, ℓ = 3, n = 5: the left side is a 2 x 5 matrix, the right side
   a 1 x 3 matrix"); a matrix of numbers against general sizes is now "not checked";
+* a space as math.SE writes it (mathse-3400818-softmax-linear-dims: ``y \in\Bbb
+  R^{1x5}, h\in \Bbb R^{1x 30}``): ``\Bbb R`` without braces and ``1x5`` with a letter x
+  were not read as a real space ("not checked"), and a lowercase name in a space was
+  taken for an index and dropped; ``h \in ...`` is a claim now, and ``y``, a name the
+  target does not know, is unreadable (binding it as a free 1 x 5 matrix would call the
+  page's correct ``dJ/db_2 = \hat{y} - y`` wrong: it follows from the page's own loss);
 * seen and left as they are: the page's own ``\ell_j`` is refused as "\ell is not a size
   of this derivation".
 
@@ -226,3 +232,16 @@ def test_a_general_derivation_with_an_example_stays_general():
     assert statuses(report) == ["holds", "unchecked", "unchecked", "holds", "unchecked"]
     swapped = page.replace("x_{ik} w_{kj}", "x_{ik} w_{jk}")
     assert symrow.check(swapped, d).verdict == "wrong"
+
+
+@pytest.mark.parametrize("space, status", [
+    (r"\Bbb R^{1x 30}", "holds"),            # math.SE's spelling (mathse-3400818)
+    (r"\mathbb{R}^{1 \times 30}", "holds"),
+    (r"\Bbb R^{1x5}", "wrong"),              # h is 1 x 30
+])
+def test_a_vector_in_a_space_written_as_math_se_writes_it_is_a_claim(space, status):
+    # \Bbb R without braces and 1x5 with a letter x were "not a real space" (not
+    # checked), and a lowercase name in a space was taken for an index and dropped
+    b = symrow.backward(symrow.explain("Z = hU + b_2", {"h": (1, 30), "U": (30, 5)}))
+    report = symrow.check("$h \\in %s$\n" % space, b)
+    assert statuses(report) == [status], report.to_text()

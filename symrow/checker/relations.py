@@ -210,6 +210,37 @@ def inequality(kind: str, left, right, ref) -> Difference | None:
 _REALS = {"\\mathbb", "\\mathbf", "\\Bbb", "\\mathbbm"}
 
 
+def _reals_head(nodes: list) -> int | None:
+    """How many nodes the name of the reals takes at the start (``\\R``: 1; ``\\mathbb{R}``
+    and math.SE's ``\\Bbb R`` without braces: 2); None when they do not start with it."""
+    from ..reader.lexer import Group, Token
+    head = nodes[0]
+    if isinstance(head, Token) and head.text in ("\\R", "\\Re", "\\reals"):
+        return 1
+    if isinstance(head, Token) and head.text in _REALS and len(nodes) > 1 and (
+            isinstance(nodes[1], Group) and
+            [getattr(t, "text", "") for t in nodes[1].children] == ["R"] or
+            isinstance(nodes[1], Token) and nodes[1].text == "R"):
+        return 2
+    return None
+
+
+def _space_factors(arg) -> list[list]:
+    """The factors of a space's exponent, split at its times signs: ``m \\times n``, and
+    ``1x5``, ``30 x5`` (a letter x between numbers, the times sign of plain text)."""
+    from ..reader.lexer import Group, Token
+    toks = arg.children if isinstance(arg, Group) else [arg]
+    plain_x = all(isinstance(t, Token) and (t.kind == "num" or t.text == "x") for t in toks)
+    factors: list[list] = [[]]
+    for tok in toks:
+        if isinstance(tok, Token) and (tok.text in ("\\times", "\\cdot", "*") or
+                                       plain_x and tok.text == "x"):
+            factors.append([])
+        else:
+            factors[-1].append(tok)
+    return factors
+
+
 def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
     """``\\mathbb{R}^{m \\times \\ell}`` -> (m, ell) in numbers; None if not a real space."""
     from ..reader.entries.indices import NotIndex, read_expr, index_value
@@ -217,15 +248,8 @@ def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
     if not nodes:
         return None
-    head = nodes[0]
-    k = 1
-    if isinstance(head, Token) and head.text in ("\\R", "\\Re", "\\reals"):
-        pass
-    elif isinstance(head, Token) and head.text in _REALS and len(nodes) > 1 and \
-            isinstance(nodes[1], Group) and [getattr(t, "text", "") for t in
-                                             nodes[1].children] == ["R"]:
-        k = 2
-    else:
+    k = _reals_head(nodes)
+    if k is None:
         return None
     rest = nodes[k:]
     if not rest:
@@ -233,13 +257,7 @@ def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
     if not (isinstance(rest[0], Token) and rest[0].text == "^") or len(rest) != 2:
         return None
     arg = rest[1]
-    toks = arg.children if isinstance(arg, Group) else [arg]
-    factors: list[list] = [[]]
-    for tok in toks:
-        if isinstance(tok, Token) and tok.text in ("\\times", "\\cdot", "*"):
-            factors.append([])
-        else:
-            factors[-1].append(tok)
+    factors = _space_factors(arg)
     if len(factors) > 2 or any(not f for f in factors):
         return None
     dims = []
@@ -258,24 +276,14 @@ def space_names(nodes: list) -> list | None:
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
     if len(nodes) < 3:
         return None
-    head = nodes[0]
-    k = 1
-    if isinstance(head, Token) and head.text in _REALS and isinstance(nodes[1], Group) and \
-            [getattr(t, "text", "") for t in nodes[1].children] == ["R"]:
-        k = 2
-    elif not (isinstance(head, Token) and head.text in ("\\R", "\\Re", "\\reals")):
+    k = _reals_head(nodes)
+    if k is None:
         return None
     rest = nodes[k:]
     if len(rest) != 2 or not (isinstance(rest[0], Token) and rest[0].text == "^"):
         return None
     arg = rest[1]
-    toks = arg.children if isinstance(arg, Group) else [arg]
-    factors: list[list] = [[]]
-    for tok in toks:
-        if isinstance(tok, Token) and tok.text in ("\\times", "\\cdot", "*"):
-            factors.append([])
-        else:
-            factors[-1].append(tok)
+    factors = _space_factors(arg)
     if len(factors) > 2:
         return None
     out: list = []

@@ -1169,6 +1169,9 @@ class _Run:
         sizes = target.instances()[0][1].sizes
         if name in sizes:
             return None
+        from .relations import space_names
+        if space_names(right.nodes) is not None:
+            return None            # h \in \mathbb{R}^{1 \times 30}: a vector's space, a claim
         nodes = right.nodes
         if len(nodes) >= 2 and is_token(nodes[0], "\\{", "[", "\\lbrace") and \
                 is_token(nodes[-1], "\\}", "]", "\\rbrace"):

@@ -38,6 +38,9 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
   taken for an index and dropped; ``h \in ...`` is a claim now, and ``y``, a name the
   target does not know, is unreadable (binding it as a free 1 x 5 matrix would call the
   page's correct ``dJ/db_2 = \hat{y} - y`` wrong: it follows from the page's own loss);
+* Typora's ``\part`` for ``\partial`` (ouroboros-batchnorm-affine-zh, of the second
+  round: ``\dfrac{\part y_i}{\part \hat{x_i}}``): read as the partial sign where it is
+  not a heading's ``\part{Title}``;
 * seen and left as they are: the page's own ``\ell_j`` is refused as "\ell is not a size
   of this derivation".
 
@@ -245,3 +248,14 @@ def test_a_vector_in_a_space_written_as_math_se_writes_it_is_a_claim(space, stat
     b = symrow.backward(symrow.explain("Z = hU + b_2", {"h": (1, 30), "U": (30, 5)}))
     report = symrow.check("$h \\in %s$\n" % space, b)
     assert statuses(report) == [status], report.to_text()
+
+
+def test_typora_s_part_is_the_partial_sign():
+    # Typora renders \part as ∂, and Chinese notes write \dfrac{\part l}{\part y}
+    # (ouroboros-batchnorm-affine-zh); \part{Title} stays a heading's command
+    b = symrow.backward(symrow.explain("Y = XW", {"X": (2, 2), "W": (2, 2)}))
+    page = "$$ \\dfrac{\\part L}{\\part W} = %s \\dfrac{\\part L}{\\part Y} $$\n"
+    assert statuses(symrow.check(page % "X^T", b)) == ["holds"]
+    assert statuses(symrow.check(page % "X", b)) == ["wrong"]
+    from symrow.reader.lexer import tokenize
+    assert [t.text for t in tokenize(r"\part{Intro} \part l")][:2] == ["\\part", "{"]

@@ -125,6 +125,10 @@ class Source:
         return ParseError(message, line=line, column=col, near=self.near(pos, end))
 
 
+#: commands written for another that symrow reads: Typora renders ``\part`` as ∂, and
+#: Chinese notes write ``\dfrac{\part l}{\part y}`` (ouroboros-batchnorm-affine-zh)
+_SPELLINGS = {"\\part": "\\partial"}
+
 def tokenize(text: str) -> list[Token]:
     """Split LaTeX into tokens; comments and white space are dropped."""
     return list(_tokens(text))
@@ -155,6 +159,8 @@ def _tokens(text: str) -> Iterator[Token]:
                 if j < n and text[j] == "*" and text[i + 1:j] in ("begin", "end"):
                     pass
                 kind, tok = "cmd", text[i:j]
+                if tok in _SPELLINGS and (j == n or text[j] not in "{[*"):
+                    tok = _SPELLINGS[tok]     # \part l: Typora's ∂ (not \part{Title})
                 i = j
             elif i + 1 < n and text[i + 1] == "\\":
                 kind, tok = "rowsep", "\\\\"

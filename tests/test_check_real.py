@@ -161,6 +161,28 @@ CASES = [
     Case("mathse-3400818-softmax-linear-dims.md", "gradient", "the page's own loss and labels "
          "y; memberships written \\Bbb R^{1x5} (the letter x)", "wrong", ("unreadable", "wrong"),
          (30, 30)),
+    Case("zenn-taro137-layernorm-jacobian.md", "gradient", "stored copy: lost delimiters "
+         "(bare LaTeX lines, bare align*); the page's own scalars (\\mu, \\sigma, H, "
+         "\\delta_{ij}), \\frac1\\sigma without braces", "holds", ("unreadable", "holds"),
+         artifact=True),
+    Case("qiita-hatahatadev-softmax-sum-index.md", "gradient", "a sum whose term drops its "
+         "index (\\sum_{j=1}^{n} e^{x_i}), carried on; the page's own f and Z; a worked "
+         "example's vector \\boldsymbol{x} = (1,2)", "wrong", WRONG, (29, 29),
+         today="wrong at line 38, not at the first error: line 38's \\sum_{j=1}^{2} "
+               "e^{x_i} = e^{x_1}+e^{x_2} is the page's slip carried into Z (a real error), "
+               "but line 29's definition f(x_i)= softmax(x_i) = \\frac{e^{x_i}}{\\sum_{j=1}"
+               "^{n} e^{x_i}} (i=1,2,\\dots,n) is not read (the name f; the i of the "
+               "condition written after it); and the next step on line 38, e^{x_1}+e^{x_2} "
+               "= e^1+e^2, right for the page's \\boldsymbol{x} = (1,2) (line 35, read as "
+               "a definition), is called wrong as well: x_1 is read as the entry x_{11} of "
+               "the check's X, and the page as giving no numbers"),
+    Case("nagoya-ymaeda-softmax-formula.md", "gradient", "the page's own macro "
+         "(\\PartialDiff), indices from 0 to J-1, f_i(y_0,\\cdots,y_{J-1}) for an entry, "
+         "eqnarray with \\nonumber; stored copy: i\u2019 (U+2019) for i'", "holds",
+         ("unreadable", "holds"), artifact=True),
+    Case("sumikitch-softmax-derivative-ja.md", "gradient", "stored copy: en dashes for minus "
+         "(WordPress); yi for y_i in a cases summary; Japanese words inside a display", "wrong",
+         ("unreadable", "wrong"), (78, 82), artifact=True),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -189,6 +211,9 @@ CASES = [
     Case("notion-self-attention-formula.md", "attention", "typesetting macros", "holds"),
     Case("leeinx-attention-qkv-zh.md", "attention", "the page's numbers for X and the "
          "weights, three definitions in three inline formulas on one line", "holds"),
+    Case("zenn-fumishiki-causal-mask-softmax.md", "attention", "numbers: a softmax of a "
+         "vector with a -\\infty entry; \\text{Mask} and \\text{Attention}_{\\text{causal}}"
+         " as the page's names", "wrong", WRONG, (50, 50)),
     # -- matrix products ------------------------------------------------------------------------
     Case("statisticsschool-matrix-product.md", "product", "stored copy: unclosed $", "holds",
          UNREADABLE, artifact=True),
@@ -900,6 +925,85 @@ def n_leeinx():
     assert (x @ wv).tolist() == [[3, 2], [1, 1], [4, 1]]
 
 
+def n_taro137():
+    x = RNG.normal(size=5)
+    h = x.size
+    mu = lambda x_: x_.mean()
+    sigma = lambda x_: np.sqrt(np.mean((x_ - x_.mean()) ** 2))
+    y = lambda x_: (x_ - mu(x_)) / sigma(x_)
+    s, yv, eye = sigma(x), y(x), np.eye(h)
+    jac = np.array([grad(lambda x_: y(x_)[i], x) for i in range(h)])          # [i, j]
+    dsig = grad(sigma, x)
+    dvar = grad(lambda x_: np.mean((x_ - x_.mean()) ** 2), x)
+    lines = [(eye - 1 / h) / s - np.outer(x - mu(x), dsig) / s ** 2,
+             (eye - 1 / h) / s - np.outer(x - mu(x), dvar) / (2 * s ** 3),
+             (eye - 1 / h - np.outer(x - mu(x), x - mu(x)) / (h * s ** 2)) / s,
+             (eye - (1 + np.outer(yv, yv)) / h) / s]
+    for line in lines:
+        assert close(line, jac)
+    g = RNG.normal(size=h)                                                    # ∂L/∂y
+    dx = grad(lambda x_: g @ y(x_), x)
+    assert close(jac.T @ g, dx)                                               # Σ_i ∂y_i/∂x_j ∂L/∂y_i
+    assert close((g - (g.sum() + (yv @ g) * yv) / h) / s, dx)
+    a, b = g.sum(), np.einsum("...i,...i->...", yv, g)                        # the page's Python
+    assert close((g - (a + b * yv) / h) / s, dx)
+
+
+def n_hatahatadev():
+    for x in (np.array([1.0, 2.0]), RNG.normal(size=4)):
+        page = np.exp(x) / np.array([sum(np.exp(x[i]) for _ in x) for i in range(x.size)])
+        assert close(page, np.full(x.size, 1 / x.size)) and not close(page, softmax(x))
+    z = np.e + np.e ** 2
+    assert np.isclose(z, 10.107, atol=1e-3)
+    y = softmax(np.array([1.0, 2.0]))
+    assert np.allclose(y, [0.269, 0.731], atol=5e-4) and np.isclose(y.sum(), 1)
+    assert np.allclose([np.e / z, np.e ** 2 / z], y)
+
+
+def n_nagoya():
+    y = RNG.normal(size=3)
+    f = softmax(y)
+    u = np.exp(y).sum()
+    jac = np.array([grad(lambda y_: softmax(y_)[i], y) for i in range(3)])   # [i, i']
+    du = np.exp(y)                                                            # ∂u/∂y_{i'}
+    d = np.eye(3)
+    lines = [np.exp(y)[:, None] * d / u - np.outer(np.exp(y) / u ** 2, du),
+             np.exp(y)[:, None] / u * d - np.outer(np.exp(y) / u ** 2, np.exp(y)),
+             np.exp(y)[:, None] / u * (d - np.exp(y)[None, :] / u),
+             f[:, None] * (d - f[None, :])]
+    for line in lines:
+        assert close(line, jac)
+
+
+def n_sumikitch():
+    x = RNG.normal(size=3)
+    y, z = softmax(x), np.exp(x).sum()
+    jac = np.array([grad(lambda x_: softmax(x_)[i], x) for i in range(3)])   # [i, j]
+    for i in range(3):
+        assert np.isclose((np.exp(x[i]) * z - np.exp(x[i]) ** 2) / z ** 2, jac[i, i])
+        assert np.isclose(np.exp(x[i]) / z - (np.exp(x[i]) / z) ** 2, y[i] * (1 - y[i]))
+        for j in range(3):
+            if i != j:
+                steps = [(0 * z - np.exp(x[i]) * np.exp(x[j])) / z ** 2,     # ∂e^{x_i}/∂x_j = 0
+                         -np.exp(x[i]) * np.exp(x[j]) / z ** 2, -y[i] * y[j]]
+                assert np.allclose(steps, jac[i, j], atol=1e-6)
+    for i in (2, 3):                                                          # yi: y times i
+        assert not np.isclose(y[i - 1] * (1 - y[i - 1] * i), jac[i - 1, i - 1])
+
+
+def n_fumishiki():
+    with np.errstate(invalid="ignore"):
+        p = np.exp([1.0, 2.0, -np.inf, 3.0]) / np.exp([1.0, 2.0, -np.inf, 3.0]).sum()
+    assert np.allclose(p, [0.0900, 0.2447, 0.0, 0.6652], atol=5e-5)
+    page = np.array([0.0116, 0.0315, 0.0, 0.8569])
+    assert not np.allclose(page, p, atol=1e-3) and np.isclose(page.sum(), 0.9)
+    q, k, v = (RNG.normal(size=(4, 2)) for _ in range(3))
+    mask = np.where(np.tri(4, dtype=bool), 0.0, -np.inf)
+    a = softmax(q @ k.T / np.sqrt(2) + mask)
+    assert np.allclose(np.triu(a, 1), 0) and np.allclose(a.sum(axis=1), 1)
+    assert (a @ v).shape == (4, 2)
+
+
 def product(a, b, c):
     assert close(np.array(a) @ np.array(b), np.array(c))
 
@@ -961,6 +1065,11 @@ NUMERIC = {
     "sunhaozhe-softmax-ce-split": n_sunhaozhe,
     "leeinx-attention-qkv-zh": n_leeinx,
     "mathse-3400818-softmax-linear-dims": n_mathse_3400818,
+    "zenn-taro137-layernorm-jacobian": n_taro137,
+    "qiita-hatahatadev-softmax-sum-index": n_hatahatadev,
+    "nagoya-ymaeda-softmax-formula": n_nagoya,
+    "sumikitch-softmax-derivative-ja": n_sumikitch,
+    "zenn-fumishiki-causal-mask-softmax": n_fumishiki,
     "holooly-3x4-by-4x2-product": lambda: (
         product([[2, 3, 0, 1], [4, 1, 2, 1], [0, 0, 0, 1]], [[3, 1], [1, 2], [2, 3], [0, 5]],
                 [[9, 13], [17, 17], [0, 5]]),

@@ -211,6 +211,18 @@ MESSAGES: list = [
     (r"which row or entry of (.+?)\? write (.+?) for a row or (.+?) for an entry",
      r"\1 のどの行または成分か分からない。行なら \2、成分なら \3 のように書く"),
     (r"(\\[A-Za-z]+|\\\S) is not supported here", r"\1 にはまだ対応していない"),
+    (r"(\\[A-Za-z]+\{[^{}]*\}) is not supported here \(did you mean (.+?)\?\)",
+     r"\1 にはまだ対応していない（\2 のことか）"),
+    (r"(\\[A-Za-z]+\{[^{}]*\}) is not supported here", r"\1 にはまだ対応していない"),
+    (r"the functions symrow knows are softmax, \\exp, \\sqrt, Attention, Concat, diag, and "
+     r"ReLU, GELU, \\sigma, \\tanh and \\phi entry by entry",
+     r"symrow が知っている関数は softmax, \\exp, \\sqrt, Attention, Concat, diag と、成分ごとの "
+     r"ReLU, GELU, \\sigma, \\tanh, \\phi"),
+    (r"dots inside a term: write the sum as a_1 \+ a_2 \+ \\cdots \+ a_n",
+     r"項の中に点がある：和は a_1 + a_2 + \\cdots + a_n のように書く"),
+    (r"index arithmetic needs commas between the indices, as in (.+)",
+     r"計算を含む添字は \1 のようにコンマで区切る"),
+    (r"(\\[A-Za-z]+) needs its argument in braces", r"\1 の引数は {...} で囲む"),
     (r"\\cdots needs a term before it, as in (.+)", r"\\cdots の前には \1 のように項を書く"),
     (r"\\left\\\{ is not supported; use \( \) or \[ \]",
      r"\\left\\{ には対応していない。( ) か [ ] を使う"),

@@ -17,7 +17,7 @@ matrix is a unit of its own.
 
 from __future__ import annotations
 
-from ..notation import did_you_mean, lookup_function
+from ..notation import GREEK_CAPITALS, GREEK_LOWER, did_you_mean, lookup_function
 from .. import vocab as V
 from .gradients import _name_end
 from .indices import IndexExpr, NotIndex, name_at, read_expr
@@ -359,6 +359,9 @@ class ConstructReader:
             return node.children, node.pos, node.end
         if isinstance(node, Token) and node.kind in ("num", "letter"):
             return [node], node.pos, node.end
+        if isinstance(node, Token) and node.kind == "cmd" and (
+                node.text in GREEK_LOWER or node.text in GREEK_CAPITALS):
+            return [node], node.pos, node.end     # one control word, as TeX reads \frac1\sigma
         if isinstance(node, Token) and node.kind == "cmd" and (
                 node.text in V.BOLD or node.text in V.FONT) and isinstance(cur.peek(), Group):
             group = cur.take()

@@ -132,3 +132,29 @@ def test_the_forms_in_numbers():
     y = alpha * x
     assert np.isclose(y[0, 1] / alpha, x[0, 1]) and not np.isclose(y[0, 1] / alpha, x[1, 0])
     assert np.isclose(alpha / 2 * x[0, 1], y[0, 1] / 2) and not np.isclose(y[0, 1] / 2, y[0, 1])
+
+
+@pytest.mark.parametrize("written, status", [
+    ("0.269", "holds"), ("0.2689", "holds"), ("0.27", "holds"),
+    ("0.2687", "wrong"), ("0.268", "wrong"), ("0.25", "wrong"),
+])
+def test_a_decimal_after_equals_is_the_value_rounded_to_its_places(written, status):
+    # worked examples write y_1 = e/(e + e^2) = 0.269: the value rounded to the places
+    # written (half a unit in the last place); it was compared exactly, and a correct
+    # worked example was wrong at every rounded number
+    x = np.array([1.0, 2.0])
+    y1 = np.exp(x[0]) / np.exp(x).sum()                       # 0.268941...
+    assert (abs(y1 - float(written)) <= 0.5 * 10 ** -len(written.split(".")[1])) == \
+        (status == "holds")
+    d = symrow.explain(r"Y = \mathrm{softmax}(X)", {"X": (1, 2)})
+    page = "$X = (1, 2)$\n$$ y_{11} = \\frac{e}{e + e^2} = %s $$\n" % written
+    report = symrow.check(page, d)
+    assert [s.status for s in report.steps] == ["defines", "holds", status], report.to_text()
+    assert any("read as equal to the places written" in n for n in report.notes) == \
+        (status == "holds")
+
+
+def test_a_decimal_against_symbols_is_still_an_identity():
+    d = symrow.explain(r"Y = \mathrm{softmax}(X)", {"X": (1, 2)})
+    report = symrow.check("$$ y_{11} = 0.269 $$\n", d)    # no numbers for X: not rounded
+    assert report.steps[0].status == "wrong", report.to_text()

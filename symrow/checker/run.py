@@ -257,6 +257,8 @@ class _Run:
         #: members of chains that are the chain rule written formally, by (member, target)
         self.formal_members: dict = {}
         self.notes: list[str] = []
+        #: lines where '=' before a decimal was read as rounded (see rounded_equal)
+        self.rounded_lines: set = set()
         #: unchecked steps (by id) and their verdict if the page gives no numbers
         self.pending: dict = {}
         #: conditions on sizes that hold over a stretch of the page: (start, end, conditions)
@@ -2184,7 +2186,10 @@ class _Run:
         if rel.kind == "eq":
             if self.define(ctx, lu, left, right, env, defined):
                 return None
-            return compare(left, right, ref)
+            diff = compare(left, right, ref)
+            if diff is not None and self.rounded_equal(ref, rel, left, right, lm, rm):
+                return None
+            return diff
         if rel.kind == "approx":
             return R.approx(left, right, ref, R.rounding([self.text_of(lm), self.text_of(rm)]))
         if rel.kind in ("le", "ge", "lt", "gt"):
@@ -2192,6 +2197,28 @@ class _Run:
         if rel.kind == "map":
             return R.mapping(left, right, ref, self.text_of(lm), self.text_of(rm))
         raise R.unchecked(rel.kind)
+
+    def rounded_equal(self, ref, rel, left, right, lm, rm) -> bool:
+        """``y_1 = \\frac{e}{e + e^2} = 0.269``: a decimal written after ``=`` is the value
+        rounded to the places written, as a worked example means it; the step holds when
+        the two sides agree to that rounding (half a unit in the last place), and a note
+        says how it was read.  Numbers only: symbols compared with a decimal stay wrong."""
+        from . import relations as R
+        from ..formula.values import Undecided
+        texts = [self.text_of(lm), self.text_of(rm)]
+        if not any(R._DECIMAL.search(t) for t in texts):
+            return False
+        try:
+            if R.approx(left, right, ref, R.rounding(texts)) is not None:
+                return False
+        except Undecided:
+            return False
+        line = self.src.line_col(rel.pos)[0]
+        if line not in self.rounded_lines:
+            self.rounded_lines.add(line)
+            self.notes.append(f"line {line}: '=' before a decimal is read as equal to the "
+                              f"places written ({' = '.join(' '.join(t.split()) for t in texts)})")
+        return True
 
     @staticmethod
     def numbers_at_general_sizes(left, right) -> None:

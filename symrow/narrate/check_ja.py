@@ -133,6 +133,14 @@ MESSAGES: list = [
      r"列ベクトル（\1 行目から判断した。その行は列ベクトルでなければ意味をなさない）"),
     (r"row vectors \(symrow's reading; nothing on the page says otherwise\)",
      r"行ベクトル（symrow の読み方。ページに別の記述はない）"),
+    (r"the page's numbers for (.+?) fix the sizes \((.+?)\): checked at those sizes; "
+     r"(.+?) as one row, added to every row \(as the page writes it\)",
+     r"ページの \1 の数が大きさ（\2）を決める：その大きさで検査する。\3 は 1 行で、各行に"
+     r"足す（ページの書き方どおり）"),
+    (r"the page's numbers for (.+?) fix the sizes \((.+?)\): checked at those sizes",
+     r"ページの \1 の数が大きさ（\2）を決める：その大きさで検査する"),
+    (r"'=' before a decimal is read as equal to the places written \((.+)\)",
+     r"小数の前の '=' は、書かれた桁までの一致として読む（\1）"),
     (r"line (\d+): (?P<T1>.+)", r"\1 行目：{T1}"),
     (r"lines ([\d, ]+): (?P<T1>.+)", r"\1 行目：{T1}"),
     (r"lines count through the notebook's Markdown cells: (?P<T1>.+)",

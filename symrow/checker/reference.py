@@ -51,7 +51,7 @@ __all__ = ["Quantity", "Reference", "free_symbols_of"]
 #: id -> (matrix, its free symbols): SymPy walks a whole expression tree for every
 #: ``free_symbols``, and the grounds of a backward pass are large and asked again
 #: each time the page defines a name (a check of Phuong & Hutter's backward pass
-#: spent 28 of its 31 seconds there).  The matrix is kept, so an id is not reused.
+#: took 11 s, nine tenths of it there).  The matrix is kept, so an id is not reused.
 _FREE: dict[int, tuple] = {}
 
 

@@ -2181,16 +2181,18 @@ class _Run:
             return R.membership(left, shape, self.text_of(rm))
         right = ev.value(ru, env)
         self._last = (left, right)
-        if ctx.sizes is not None and rel.kind in ("eq", "approx"):
-            self.numbers_at_general_sizes(left, right)
         if rel.kind == "eq":
             if self.define(ctx, lu, left, right, env, defined):
                 return None
+            if ctx.sizes is not None:
+                self.numbers_at_general_sizes(left, right)
             diff = compare(left, right, ref)
             if diff is not None and self.rounded_equal(ref, rel, left, right, lm, rm):
                 return None
             return diff
         if rel.kind == "approx":
+            if ctx.sizes is not None:
+                self.numbers_at_general_sizes(left, right)
             return R.approx(left, right, ref, R.rounding([self.text_of(lm), self.text_of(rm)]))
         if rel.kind in ("le", "ge", "lt", "gt"):
             return R.inequality(rel.kind, left, right, ref)
@@ -2224,7 +2226,8 @@ class _Run:
     def numbers_at_general_sizes(left, right) -> None:
         """A matrix of numbers against general sizes: its shape is the page's, and a size
         choice of the check's is not (the page's 3 x 3 against 2 x 5 for m = 2, n = 5):
-        not checked, as numbers for an operand are not (see :meth:`page_example_sizes`)."""
+        not checked, as numbers for an operand are (:meth:`define`; and see
+        :meth:`page_example_sizes`)."""
         from ..formula.values import Undecided, is_matrix
         for side, other in ((left, right), (right, left)):
             if is_matrix(side) and not side.free_symbols and is_matrix(other) and \

@@ -322,9 +322,10 @@ def _items(nodes: list, marked: bool) -> list:
                     continue
                 if text in _TEXT_CMDS or text in _CONNECTIVES:
                     if text in _TEXT_CMDS and k < len(flat) and isinstance(flat[k][1], Group):
-                        if _softmax_text(flat[k][1]) or _called(flat, k + 1) or (
+                        if _softmax_text(flat[k][1]) or \
+                                _followed_by(flat, k + 1, "(", "\\left") or (
                                 _word(flat[k][1]) and (_operated(flat, k + 1) or
-                                                       _scripted(flat, k + 1) or (
+                                                       _followed_by(flat, k + 1, "_", "^") or (
                                     items and (items[-1][0] == "rel" or
                                                _is_binop(items[-1][1]))))):
                             # \text{out} = \text{input}\times W: one word in text next
@@ -360,20 +361,13 @@ def _operated(flat: list, k: int) -> bool:
         node.text in RELATIONS or node.text in _BINOPS)
 
 
-def _scripted(flat: list, k: int) -> bool:
-    """Does a subscript or superscript follow at ``flat[k]`` (``\\text{Score}_{ij}``)?"""
+def _followed_by(flat: list, k: int, *texts: str) -> bool:
+    """Is ``flat[k]`` one of these tokens: a bracket (``\\text{Attention}(Q, K, V)``), a
+    subscript or superscript (``\\text{Score}_{ij}``)?"""
     if k >= len(flat) or flat[k][0] != "node":
         return False
     node = flat[k][1]
-    return isinstance(node, Token) and node.text in ("_", "^")
-
-
-def _called(flat: list, k: int) -> bool:
-    """Does a bracket follow at ``flat[k]`` (``\\text{Attention}(Q, K, V)``)?"""
-    if k >= len(flat) or flat[k][0] != "node":
-        return False
-    node = flat[k][1]
-    return isinstance(node, Token) and node.text in ("(", "\\left")
+    return isinstance(node, Token) and node.text in texts
 
 
 def _is_binop(node) -> bool:

@@ -68,7 +68,9 @@ class Derivation(Printable):
     * ``definitions``: each derived quantity one level down, in the entry
       symbols of the quantities it is made from (concrete sizes);
     * ``sizes``: the size names and their values (``{"m": 2, "ell": 3}``);
-    * ``parts``: the names of its parts, in order (see :meth:`select`).
+    * ``parts``: the names of its parts, in order (see :meth:`select`);
+    * ``shapes_written``: the operands whose shapes were given, for a formula read with
+      :func:`symrow.explain` (the others were inferred from the formula), else None.
 
     ``quantities`` may be given as a function, called once on first use (a
     concrete expansion can be large); ``more_quantities(quantities)`` adds
@@ -97,6 +99,7 @@ class Derivation(Printable):
         self._rebuild = rebuild
         self.title = MappingProxyType(dict(title or {}))
         self.formula = formula
+        self.shapes_written = None
         self._statement = statement
 
     def _values(self) -> Mapping:

@@ -89,6 +89,11 @@ def defined_name(nodes: list, src, ref, scripts=None):
     name = dataclasses.replace(parts, font=None).canonical
     if name in known or (parts.lowercase and parts.sub is None and parts.head in ref.sizes):
         return None
+    if parts.lowercase and parts.sub is None and parts.font in V.BOLD:
+        q = ref.by_letter.get((dataclasses.replace(parts, font=None, sup=None).canonical,
+                               parts.sup or ""))
+        if q is not None and q.rows == 1:
+            return None            # \boldsymbol{x} = (1, 2) of a 1 x n X: its one row
     if parts.sub is not None and parts.sub.isascii() and \
             dataclasses.replace(parts, sub=None, font=None).canonical in known:
         return None                # P_{12}, Q_1: an entry or row of a known matrix

@@ -497,35 +497,15 @@ class _Run:
         writes in the general sizes (a size letter, ``\\cdots``) is a general derivation
         with an example: it stays checked at the size choices, which tell m from n where
         an example with m = n could not."""
-        from ..formula.values import is_matrix
         from .general import instantiate, size_names
         for target in self.targets:
             if not target.general:
+                self._page_bias_rows(chains, target)
                 continue
             d = target.derivation
             operands = dict(getattr(d, "operands", None) or {})
             names = size_names(d)
-            ctx = self.contexts_for(target)[0]
-            shapes, first = {}, None
-            for chain in chains:
-                if chain.problem is not None or self.section_of(chain.pos) is not target or \
-                        len(chain.members) != 2 or chain.relations[0].kind != "eq":
-                    continue
-                lu, ru = (self.unit(ctx, m) for m in chain.members)
-                if isinstance(lu, tuple) or isinstance(ru, tuple) or len(lu.atoms) != 1:
-                    continue
-                (atom,) = lu.atoms.values()
-                if atom.kind != "whole" or atom.name not in operands:
-                    continue
-                try:
-                    value = ctx.evaluator.value(ru, {})
-                except Exception:  # noqa: BLE001 - not read here: read (or refused) later
-                    continue
-                if not is_matrix(value) or value.free_symbols or \
-                        shapes.setdefault(atom.name, value.shape) != value.shape:
-                    shapes = None       # an operand given two shapes: not guessed
-                    break
-                first = chain if first is None else first
+            shapes, first = self._page_numbers(chains, target)
             if not shapes or self._general_notation(chains, target, names):
                 continue             # no numbers, or a general derivation with an example
             def values_of_sizes(rows_only) -> dict:
@@ -555,12 +535,7 @@ class _Run:
                     instantiate(d, sizes)
             except Exception:  # noqa: BLE001 - a derivation that cannot be rebuilt so
                 continue
-            old = self.contexts.pop(id(target), [])
-            self._retired = getattr(self, "_retired", []) + old   # their ids stay unique
-            for key in [k for k in self.cache if isinstance(k, tuple) and len(k) == 2 and
-                        any(k[0] == id(c) for c in old)]:
-                del self.cache[key]
-            target.derivation, target.general, target._instances = concrete, False, None
+            self._retarget(target, concrete)
             line = self.src.line_col(first.pos)[0]
             said = ", ".join(f"{'ℓ' if k == 'ell' else k} = {v}" for k, v in sizes.items())
             note = (f"line {line}: the page's numbers for {', '.join(sorted(shapes))} fix "
@@ -569,6 +544,74 @@ class _Run:
                 note += (f"; {', '.join(sorted(rows_only))} as one row, added to every row "
                          f"(as the page writes it)")
             self.notes.append(note)
+
+    def _page_numbers(self, chains: list, target) -> tuple:
+        """The shapes of the matrices of numbers the page gives the target's operands
+        (``X = [[1, 0], [0, 1]]``: {X: (2, 2)}) and the first line that gives one; ({},
+        None) when it gives none, (None, None) when it gives an operand two shapes."""
+        from ..formula.values import is_matrix
+        operands = dict(getattr(target.derivation, "operands", None) or {})
+        ctx = self.contexts_for(target)[0]
+        shapes, first = {}, None
+        for chain in chains:
+            if chain.problem is not None or self.section_of(chain.pos) is not target or \
+                    len(chain.members) != 2 or chain.relations[0].kind != "eq":
+                continue
+            lu, ru = (self.unit(ctx, m) for m in chain.members)
+            if isinstance(lu, tuple) or isinstance(ru, tuple) or len(lu.atoms) != 1:
+                continue
+            (atom,) = lu.atoms.values()
+            if atom.kind != "whole" or atom.name not in operands:
+                continue
+            try:
+                value = ctx.evaluator.value(ru, {})
+            except Exception:  # noqa: BLE001 - not read here: read (or refused) later
+                continue
+            if not is_matrix(value) or value.free_symbols or \
+                    shapes.setdefault(atom.name, value.shape) != value.shape:
+                return None, None       # an operand given two shapes: not guessed
+            first = chain if first is None else first
+        return shapes, first
+
+    def _page_bias_rows(self, chains: list, target) -> None:
+        """``Y = XW + B`` with ``--shape`` for X and W only: B's shape is inferred, that
+        of XW.  A page that gives B's numbers as one row of that width means the row
+        added to every row (the bias of a layer), so the formula is read again with B one
+        row, as the page writes it; said in a note.  Not where the shape of B was given,
+        or where the formula cannot take a row there."""
+        d = target.derivation
+        written = getattr(getattr(d, "forward", None) or d, "shapes_written", None)
+        if written is None:
+            return
+        operands = dict(getattr(d, "operands", None) or {})
+        shapes, first = self._page_numbers(chains, target)
+        if not shapes:
+            return
+        rows_only = {name for name, (rows, cols) in shapes.items()
+                     if rows == 1 and name not in written and
+                     (operands[name].rows, operands[name].cols) != (1, cols) and
+                     operands[name].cols == cols}
+        if not rows_only:
+            return
+        try:
+            concrete = self._rebuilt(d, {}, rows_only)
+        except Exception:  # noqa: BLE001 - a formula that cannot take the row: as it is
+            return
+        self._retarget(target, concrete)
+        line = self.src.line_col(first.pos)[0]
+        shown = ", ".join(sorted(rows_only))
+        self.notes.append(f"line {line}: the page writes {shown} as one row, added to every "
+                          f"row (its shape was not given): checked so")
+
+    def _retarget(self, target, concrete) -> None:
+        """Check ``target`` against the derivation ``concrete`` from here on: the contexts
+        and the units read in them are made again."""
+        old = self.contexts.pop(id(target), [])
+        self._retired = getattr(self, "_retired", []) + old   # their ids stay unique
+        for key in [k for k in self.cache if isinstance(k, tuple) and len(k) == 2 and
+                    any(k[0] == id(c) for c in old)]:
+            del self.cache[key]
+        target.derivation, target.general, target._instances = concrete, False, None
 
     def _general_notation(self, chains, target, names) -> bool:
         """Does the target's part of the page write a general size (``m``, ``\\ell``, in

@@ -194,6 +194,8 @@ def backward(formula, shapes: Mapping | None = None, *, wrt=None, general: bool 
         general = not made.concrete
     fwd = explain(formula, shapes if made is not None else None if general else shapes,
                   options=opts)
+    if made is not None:     # the shapes given are the first derivation's, not all of them
+        fwd.shapes_written = made.shapes_written
     p = fwd.plan
     operands = [n for n in p.nodes if n.given]
     masks = {n.inputs[k].name for n in p.nodes for k in n.constant_inputs}

@@ -29,7 +29,7 @@ from .. import nodes as N
 from ..errors import LimitError, OptionError, ShapeError
 from ..formula import expr as E
 from ..formula.read import from_sympy, read_latex
-from ..formula.shapes import infer
+from ..formula.shapes import canonical_key, infer
 from ..limits import get_limits
 from ..narrate import Titles
 from ..seq import VecSeq
@@ -249,10 +249,14 @@ def explain(formula, shapes: Mapping | None = None, *, options: Options | None =
                 p.operands[name].latex_name if name in p.operands else name
                 for name in params["params"]))
     title = Titles("title.explain", f=tex)
-    return derive(p, kind="explain", steps=steps, options=options, title=title,
-                  sizes=general_sizes(parsed, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
-                  formula_text=E.text(parsed.result) if not parsed.written else
-                  "; ".join(f"{n} = {E.text(e)}" for n, e in parsed.definitions))
+    d = derive(p, kind="explain", steps=steps, options=options, title=title,
+               sizes=general_sizes(parsed, p, conv), rebuild=_shapes_rebuilder(p, rebuild),
+               formula_text=E.text(parsed.result) if not parsed.written else
+               "; ".join(f"{n} = {E.text(e)}" for n, e in parsed.definitions))
+    # the operands whose shapes were given (the others were inferred from the formula)
+    d.shapes_written = frozenset(canonical_key(k) if isinstance(k, str) else str(k)
+                                 for k in (shapes or {}))
+    return d
 
 
 def _check_chains(parsed: E.Formula, shapes: Mapping) -> None:

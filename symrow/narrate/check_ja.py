@@ -139,6 +139,9 @@ MESSAGES: list = [
      r"足す（ページの書き方どおり）"),
     (r"the page's numbers for (.+?) fix the sizes \((.+?)\): checked at those sizes",
      r"ページの \1 の数が大きさ（\2）を決める：その大きさで検査する"),
+    (r"the page writes (.+?) as one row, added to every row \(its shape was not given\): "
+     r"checked so",
+     r"ページは \1 を 1 行で書き、各行に足している（形は与えられていない）：そのように検査する"),
     (r"'=' before a decimal is read as equal to the places written \((.+)\)",
      r"小数の前の '=' は、書かれた桁までの一致として読む（\1）"),
     (r"line (\d+): (?P<T1>.+)", r"\1 行目：{T1}"),

@@ -1,0 +1,124 @@
+r"""Forms that published pages write and the checker now reads as their writer means them.
+
+Each form comes from a page in ``check_cases/real/`` (named at its test) and is held by a
+claim that is right and the same claim with one slip; the numbers are confirmed in numpy.
+
+* the page's vector of numbers for an input of one row (qiita-hatahatadev-softmax-sum-index:
+  ``\boldsymbol{x}=(1,2)`` against ``softmax(X)`` with X of 1 x 2): it gives X its values,
+  as ``X = \begin{pmatrix} 1 & 2 \end{pmatrix}`` does.  It used to be a new name of the
+  page's own, so ``e^{x_1}+e^{x_2} = e^1+e^2`` was judged as an identity in the entries of
+  X and a correct worked example was called wrong; a row of X, ``\boldsymbol{x}_1 = (1,
+  2)``, already gave its values.
+* a bias written as one row when the shapes of the other operands are given but not its
+  own (hongseoi-affine-exercise-ko, checked with ``--shape X=3x2 --shape W=2x3``: ``B =
+  (7,8,9)`` against ``Y = XW + B``).  B's shape was inferred from the formula, that of XW,
+  and the page's row was wrong on its line, and so was its correct ``\partial L/\partial
+  B``.  The formula is now read again with B as one row added to every row, as it is when
+  no shape is given at all, and a note says so; a shape given for B is kept.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symrow
+
+pytestmark = pytest.mark.parsers("builtin")
+
+
+def _softmax_of(rows: int):
+    return symrow.explain(r"Y = \mathrm{softmax}(X)", {"X": (rows, 2)})
+
+
+def _statuses(page: str, derivation) -> list:
+    return [s.status for s in symrow.check(page, derivation).steps]
+
+
+# -- the page's vector of numbers for an input of one row ---------------------------------------
+
+_VALUES = "Let $\\boldsymbol{x} = (1, 2)$.\n\n"
+
+
+@pytest.mark.parametrize("claim, status", [
+    (r"e^{x_1}+e^{x_2} = e^1+e^2", "holds"),
+    (r"y_1 = \frac{e^{x_1}}{e^{x_1}+e^{x_2}} = \frac{e}{e+e^2}", "holds"),
+    (r"\boldsymbol{y} = (0.269, 0.731)", "holds"),         # rounded to the places written
+    (r"e^{x_1}+e^{x_2} = e^1+e^3", "wrong"),               # the slip: x_2 is 2
+    (r"\boldsymbol{y} = (0.731, 0.269)", "wrong"),         # the entries swapped
+])
+def test_a_vector_of_numbers_gives_the_one_row_input_its_values(claim, status):
+    statuses = _statuses(_VALUES + f"$$ {claim} $$\n", _softmax_of(1))
+    assert statuses[0] == "defines"
+    assert set(statuses[1:]) == {status}, statuses
+
+
+def test_a_vector_of_the_wrong_length_is_wrong_on_its_line():
+    statuses = _statuses("Let $\\boldsymbol{x} = (1, 2, 3)$.\n", _softmax_of(1))
+    assert statuses == ["wrong"]
+
+
+def test_a_row_of_a_taller_input_still_gets_its_values():
+    page = ("Let $\\boldsymbol{x}_1 = (1, 2)$ and $\\boldsymbol{x}_2 = (0, 1)$.\n\n"
+            "$$ y_{21} = \\frac{e^{0}}{e^0+e^1} $$\n\n$$ y_{11} = \\frac{e}{e+e^3} $$\n")
+    assert _statuses(page, _softmax_of(2)) == ["defines", "defines", "holds", "wrong"]
+
+
+# -- a bias row whose shape was not given --------------------------------------------------------
+
+_AFFINE = ("$$X = \\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}, \\quad W = \\begin{pmatrix} 1 & 0 "
+           "\\\\ 0 & 1 \\end{pmatrix}, \\quad B = \\begin{pmatrix} 1 & 1 \\end{pmatrix}$$\n\n"
+           "$$Y = XW + B = \\begin{pmatrix} %s \\end{pmatrix}$$\n")
+
+
+@pytest.mark.parametrize("result, status", [
+    ("2 & 3 \\\\ 4 & 5", "holds"),
+    ("2 & 3 \\\\ 4 & 6", "wrong"),                      # the slip: 4 + 1 is 5
+    ("2 & 2 \\\\ 3 & 4", "wrong"),                      # the bias left out
+])
+def test_a_bias_row_is_added_to_every_row_when_its_shape_was_not_given(result, status):
+    d = symrow.explain("Y = XW + B", {"X": (2, 2), "W": (2, 2)})
+    report = symrow.check(_AFFINE % result, d)
+    statuses = [s.status for s in report.steps]
+    assert statuses[:3] == ["defines"] * 3, report.to_text()
+    assert statuses[-1] == status, report.to_text()
+    assert "the page writes B as one row, added to every row" in report.to_text()
+    assert "ページは B を 1 行で書き" in report.to_text(lang="ja")
+
+
+def test_a_bias_shape_that_was_given_is_kept():
+    d = symrow.explain("Y = XW + B", {"X": (2, 2), "W": (2, 2), "B": (2, 2)})
+    report = symrow.check(_AFFINE % "2 & 3 \\\\ 4 & 5", d)
+    assert report.steps[2].status == "wrong"
+    assert "2 x 2 matrix, the right side a 1 x 2 matrix" in report.steps[2].message
+
+
+def test_the_bias_gradient_of_the_affine_exercise_with_two_shapes_given():
+    from pathlib import Path
+    page = (Path(__file__).parent / "check_cases" / "real" /
+            "hongseoi-affine-exercise-ko.md").read_text(encoding="utf-8")
+    d = symrow.backward(symrow.explain("Y = XW + B", {"X": (3, 2), "W": (2, 3)}))
+    report = symrow.check(page, d)
+    assert report.verdict == "holds", report.to_text()
+    slip = page.replace("[2+1+0,1+0+0,-1+0+1]", "[2+1-1,1+0+0,0+0+1]", 1)
+    assert slip != page
+    report = symrow.check(slip, d)
+    assert report.verdict == "wrong", report.to_text()
+    wrong = [s for s in report.steps if s.status == "wrong"]
+    assert "\\partial B" in wrong[0].left, report.to_text()   # (then 2+1-1 = 3 as well)
+
+
+def test_the_vector_values_in_numbers():
+    x = np.array([1.0, 2.0])
+    y = np.exp(x) / np.exp(x).sum()
+    assert np.isclose(np.exp(x).sum(), np.e + np.e ** 2)
+    assert not np.isclose(np.exp(x).sum(), np.e + np.e ** 3)
+    assert np.allclose(np.round(y, 3), [0.269, 0.731])
+    x2 = np.array([0.0, 1.0])
+    assert np.isclose((np.exp(x2) / np.exp(x2).sum())[0], 1 / (1 + np.e))
+    assert not np.isclose(y[0], np.e / (np.e + np.e ** 3))
+    X, W, b = np.array([[1, 2], [3, 4]]), np.eye(2), np.array([1, 1])
+    assert np.array_equal(X @ W + b, [[2, 3], [4, 5]])
+    G = np.array([[2, 1, -1], [1, 0, 0], [0, 0, 1]])     # the exercise's upstream
+    assert np.array_equal(G.sum(axis=0), [3, 1, 0])      # dL/dB: summed over the rows
+    assert not np.array_equal(G.sum(axis=1), [3, 1, 0])  # (the slip sums the columns)

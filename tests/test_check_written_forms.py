@@ -15,6 +15,10 @@ claim that is right and the same claim with one slip; the numbers are confirmed 
   and the page's row was wrong on its line, and so was its correct ``\partial L/\partial
   B``.  The formula is now read again with B as one row added to every row, as it is when
   no shape is given at all, and a note says so; a shape given for B is kept.
+* an en dash for minus inside math (sumikitch-softmax-derivative-ja, a WordPress page:
+  ``y_i(1 – y_i)``, the typography's dash for " - "): read as a minus sign, as U+2212
+  already was; it was an unreadable character.  (That page stays unreadable for its own
+  names Z and n and a derivative without brackets.)
 """
 
 from __future__ import annotations
@@ -108,6 +112,19 @@ def test_the_bias_gradient_of_the_affine_exercise_with_two_shapes_given():
     assert "\\partial B" in wrong[0].left, report.to_text()   # (then 2+1-1 = 3 as well)
 
 
+# -- an en dash for minus ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim, status", [
+    ("y_1 = \\frac{e^{x_1}}{Z} \u2013 0", "holds"),
+    ("\\frac{e^{x_1}}{e^{x_1} + e^{x_2}} = 1 \u2013 y_2", "holds"),
+    ("\\frac{e^{x_1}}{e^{x_1} + e^{x_2}} = 1 \u2013 y_1", "wrong"),
+    ("y_2 \u2013 y_1 = y_1 \u2013 y_2", "wrong"),
+])
+def test_an_en_dash_in_math_is_a_minus_sign(claim, status):
+    page = "Let $Z = e^{x_1} + e^{x_2}$.\n\n$$ %s $$\n" % claim
+    assert _statuses(page, _softmax_of(1))[-1] == status
+
+
 def test_the_vector_values_in_numbers():
     x = np.array([1.0, 2.0])
     y = np.exp(x) / np.exp(x).sum()
@@ -117,6 +134,7 @@ def test_the_vector_values_in_numbers():
     x2 = np.array([0.0, 1.0])
     assert np.isclose((np.exp(x2) / np.exp(x2).sum())[0], 1 / (1 + np.e))
     assert not np.isclose(y[0], np.e / (np.e + np.e ** 3))
+    assert np.isclose(y[0], 1 - y[1]) and not np.isclose(y[0], 1 - y[0])   # the en dashes
     X, W, b = np.array([[1, 2], [3, 4]]), np.eye(2), np.array([1, 1])
     assert np.array_equal(X @ W + b, [[2, 3], [4, 5]])
     G = np.array([[2, 1, -1], [1, 0, 0], [0, 0, 1]])     # the exercise's upstream

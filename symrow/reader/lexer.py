@@ -34,7 +34,10 @@ _ARG_ENVS = frozenset({"array", "alignat", "alignat*", "alignedat", "tabular"})
 #: a few Unicode characters that students paste, and their LaTeX
 _UNICODE = {"\u2212": "-", "\u00b7": r"\cdot", "\u22c5": r"\cdot", "\u00d7": r"\times",
             "\u2032": "'", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
-            "\u2026": r"\cdots", "\u22ef": r"\cdots", "\u2192": r"\to"}
+            "\u2026": r"\cdots", "\u22ef": r"\cdots", "\u2192": r"\to",
+            # an en dash inside math: the minus of " - ", turned by a blog's typography
+            # (WordPress serves "1 – y_i")
+            "\u2013": "-"}
 
 _SINGLE = set("{}()[]^_&=+-*/,;|'<>.!:?@\"#")
 

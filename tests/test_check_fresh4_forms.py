@@ -24,13 +24,15 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
     with the hint that the sum does not use j, but only where the page writes it in a
     claim: the definition itself, ``f(x_i)= softmax(x_i) = ...`` with ``(i=1,2,\dots,n)``
     after it, is not read (the name f);
-  - the page's own vector of numbers (``\boldsymbol{x}=(1,2)``, read as a definition) does
-    not give x_1 and x_2 their numbers: ``e^{x_1}+e^{x_2} = e^1+e^2`` is checked as an
-    identity in the entries of the check's X and called wrong;
+  - the page's own vector of numbers (``\boldsymbol{x}=(1,2)``, read as a definition) did
+    not give x_1 and x_2 their numbers: ``e^{x_1}+e^{x_2} = e^1+e^2`` was checked as an
+    identity in the entries of the check's X and called wrong (since read as X's values:
+    test_check_written_forms.py);
   - a single subscript with arithmetic (``y_{J-1}`` of a page counting from 0) is refused
     as index arithmetic without commas; the page's own macro ``\PartialDiff`` and a
     typographic apostrophe in ``i’`` are not read;
-  - en dashes for minus (a WordPress page, sumikitch) are refused as unreadable characters;
+  - en dashes for minus (a WordPress page, sumikitch) were refused as unreadable characters
+    (since read as minus signs: test_check_written_forms.py);
   - a softmax of numbers with a ``-\infty`` entry is read and judged (the published
     [0.0116, 0.0315, 0.0, 0.8569] is wrong), though the explanation compares the entry as
     a fraction (numerator 29, constant 2500) rather than as a decimal.

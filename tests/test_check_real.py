@@ -172,10 +172,9 @@ CASES = [
                "e^{x_i} = e^{x_1}+e^{x_2} is the page's slip carried into Z (a real error), "
                "but line 29's definition f(x_i)= softmax(x_i) = \\frac{e^{x_i}}{\\sum_{j=1}"
                "^{n} e^{x_i}} (i=1,2,\\dots,n) is not read (the name f; the i of the "
-               "condition written after it); and the next step on line 38, e^{x_1}+e^{x_2} "
-               "= e^1+e^2, right for the page's \\boldsymbol{x} = (1,2) (line 35, read as "
-               "a definition), is called wrong as well: x_1 is read as the entry x_{11} of "
-               "the check's X, and the page as giving no numbers"),
+               "condition written after it; the page's n). The page's \\boldsymbol{x} = "
+               "(1,2) now gives X its values, so the next step on line 38, e^{x_1}+e^{x_2} "
+               "= e^1+e^2, holds, as does \\boldsymbol{y} = (0.269,0.731)"),
     Case("nagoya-ymaeda-softmax-formula.md", "gradient", "the page's own macro "
          "(\\PartialDiff), indices from 0 to J-1, f_i(y_0,\\cdots,y_{J-1}) for an entry, "
          "eqnarray with \\nonumber; stored copy: i\u2019 (U+2019) for i'", "holds",

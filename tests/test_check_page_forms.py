@@ -41,7 +41,8 @@ def test_a_boxed_result_is_a_claim(backward):
 @pytest.mark.parametrize("mask", [r"\mathbb{1}(z_1 > 0)", r"\mathbb{1}[z_1 > 0]",
                                   r"\mathbb{1}_{z_1 > 0}", r"\mathbf{1}[z_1 > 0]",
                                   r"\mathbb{I}(z_1>0)", r"1\{z_1>0\}",
-                                  r"\mathbb{1}\left(0 < z_1\right)", r"\mathbb{1}(z_1 \geq 0)"])
+                                  r"\mathbb{1}\left(0 < z_1\right)", r"\mathbb{1}(z_1 \geq 0)",
+                                  r"\mathbb{1} (z_1 > 0)"])   # not a condition ending the line
 def test_the_indicator_is_the_relu_mask(mask, backward):
     page = (r"$$\frac{\partial L}{\partial z_1} = \frac{\partial L}{\partial a_1} \odot "
             + mask + "$$")

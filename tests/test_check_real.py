@@ -171,8 +171,9 @@ CASES = [
          today="wrong at line 38, not at the first error: line 38's \\sum_{j=1}^{2} "
                "e^{x_i} = e^{x_1}+e^{x_2} is the page's slip carried into Z (a real error), "
                "but line 29's definition f(x_i)= softmax(x_i) = \\frac{e^{x_i}}{\\sum_{j=1}"
-               "^{n} e^{x_i}} (i=1,2,\\dots,n) is not read (the name f; the i of the "
-               "condition written after it; the page's n). The page's \\boldsymbol{x} = "
+               "^{n} e^{x_i}} (i=1,2,\\dots,n) is not read: its heading f(...) and its "
+               "condition are read now, but not the page's n (the length of its x = (x_1 "
+               ",x_2 ,\\dots x_n) on line 27, dots without a comma). The page's x = "
                "(1,2) now gives X its values, so the next step on line 38, e^{x_1}+e^{x_2} "
                "= e^1+e^2, holds, as does \\boldsymbol{y} = (0.269,0.731)"),
     Case("nagoya-ymaeda-softmax-formula.md", "gradient", "the page's own macro "

@@ -19,6 +19,16 @@ claim that is right and the same claim with one slip; the numbers are confirmed 
   ``y_i(1 – y_i)``, the typography's dash for " - "): read as a minus sign, as U+2212
   already was; it was an unreadable character.  (That page stays unreadable for its own
   names Z and n and a derivative without brackets.)
+* a claim's condition in brackets at the end of its line, with no space before it
+  (qiita-hatahatadev-softmax-sum-index: ``... = \frac{e^{x_i}}{\sum_{j=1}^{n} e^{x_i}}
+  (i=1,2,\dots,n)``): a bracket that holds a relation is no factor of the last term, so it
+  is the condition, as after ``\quad``; its i was an unknown name;
+* a function of the page's own as the first member of a chain (the same line: ``f(x_i)=
+  softmax(x_i) = ...``): a one-letter name the derivation does not know, applied to a
+  bracket, is a function-style heading; the chain is checked from its second member, with
+  a note.  Alone on the left (``g(z) = \frac{1}{1 + e^{-z}}``) the line is notation, as
+  ``\mathrm{Foo}(X) = ...`` was.  (That line still needs the page's n, the length of its
+  ``\boldsymbol{x}=(x_1 ,x_2 ,\dots x_n)``, which is not read: the strict xfail says so.)
 """
 
 from __future__ import annotations
@@ -123,6 +133,36 @@ def test_the_bias_gradient_of_the_affine_exercise_with_two_shapes_given():
 def test_an_en_dash_in_math_is_a_minus_sign(claim, status):
     page = "Let $Z = e^{x_1} + e^{x_2}$.\n\n$$ %s $$\n" % claim
     assert _statuses(page, _softmax_of(1))[-1] == status
+
+
+# -- a condition in brackets ending the line; a function of the page's own -----------------------
+
+@pytest.mark.parametrize("claim, status", [
+    (r"y_i = \frac{e^{x_i}}{\sum_{j=1}^{2} e^{x_j}} (i=1,2)", "holds"),
+    (r"y_i = \frac{e^{x_i}}{\sum_{j=1}^{2} e^{x_i}} (i=1,2)", "wrong"),   # the page's slip
+    (r"y_i = \frac{e^{x_i}}{\sum_{j=1}^{2} e^{x_j}} (i \neq 3)", "holds"),
+    (r"y_1 = \frac{e^{x_1}}{e^{x_1} + e^{x_2}} (1 + 0)", "holds"),           # a factor
+    (r"y_1 = \frac{e^{x_1}}{e^{x_1} + e^{x_2}} (1 + 1)", "wrong"),           # (twice)
+])
+def test_a_bracket_with_a_relation_ending_the_line_is_the_claims_condition(claim, status):
+    assert _statuses(f"$$ {claim} $$\n", _softmax_of(1)) == [status]
+
+
+@pytest.mark.parametrize("claim, status", [
+    (r"f(x_i)= softmax(x_i) = \frac{e^{x_i}}{\sum_{j=1}^{2} e^{x_j}} (i=1,2)", "holds"),
+    (r"f(x_i)= softmax(x_i) = \frac{e^{x_i}}{\sum_{j=1}^{2} e^{x_i}} (i=1,2)", "wrong"),
+])
+def test_a_function_of_the_pages_own_heads_the_chain(claim, status):
+    report = symrow.check(f"$$ {claim} $$\n", _softmax_of(1))
+    assert [s.status for s in report.steps] == [status], report.to_text()
+    assert "f(...) names a function of the page's own" in report.to_text()
+    assert "f(...) はページ独自の関数で" in report.to_text(lang="ja")
+
+
+def test_a_function_of_the_pages_own_alone_on_the_left_is_notation():
+    report = symrow.check("$$ g(z) = \\frac{1}{1 + e^{-z}} $$\n", _softmax_of(1))
+    assert not report.steps, report.to_text()
+    assert "g(...) names a function of the page's own" in report.to_text()
 
 
 def test_the_vector_values_in_numbers():

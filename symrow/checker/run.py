@@ -460,6 +460,7 @@ class _Run:
                 continue
             if chain.note_only:
                 continue
+            chain = self.without_heading(chain, target)
             remark = self.notation(chain, target)
             if remark is not None:
                 if remark:
@@ -1292,6 +1293,20 @@ class _Run:
         if isinstance(unit, tuple) and unit[0].startswith("a function-style heading"):
             return f"line {line}: {unit[0]}"
         return None
+
+    def without_heading(self, chain, target: Target):
+        """``f(x_i) = softmax(x_i) = \\frac{...}{...}``: a first member that is a
+        function-style heading of the page's own names what follows it; the claim is the
+        chain from its second member, and a note says so.  The chain as it is otherwise."""
+        if chain.problem is not None or len(chain.members) < 3 or \
+                chain.relations[0].kind != "eq":
+            return chain
+        unit = self.unit(self.contexts_for(target)[0], chain.members[0])
+        if not (isinstance(unit, tuple) and unit[0].startswith("a function-style heading")):
+            return chain
+        self.notes.append(f"line {self.src.line_col(chain.pos)[0]}: {unit[0]}")
+        return dataclasses.replace(chain, members=chain.members[1:],
+                                   relations=chain.relations[1:])
 
     def local_derivative(self, chain, target: Target) -> bool:
         """``\\partial y_i / \\partial W_{i,j} = x_j``: a derivative of something that is

@@ -261,6 +261,10 @@ def _items(nodes: list, marked: bool) -> list:
                 depth = max(0, depth - 1)
                 skip_delim = True
             elif node.kind in ("sym", "cmd") and text in _OPEN:
+                if depth == 0 and text == "(" and _trailing_condition(flat, k - 1, items):
+                    # f(x_i) = ... (i=1,2,\dots,n): a condition in brackets at the end
+                    # of a claim, as after \quad, not a factor of its last term
+                    items.append(("space", node))
                 depth += 1
             elif node.kind in ("sym", "cmd") and text in _CLOSE:
                 depth = max(0, depth - 1)
@@ -340,6 +344,60 @@ def _items(nodes: list, marked: bool) -> list:
                     continue
         items.append(("node", node))
     return items
+
+
+#: how far a condition in brackets and the claim before it are looked for, in nodes
+_NEAR = 200
+#: fonts whose group may take a bracket as an argument (the indicator \mathbb{1}(z > 0))
+_FONTS = {"\\mathbb", "\\mathbf", "\\mathrm", "\\operatorname", "\\text", "\\boldsymbol",
+          "\\bm", "\\mathds", "\\mathit", "\\mathsf"}
+
+
+def _trailing_condition(flat: list, k: int, items: list) -> bool:
+    """Does the ``(`` at ``flat[k]`` open a bracket that ends the line (a break, the end
+    of the display) and holds a relation at its own level (``(i=1,2,\\dots,n)``, ``(j
+    \\neq i)``), after a claim (a relation before it on the line)?  A factor in brackets
+    never holds a relation, so the bracket is the claim's condition.  Both looks are
+    bounded (a condition is short, and so is the claim before it on its line), so a long
+    text with many brackets is read in linear time."""
+    if k == 0 or flat[k - 1][0] != "node" or getattr(flat[k - 1][1], "end", None) == \
+            flat[k][1].pos:
+        return False            # \mathbb{1}(z > 0), f(x > 0): an argument, next to its name
+    if k >= 2 and isinstance(flat[k - 1][1], Group) and isinstance(flat[k - 2][1], Token) \
+            and (flat[k - 2][1].text in _FONTS):
+        return False            # \mathbb{1} (z > 0): the indicator's argument
+    for kind, _ in reversed(items[-_NEAR:]):
+        if kind in ("edge", "row"):
+            return False
+        if kind == "rel":
+            break
+    else:
+        return False
+    depth, related = 0, False
+    for j in range(k, min(len(flat), k + _NEAR)):
+        kind, node = flat[j]
+        if kind == "edge":
+            return False
+        if not isinstance(node, Token):
+            continue
+        if node.text == "(":
+            depth += 1
+        elif node.text == ")":
+            depth -= 1
+            if depth == 0:
+                after = next((flat[a] for a in range(j + 1, len(flat))
+                              if not (isinstance(flat[a][1], Token) and
+                                      flat[a][1].text in _WIDE | {".", ","})), None)
+                ends = after is None or after[0] == "edge" or (
+                    isinstance(after[1], Token) and (after[1].kind == "rowsep" or
+                                                     after[1].text in _BREAK or
+                                                     after[1].newline))
+                return related and ends
+        elif depth == 1 and node.kind in ("sym", "cmd") and node.text in RELATIONS:
+            related = True
+        elif node.text in ("\\left", "\\right") or node.kind == "rowsep":
+            return False
+    return False
 
 
 def _word(group) -> bool:

@@ -429,6 +429,9 @@ MESSAGES: list = [
     (r"softmax\((.+?)\) is read as (.+?), the page's shorthand \(the softmax of one "
      r"number would be 1\)",
      r"softmax(\1) はページの略記として \2 と読む（数1つの softmax なら 1 になる）"),
+    (r"a function-style heading: (.+) names a function of the page's own, not one of this "
+     r"derivation; not checked",
+     r"関数の形の見出し：\1 はページ独自の関数で、この導出の関数ではないので検査しない"),
     (r"a function-style heading: (.+) is not this derivation's result \((.+)\); not checked",
      r"関数の形の見出し：\1 はこの導出の結果（\2）ではないので検査しない"),
     (r"the page's name for the upstream gradient: (.+?) \((.+)\), the one matrix of free "

@@ -292,6 +292,13 @@ class NameReader:
             q = ref.by_letter.get((key, parts.sup or ""))
             if q is None and parts.canonical in getattr(ref, "page_scalars", {}):
                 return Atom("constant", parts.canonical), sup    # the page's own number
+            if q is None and sub is None and parts.sub is None and parts.sup is None and \
+                    parts.accent is None and len(parts.head) == 1 and \
+                    is_token(cur_next(self), "("):
+                # f(x_i) = softmax(x_i) = ...: the page's own name for a function
+                raise TranslateError(f"a function-style heading: {' '.join(shown.split())}"
+                                     f"(...) names a function of the page's own, not one "
+                                     f"of this derivation; not checked", pos, end)
             if q is None:
                 raise self._unknown_name(parts, shown, pos, end)
             upper = dataclasses.replace(parts, font=None, sub=None, sup=None,

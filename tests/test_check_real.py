@@ -205,6 +205,10 @@ CASES = [
     Case("ecomnet-softmax-ce-batch-zh.md", "gradient", "stored copy: KaTeX glyph runs "
          "around LaTeX without delimiters", "wrong", ("unreadable", "wrong"), (35, 35),
          artifact=True),
+    Case("mathse-3072387-matrix-derivative-dims.md", "gradient", "the chain rule's shorthand "
+         "with a wrong factor (\\partial f/\\partial W = X), a differential d(L); the page's "
+         "own shapes in code (X.shape=(1, m)); stored copy: the answer's \\eqalign without "
+         "delimiters", "wrong", ("unreadable", "wrong"), (39, 39), artifact=True),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -1177,6 +1181,20 @@ def n_ecomnet():
     assert close(page, np.ones((3, 10))) and not close(page, batch)   # line 39
 
 
+def n_mathse_3072387():
+    x, w, b, y = (RNG.normal(size=s) for s in ((1, 4), (4, 10), (1, 10), (10, 1)))
+    loss = lambda w_: ((x @ w_ + b) @ y).item()                       # L = f y
+    dw = grad(loss, w)
+    assert close(dw, x.T @ y.T) and (y @ x).shape == (10, 4) != dw.shape
+    jac = np.zeros((10, 4, 10))                                       # ∂f_k / ∂W_ij
+    for k in range(10):
+        jac[k] = grad(lambda w_: (x @ w_ + b)[0, k], w)
+    assert close(jac, np.einsum("i,jk->kij", x[0], np.eye(10)))     # x_i δ_jk: no matrix X
+    assert close(grad(lambda f_: (f_ @ y).item(), x @ w + b), y.T)     # ∂L/∂f: y, laid as f
+    dW = 1e-3 * RNG.normal(size=(4, 10))
+    assert np.isclose(loss(w + dW) - loss(w), (x @ dW @ y).item())     # d(L) = X dW y
+
+
 def product(a, b, c):
     assert close(np.array(a) @ np.array(b), np.array(c))
 
@@ -1250,6 +1268,7 @@ NUMERIC = {
     "bushuhui-softmax-ce-zh": n_bushuhui,
     "hwanyo14-multilayer-gd-ko": n_hwanyo14,
     "ecomnet-softmax-ce-batch-zh": n_ecomnet,
+    "mathse-3072387-matrix-derivative-dims": n_mathse_3072387,
     "holooly-3x4-by-4x2-product": lambda: (
         product([[2, 3, 0, 1], [4, 1, 2, 1], [0, 0, 0, 1]], [[3, 1], [1, 2], [2, 3], [0, 5]],
                 [[9, 13], [17, 17], [0, 5]]),

@@ -10,6 +10,12 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
 * a cases row with a comma before its condition, ``\hat y_j(1-\hat y_j),&\quad k = j``
   (the same page): the comma of the prose was read into the value ("unexpected ','"); a
   comma that ends a value with a condition after it is now dropped;
+* a sum up to the page's own size, ``\sum_{i=1}^V`` (the same page): a display holding it
+  is refused with "the upper bound V of a sum is not a size this check knows", but the
+  step from it to the next side was refused with "cannot tell what range the index V runs
+  over; give a sum its bounds, as in \sum_{V=1}^{3}" (the bound called an index: the range
+  was looked up on the side that does not use it); both now give the first message (the
+  size itself stays the page's own, and unreadable);
 * a formula pasted from a PDF or a Word equation (hwanyo14-multilayer-gd-ko): Unicode
   mathematical italic letters (``𝑋𝑊_1 + 𝑏_1 = 𝑍_1``, ``𝐴_1^{𝑇}``), the partial sign ``∂``,
   ``⊙`` and the tricolon ``⁝`` for vertical dots were refused as unexpected characters;
@@ -26,8 +32,6 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
   test_check_real, with its reason):
   - a size the page names itself as a sum's bound (``\sum_{i=1}^V``, the number of
     classes; ningyuwhut), and ``log`` typed as a word: unreadable;
-  - a step after a display that sums to the page's own bound V is refused with "cannot
-    tell what range the index V runs over", which names the bound an index;
   - the softmax written as the page's own function of a bold row, ``s(\mathbf x)_i``, and
     displays in MathJax ``<script type="math/tex; mode=display">`` tags (mattpetersen):
     the tags are read, ``s(\mathbf x)_i`` is not ("which row or entry of S?");
@@ -119,6 +123,24 @@ def test_a_comma_inside_a_cases_value_is_still_refused():
              r"\hat y_k & k = j \\ 0 & k \neq j\end{cases}")
     report = symrow.check(f"$$ {claim} $$", softmax_backward())
     assert report.verdict == "unreadable", report.to_text()
+
+
+def test_a_page_s_own_bound_is_named_a_bound_on_both_sides_of_a_step():
+    # the page's V (its number of classes) as a sum's bound: the step from the display that
+    # holds the sum to the next side was refused with "cannot tell what range the index V
+    # runs over; give a sum its bounds, as in \sum_{V=1}^{3}", which names the bound an
+    # index; it is the message of the display itself now
+    page = (r"$$ \frac{\partial \hat y_{11}}{\partial \theta_{12}} = -\frac{exp(\theta_{11}) "
+            r"exp(\theta_{12})}{(\sum_{i=1}^V exp(\theta_{1i}))^2} = -\hat y_{11} \hat y_{12} $$")
+    report = symrow.check(page, softmax_backward())
+    assert statuses(report) == ["unreadable", "unreadable"], report.to_text()
+    text = report.to_text()
+    assert text.count("the upper bound V of a sum is not a size this check knows") == 2, text
+    assert "the index V" not in text
+    three = page.replace("^V", "^3")
+    assert statuses(symrow.check(three, softmax_backward())) == ["holds", "holds"]
+    slip = three.replace(r"-\hat y_{11} \hat y_{12} $$", r"\hat y_{11} \hat y_{12} $$")
+    assert statuses(symrow.check(slip, softmax_backward())) == ["holds", "wrong"]
 
 
 # -- a formula pasted with Unicode mathematical letters ------------------------------------------

@@ -41,6 +41,11 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
     denominator ``\sum_k (e^{z_k})^2``, is found;
   - the bold and monospace ones ``𝟏`` and ``𝟷`` for a ones vector, and ``∑`` in a KaTeX
     glyph run, are still unexpected characters;
+  - the chain rule's shorthand with a wrong factor, ``\frac{\partial f}{\partial W} = X``
+    (mathse-3072387), is "a Jacobian of a matrix by a matrix ... not read", as every such
+    factor is: its slip cannot be told from the right shorthand; the page's ``\partial L /
+    \partial f = y`` is taken as its upstream gradient, 1 x 10, where the page's y is 10 x 1
+    (written in code, ``y.shape=(10, 1)``, which is not read);
   - plain-text worked examples (Python lists, ``Q × Kᵀ / √d_k``; numbers in code fences)
     stay unreadable, as before.
 

@@ -183,6 +183,32 @@ CASES = [
     Case("sumikitch-softmax-derivative-ja.md", "gradient", "stored copy: en dashes for minus "
          "(WordPress); yi for y_i in a cases summary; Japanese words inside a display", "wrong",
          ("unreadable", "wrong"), (78, 82), artifact=True),
+    Case("ningyuwhut-softmax-ce-gradient-zh.md", "gradient", "exp( ) and log typed as "
+         "words, cases with 'value,&\\quad condition', the page's size V as a sum's bound, "
+         "its own loss J with labels y_i", "holds", ("unreadable", "holds")),
+    Case("mattpetersen-softmax-row-jacobian.md", "gradient", "MathJax script tags for "
+         "displays; the softmax as the page's own function s(\\mathbf x)_i; \\nabla_{\\mathbf "
+         "s}; its own loss H", "holds", ("unreadable", "holds")),
+    Case("bushuhui-softmax-ce-zh.ipynb", "gradient", "eqnarray outside $$; the page's own "
+         "loss C with labels y_i; a sum over j implied by the chain rule", "wrong",
+         ("unreadable", "wrong"), (132, 132),
+         today="wrong at line 141, a real error of the page (the quotient rule's denominator "
+               "written \\sum_k (e^{z_k})^2 for (\\sum_k e^{z_k})^2), and at line 142 (the "
+               "step from that line back to the right one), not at the first error: line "
+               "132's \\partial C/\\partial a_j = -\\sum_j y_j \\frac{1}{a_j} is not read "
+               "(the page's loss C, whose definition names the labels y_i the backward "
+               "target does not know)"),
+    Case("hwanyo14-multilayer-gd-ko.ipynb", "gradient", "Unicode mathematical italic "
+         "letters, \u2202, \u2299 and \u205d pasted into LaTeX; the bold and monospace ones "
+         "\U0001d7cf, \U0001d7f7; '###$$' headings glued to displays; the page's own names "
+         "of a two-layer network", "wrong", ("unreadable", "wrong"), (84, 84)),
+    Case("ecomnet-softmax-ce-batch-zh.md", "gradient", "stored copy: KaTeX glyph runs "
+         "around LaTeX without delimiters", "wrong", ("unreadable", "wrong"), (35, 35),
+         artifact=True),
+    Case("mathse-3072387-matrix-derivative-dims.md", "gradient", "the chain rule's shorthand "
+         "with a wrong factor (\\partial f/\\partial W = X), a differential d(L); the page's "
+         "own shapes in code (X.shape=(1, m)); stored copy: the answer's \\eqalign without "
+         "delimiters", "wrong", ("unreadable", "wrong"), (39, 39), artifact=True),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -214,6 +240,9 @@ CASES = [
     Case("zenn-fumishiki-causal-mask-softmax.md", "attention", "numbers: a softmax of a "
          "vector with a -\\infty entry; \\text{Mask} and \\text{Attention}_{\\text{causal}}"
          " as the page's names", "wrong", WRONG, (50, 50)),
+    Case("amanailab-sdpa-code-lab.md", "attention", "plain text (Unicode \u1d40, \u221a, "
+         "Python lists); stored copy: a step glued to the formula", "wrong",
+         ("unreadable", "wrong"), (30, 30), artifact=True),
     # -- matrix products ------------------------------------------------------------------------
     Case("statisticsschool-matrix-product.md", "product", "stored copy: unclosed $", "holds",
          UNREADABLE, artifact=True),
@@ -231,6 +260,8 @@ CASES = [
     Case("holooly-3x4-by-4x2-product.md", "product", "stored copy: lost delimiters (bare "
          "LaTeX lines), products written 2(3)", "holds", ("unreadable", "holds"),
          artifact=True),
+    Case("monoknock-matmul-3x3-by-hand.ipynb", "product", "plain text in code fences of "
+         "Markdown cells", "holds", ("unreadable", "holds"), artifact=True),
 ]
 
 BY_ID = {case.id: case for case in CASES}
@@ -1004,6 +1035,166 @@ def n_fumishiki():
     assert (a @ v).shape == (4, 2)
 
 
+def n_ningyuwhut():
+    theta = RNG.normal(size=3)
+    yhat = softmax(theta)
+    e, total = np.exp(theta), np.exp(theta).sum()
+    jac = np.array([grad(lambda t_: softmax(t_)[j], theta) for j in range(3)])   # [j, k]
+    for j in range(3):
+        assert np.isclose((e[j] * total - e[j] * e[j]) / total ** 2, jac[j, j])  # k = j
+        assert np.isclose(e[j] / total - (e[j] / total) ** 2, yhat[j] * (1 - yhat[j]))
+        for k in range(3):
+            if k != j:
+                assert np.isclose(-e[j] * e[k] / total ** 2, jac[j, k])
+                assert np.isclose(-yhat[j] * yhat[k], jac[j, k])
+    y = np.eye(3)[1]
+    dj = grad(lambda t_: -np.sum(y * np.log(softmax(t_))), theta)
+    for k in range(3):
+        others = [i for i in range(3) if i != k]
+        steps = [-sum(y[i] / yhat[i] * jac[i, k] for i in range(3)),
+                 -y[k] / yhat[k] * yhat[k] * (1 - yhat[k])
+                 - sum(y[i] / yhat[i] * (-yhat[i] * yhat[k]) for i in others),
+                 -y[k] * (1 - yhat[k]) + sum(y[i] * yhat[k] for i in others),
+                 -y[k] + y[k] * yhat[k] + sum(y[i] * yhat[k] for i in others),
+                 yhat[k] * y.sum() - y[k], yhat[k] - y[k]]
+        assert np.allclose(steps, dj[k], atol=1e-6)
+
+
+def n_mattpetersen():
+    x = RNG.normal(size=(1, 3))
+    s = softmax(x)
+    jac = np.array([grad(lambda x_: softmax(x_)[0, i], x)[0] for i in range(3)])  # [i, j]
+    assert close(jac, np.diag(s[0]) - s.T @ s)                       # diag(s) - s^T s, s a row
+    assert close(np.diag(jac), s[0] - s[0] ** 2) and close(jac, jac.T)
+    y = np.eye(3)[[2]]
+    assert close(grad(lambda s_: -np.sum(y * np.log(s_)), s), -y / s)   # ∇_s H = -y/s
+    dx = grad(lambda x_: -np.sum(y * np.log(softmax(x_))), x)
+    lines = [-(y / s) @ (np.diag(s[0]) - s.T @ s), (y / s) @ s.T @ s - (y / s) @ np.diag(s[0]),
+             y @ np.repeat(s, 3, axis=0) - y, s - y]
+    for line in lines:
+        assert close(line, dx)
+
+
+def n_amanailab():
+    def attention(q, k, v):
+        return softmax(np.array(q) @ np.array(k).T / np.sqrt(2)) @ np.array(v)
+    out = attention([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 2], [3, 4]])
+    assert close(np.round(out, 5), [[1.66048, 2.66048], [2.33952, 3.33952]])
+    assert not np.allclose(out, [[1.66082, 2.66082], [2.33918, 3.33918]], atol=5e-6)
+    one = attention([[1, 0]], [[1, 0], [0, 1]], [[10, 20], [30, 40]])
+    assert close(np.round(one, 5), [[16.60477, 26.60477]])
+    assert not np.allclose(one, [[16.60882, 26.60882]], atol=5e-6)
+    weight = (out[0, 0] - 1) / 2                                      # the weight on V's row 2
+    assert np.isclose(weight, 0.33024, atol=5e-6) and not np.isclose(weight, 0.33041, atol=5e-6)
+
+
+def n_monoknock():
+    a = np.array([[-1, 2, 3], [4, -5, 6], [7, 8, -9]])
+    b = np.array([[0, 2, 1], [0, 2, -8], [2, 9, -1]])
+    terms = [[(0, 0, 6), (-2, 4, 27), (-1, -16, -3)], [(0, 0, 12), (8, -10, 54), (4, 40, -6)],
+             [(0, 0, -18), (14, 16, -81), (7, -64, 9)]]
+    for i in range(3):
+        for j in range(3):
+            assert [a[i, k] * b[k, j] for k in range(3)] == list(terms[i][j])
+    assert (a @ b).tolist() == [[6, 29, -20], [12, 52, 38], [-18, -51, -48]]
+    assert [[sum(t) for t in row] for row in terms] == (a @ b).tolist()
+    c = np.array([[1, 2, 3]])
+    assert (a @ c.T).tolist() == [[12], [12], [-4]] != [[6], [12], [-18]]
+    assert (a @ b)[:, :1].tolist() == [[6], [12], [-18]]              # the code's global b
+
+
+def n_bushuhui():
+    z = RNG.normal(size=3)
+    a, e = softmax(z), np.exp(z)
+    y = np.eye(3)[1]
+    dc_da = grad(lambda a_: -np.sum(y * np.log(a_)), a)
+    assert close(dc_da, -y / a)                                       # -y_j / a_j, one term
+    assert not np.allclose(dc_da, -np.sum(y / a))                     # the page's sum
+    assert np.isclose(grad(lambda a_: -np.sum(np.array([0, 1, 0]) * np.log(a_)),
+                           np.array([0.2, 0.5, 0.3]))[0], 0)
+    assert np.isclose(-np.sum(np.array([0, 1, 0]) / np.array([0.2, 0.5, 0.3])), -2)
+    jac = np.array([grad(lambda z_: softmax(z_)[j], z) for j in range(3)])   # [j, i]
+    for i in range(3):
+        right = (e.sum() * e[i] - e[i] ** 2) / e.sum() ** 2
+        page = (e.sum() * e[i] - e[i] ** 2) / np.sum(e ** 2)
+        assert np.isclose(right, jac[i, i]) and not np.isclose(page, jac[i, i])
+        assert np.isclose(a[i] * (1 - a[i]), jac[i, i])
+        for j in range(3):
+            if j != i:
+                assert np.isclose((0 * e.sum() - e[j] * e[i]) / e.sum() ** 2, jac[j, i])
+    dz = grad(lambda z_: -np.sum(y * np.log(softmax(z_))), z)
+    for i in range(3):
+        others = [j for j in range(3) if j != i]
+        steps = [sum(-y[j] / a[j] * jac[j, i] for j in range(3)),
+                 -y[i] / a[i] * a[i] * (1 - a[i]) + sum(y[j] / a[j] * a[i] * a[j] for j in others),
+                 -y[i] + y[i] * a[i] + sum(y[j] * a[i] for j in others),
+                 -y[i] + a[i] * y.sum(), -y[i] + a[i]]
+        assert np.allclose(steps, dz[i], atol=1e-6)
+    w, x, bias = RNG.normal(size=(3, 4)), RNG.normal(size=4), 0.3
+    dw = grad(lambda w_: -np.sum(y * np.log(softmax(w_ @ x + bias))), w)
+    p = softmax(w @ x + bias)
+    assert close(dw, np.outer(p - y, x))                              # (a_i - y_i) x_j
+    assert not close(dw, np.outer(p - y, np.ones(4)) * x[:3, None])   # the page's x_i
+
+
+def n_hwanyo14():
+    sig = lambda t: 1 / (1 + np.exp(-t))
+    x, y = RNG.normal(size=(3, 3)), np.array([[1.0], [0.0], [1.0]])
+    w1, b1, w2, b2 = (RNG.normal(size=s) for s in ((3, 2), (1, 2), (2, 1), (1, 1)))
+
+    def loss(w1_=w1, b1_=b1, w2_=w2, b2_=b2):
+        a2 = sig(sig(x @ w1_ + b1_) @ w2_ + b2_)
+        return -np.sum(y * np.log(a2) + (1 - y) * np.log(1 - a2))
+
+    a1 = sig(x @ w1 + b1)
+    a2 = sig(a1 @ w2 + b2)
+    ones = np.ones((3, 1))
+    assert close(grad(lambda w_: loss(w2_=w_), w2), a1.T @ (-(y - a2)))      # line 61, 2 x 1
+    db2 = grad(lambda b_: loss(b2_=b_), b2)
+    assert close(db2, ones.T @ (-(y - a2))) and db2.shape == (1, 1) != w2.shape  # line 84
+    inner = (-(y - a2)) @ w2.T * a1 * (1 - a1)
+    assert close(grad(lambda w_: loss(w1_=w_), w1), x.T @ inner)              # line 157
+    assert close(grad(lambda b_: loss(b1_=b_), b1), ones.T @ inner)           # line 162
+    t = np.linspace(-10, 10, 2001)
+    assert np.max(sig(t) * (1 - sig(t))) <= 0.25 < min(2.37, 6.10, 1.81, 4.82)  # line 124
+    assert close(np.array([[0.7], [0.3], [0.6]]) @ np.array([[0.02, 0.16]]),
+                 [[0.014, 0.112], [0.006, 0.048], [0.012, 0.096]])          # line 149's numbers
+
+
+def n_ecomnet():
+    z = RNG.normal(size=10)
+    p, y = softmax(z), np.eye(10)[4]
+    dl = grad(lambda z_: -np.sum(y * np.log(softmax(z_))), z)
+    jac = np.array([grad(lambda z_: softmax(z_)[j], z) for j in range(10)])   # [j, i]
+    for i in range(10):
+        others = [j for j in range(10) if j != i]
+        steps = [sum(-y[j] / p[j] * jac[j, i] for j in range(10)),
+                 sum(-y[j] / p[j] * jac[j, i] for j in others) + (p[i] - 1) * y[i],
+                 sum(p[i] * y[j] for j in others) + (p[i] - 1) * y[i], p[i] - y[i]]
+        assert np.allclose(steps, dl[i], atol=1e-6)
+    assert np.isclose(y.sum(), 1) and np.isclose(sum(y[4] for _ in range(10)), 10)
+    zs, ys = RNG.normal(size=(3, 10)), np.eye(10)[[1, 7, 4]]
+    batch = grad(lambda z_: -np.sum(ys * np.log(softmax(z_))), zs)
+    assert close(batch, softmax(zs) - ys)                             # line 38
+    page = np.array([[softmax(np.array([zs[r, c] - ys[r, 0]]))[0] for c in range(10)]
+                     for r in range(3)])
+    assert close(page, np.ones((3, 10))) and not close(page, batch)   # line 39
+
+
+def n_mathse_3072387():
+    x, w, b, y = (RNG.normal(size=s) for s in ((1, 4), (4, 10), (1, 10), (10, 1)))
+    loss = lambda w_: ((x @ w_ + b) @ y).item()                       # L = f y
+    dw = grad(loss, w)
+    assert close(dw, x.T @ y.T) and (y @ x).shape == (10, 4) != dw.shape
+    jac = np.zeros((10, 4, 10))                                       # ∂f_k / ∂W_ij
+    for k in range(10):
+        jac[k] = grad(lambda w_: (x @ w_ + b)[0, k], w)
+    assert close(jac, np.einsum("i,jk->kij", x[0], np.eye(10)))     # x_i δ_jk: no matrix X
+    assert close(grad(lambda f_: (f_ @ y).item(), x @ w + b), y.T)     # ∂L/∂f: y, laid as f
+    dW = 1e-3 * RNG.normal(size=(4, 10))
+    assert np.isclose(loss(w + dW) - loss(w), (x @ dW @ y).item())     # d(L) = X dW y
+
+
 def product(a, b, c):
     assert close(np.array(a) @ np.array(b), np.array(c))
 
@@ -1070,6 +1261,14 @@ NUMERIC = {
     "nagoya-ymaeda-softmax-formula": n_nagoya,
     "sumikitch-softmax-derivative-ja": n_sumikitch,
     "zenn-fumishiki-causal-mask-softmax": n_fumishiki,
+    "ningyuwhut-softmax-ce-gradient-zh": n_ningyuwhut,
+    "mattpetersen-softmax-row-jacobian": n_mattpetersen,
+    "amanailab-sdpa-code-lab": n_amanailab,
+    "monoknock-matmul-3x3-by-hand": n_monoknock,
+    "bushuhui-softmax-ce-zh": n_bushuhui,
+    "hwanyo14-multilayer-gd-ko": n_hwanyo14,
+    "ecomnet-softmax-ce-batch-zh": n_ecomnet,
+    "mathse-3072387-matrix-derivative-dims": n_mathse_3072387,
     "holooly-3x4-by-4x2-product": lambda: (
         product([[2, 3, 0, 1], [4, 1, 2, 1], [0, 0, 0, 1]], [[3, 1], [1, 2], [2, 3], [0, 5]],
                 [[9, 13], [17, 17], [0, 5]]),

@@ -1789,9 +1789,10 @@ class _Run:
         if isinstance(before, tuple) or any(a.kind == "row" for a in before.atoms.values()):
             return chain
         line = self.src.line_col(rels[-1].pos)[0]
-        self.notes.append(f"line {line}: {self.text_of(chain.members[-2])} "
-                          f"{rels[-1].token.text} {self.text_of(chain.members[-1])} is read "
-                          f"as the page's correction of the side before the arrow")
+        said = " ".join(f"{self.text_of(chain.members[-2])} {rels[-1].token.text} "
+                        f"{self.text_of(chain.members[-1])}".split())   # one line of a note
+        self.notes.append(f"line {line}: {said} is read as the page's correction of the side "
+                          f"before the arrow")
         members = chain.members[:-2] + [chain.members[-1]]
         return dataclasses.replace(chain, members=members, relations=rels[:-1])
 

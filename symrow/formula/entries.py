@@ -222,7 +222,9 @@ def step_ranges(left: Unit, right: Unit, ref) -> dict:
     out = {}
     for name in sorted(set(lu) | set(ru)):
         known = {size for size, _ in lu.get(name, ()) if size is not None}
-        out[name] = index_range(name, lu if known else ru)
+        # an index only the left side uses is judged where it is used (a sum's bound
+        # named by the page, \sum_{i=1}^V, is then said to be no size of the check)
+        out[name] = index_range(name, lu if known or name not in ru else ru)
     return out
 
 

@@ -426,6 +426,8 @@ MESSAGES: list = [
      r"\1 は \2 の成分と読む（ページは \3 を全体としてのみ、\4 を添字付きでのみ書く）"),
     (r"an exponent is infinite or undefined", r"指数が無限大か未定義になる"),
     (r" \((\d+)\)", r" \1 "),
+    (r"(.+) is read as the page's correction of the side before the arrow",
+     r"\1 は、矢印の前の辺をページが書き直したものと読む"),
     (r"softmax\((.+?)\) is read as (.+?), the page's shorthand \(the softmax of one "
      r"number would be 1\)",
      r"softmax(\1) はページの略記として \2 と読む（数1つの softmax なら 1 になる）"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 from typing import Iterator, Union
 
 from ..errors import ParseError
@@ -37,7 +38,30 @@ _UNICODE = {"\u2212": "-", "\u00b7": r"\cdot", "\u22c5": r"\cdot", "\u00d7": r"\
             "\u2026": r"\cdots", "\u22ef": r"\cdots", "\u2192": r"\to",
             # an en dash inside math: the minus of " - ", turned by a blog's typography
             # (WordPress serves "1 – y_i")
-            "\u2013": "-"}
+            "\u2013": "-",
+            # pasted from a PDF or a Word equation: the partial sign, the Hadamard circle,
+            # vertical dots (and the tricolon typed for them)
+            "\u2202": r"\partial", "\u2299": r"\odot", "\u22ee": r"\vdots",
+            "\u205d": r"\vdots"}
+
+
+def _math_italic(ch: str) -> str | None:
+    """The letter of a mathematical italic character (U+1D434 to U+1D467: ``𝑋`` is X,
+    ``𝑏`` is b; the italic h is U+210E), as a PDF or a Word equation pastes a formula's
+    letters; None for any other character (bold and script letters keep meaning of their
+    own and stay refused)."""
+    code = ord(ch)
+    if ch == "\u210e":
+        return "h"
+    if 0x1D434 <= code <= 0x1D467:
+        k = code - 0x1D434
+        return chr(ord("A") + k) if k < 26 else chr(ord("a") + k - 26)
+    return None
+
+
+#: the mathematical italic letters, as a table for str.translate
+_ITALIC = {code: _math_italic(chr(code)) for code in [*range(0x1D434, 0x1D468), 0x210E]}
+_HAS_ITALIC = re.compile("[\U0001D434-\U0001D467\u210e]")
 
 _SINGLE = set("{}()[]^_&=+-*/,;|'<>.!:?@\"#")
 
@@ -104,7 +128,9 @@ class Source:
     """The text being checked: maps offsets to 1-based line and column."""
 
     def __init__(self, text: str):
-        self.text = text
+        # mathematical italic letters are their letters (see _math_italic): one character
+        # for one, so every offset stays where it was
+        self.text = text.translate(_ITALIC) if _HAS_ITALIC.search(text) else text
         self._starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
 
     def line_col(self, pos: int) -> tuple[int, int]:
@@ -204,6 +230,9 @@ def _tokens(text: str) -> Iterator[Token]:
             i += 3
         elif ch in _SINGLE:
             kind, tok = "sym", ch
+            i += 1
+        elif _math_italic(ch) is not None:
+            kind, tok = "letter", _math_italic(ch)
             i += 1
         elif ch in _UNICODE:
             mapped = _UNICODE[ch]

@@ -61,6 +61,8 @@ class NotationReader:
                 raise TranslateError(f"row {r} of this cases has {len(row)} parts; write "
                                      f"'value & condition'", env.pos, env.begin.end)
             value = [n for n in row[0] if not is_token(n, *V.SPACING)]
+            if len(row) > 1 and value and is_token(value[-1], ","):
+                value = value[:-1]    # 'value, & condition': the comma of the prose
             if not value:
                 raise TranslateError(f"row {r} of this cases has no value", env.pos,
                                      env.begin.end)

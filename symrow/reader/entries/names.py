@@ -85,6 +85,28 @@ class NameReader:
             cur.take()
         return self._softmax(cur, em, word[0].pos, word[-1].end)
 
+    def _exp_letters(self, cur: Cursor, em: Emitter) -> bool:
+        """``exp(x)`` typed as plain letters (``\\exp`` without its backslash, as a blog
+        writes ``\\frac{exp(\\theta_j)}{\\sum_i exp(\\theta_i)}``): read as ``\\exp``
+        when a bracket follows; three names e, x, p multiplied would need no bracket."""
+        word = [cur.peek(k) for k in range(3)]
+        if not all(isinstance(node, Token) and node.kind == "letter" for node in word) or \
+                "".join(node.text for node in word) != "exp" or \
+                any(word[k].pos != word[k - 1].end for k in (1, 2)):
+            return False
+        before = cur.nodes[cur.i - 1] if cur.i else None
+        if isinstance(before, Token) and before.kind == "letter" and before.end == word[0].pos:
+            return False
+        k = 3
+        while is_token(cur.peek(k), *V.SPACING):
+            k += 1
+        if not is_token(cur.peek(k), "(", "\\left", "["):
+            return False
+        command = Token("cmd", "\\exp", word[0].pos, word[-1].end, word[0].newline)
+        cur.nodes = cur.nodes[:cur.i] + [command] + cur.nodes[cur.i + 3:]
+        self._exp(cur, em)
+        return True
+
     def _special_vector(self, cur: Cursor, em: Emitter) -> bool:
         """``\\mathbf{0}``, ``\\boldsymbol{1}_n``, ``\\mathbb{1}``: the zero or the ones
         vector (sized by its subscript, or by what it meets)."""

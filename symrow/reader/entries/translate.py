@@ -299,6 +299,7 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
         if text in V.BOLD or text in V.ACCENTS or tok.kind == "letter" or text == "\\ell" \
                 or self._greek_name(text):
             if tok.kind == "letter" and (self._softmax_letters(cur, em) or
+                                         self._exp_letters(cur, em) or
                                          self._word_heading(cur, em)):
                 return
             if text == "e" and is_token(cur.peek(1), "^") and not self._tagged_e(cur):

@@ -29,6 +29,13 @@ claim that is right and the same claim with one slip; the numbers are confirmed 
   a note.  Alone on the left (``g(z) = \frac{1}{1 + e^{-z}}``) the line is notation, as
   ``\mathrm{Foo}(X) = ...`` was.  (That line still needs the page's n, the length of its
   ``\boldsymbol{x}=(x_1 ,x_2 ,\dots x_n)``, which is not read: the strict xfail says so.)
+* a sum up to a letter of the page's own over the entries of a vector of the check's
+  (sumikitch-softmax-derivative-ja: ``Z := \sum_{j=1}^n e^{x_j}`` against softmax(X) with
+  X of 1 x 3): the letter is the vector's length for the page (n = 3), said in a note, as
+  a sum over the entries of the page's own name for an input already made it.  It was "the
+  upper bound n of a sum is not a size this check knows", and every line with Z unreadable;
+  that page now has five claims that hold before the lines it still cannot read.  A letter
+  that two vectors of different lengths would give, or that the check knows, is not bound.
 """
 
 from __future__ import annotations
@@ -165,6 +172,41 @@ def test_a_function_of_the_pages_own_alone_on_the_left_is_notation():
     assert "g(...) names a function of the page's own" in report.to_text()
 
 
+# -- a sum's own end as the length of the vector it runs over -------------------------------------
+
+_SUMMED = "Let\n$$ Z := \\sum_{j=1}^n e^{x_j} $$\n\n$$ %s $$\n"
+
+
+@pytest.mark.parametrize("claim, status", [
+    (r"y_1 = \frac{e^{x_1}}{Z}", "holds"),
+    (r"y_1 + y_2 + y_3 = \frac{1}{Z} \sum_{k=1}^{n} e^{x_k}", "holds"),
+    (r"\sum_{j=1}^{n} y_j = 1", "holds"),
+    (r"y_1 = \frac{e^{x_2}}{Z}", "wrong"),                          # the wrong entry
+    (r"\sum_{j=1}^{n-1} y_j = 1", "wrong"),                          # one short
+])
+def test_a_sums_own_end_is_the_length_of_the_vector_it_runs_over(claim, status):
+    d = symrow.explain(r"Y = \mathrm{softmax}(X)", {"X": (1, 3)})
+    report = symrow.check(_SUMMED % claim, d)
+    assert [s.status for s in report.steps] == ["defines", status], report.to_text()
+    assert "the page's n is the length of X (3)" in report.to_text()
+    assert "ページの n は X の長さ（3）" in report.to_text(lang="ja")
+
+
+def test_a_letter_two_lengths_would_give_is_not_bound():
+    d = symrow.explain(r"Y = \mathrm{softmax}(X) W", {"X": (1, 3), "W": (3, 2)})
+    one = "$$ \\sum_{j=1}^{N} e^{x_j} = 1 $$\n"
+    assert "the page's N is the length of X (3)" in symrow.check(one, d).to_text()
+    page = one + "\n$$ \\sum_{j=1}^{N} y_j = 1 $$\n"         # x has 3 entries, y has 2
+    assert "is the length of" not in symrow.check(page, d).to_text()
+
+
+def test_a_size_the_check_knows_is_not_the_pages():
+    d = symrow.explain("Y = XW", {"X": (1, 3), "W": (3, 2)})
+    report = symrow.check("$$ y_1 = \\sum_{k=1}^{\\ell} x_k w_{k1} $$\n", d)
+    assert [s.status for s in report.steps] == ["holds"], report.to_text()
+    assert "is the length of" not in report.to_text()
+
+
 def test_the_vector_values_in_numbers():
     x = np.array([1.0, 2.0])
     y = np.exp(x) / np.exp(x).sum()
@@ -175,6 +217,11 @@ def test_the_vector_values_in_numbers():
     assert np.isclose((np.exp(x2) / np.exp(x2).sum())[0], 1 / (1 + np.e))
     assert not np.isclose(y[0], np.e / (np.e + np.e ** 3))
     assert np.isclose(y[0], 1 - y[1]) and not np.isclose(y[0], 1 - y[0])   # the en dashes
+    x3 = np.array([0.3, -1.2, 2.0])
+    y3 = np.exp(x3) / np.exp(x3).sum()
+    assert np.isclose(y3[0], np.exp(x3[0]) / np.exp(x3).sum()) and np.isclose(y3.sum(), 1)
+    assert not np.isclose(y3[0], np.exp(x3[1]) / np.exp(x3).sum())
+    assert not np.isclose(y3[:2].sum(), 1)                            # the sum one short
     X, W, b = np.array([[1, 2], [3, 4]]), np.eye(2), np.array([1, 1])
     assert np.array_equal(X @ W + b, [[2, 3], [4, 5]])
     G = np.array([[2, 1, -1], [1, 0, 0], [0, 0, 1]])     # the exercise's upstream

@@ -441,6 +441,7 @@ class _Run:
         self.page_accents(chains)
         self.page_upstream(chains)
         self.page_index_sizes(chains)
+        self.page_lengths(chains)
         # notes such as (1 \le i \le m) restrict the claim before them
         claims: list = []
         notes: dict = {}
@@ -935,6 +936,61 @@ class _Run:
                             f"the page's {shown} is {dim}, the count of the places it "
                             f"indexes (written as an entry's index past this derivation's "
                             f"{shown}): the page's own size")
+        self.read_unread_again()
+
+    def page_lengths(self, chains: list) -> None:
+        """``\\sum_{j=1}^{n} e^{x_j}`` against ``softmax(X)`` with X of one row: a sum up
+        to a letter the derivation does not know, over an index that subscripts the
+        entries of one of its vectors (x_j of X, 1 x ℓ), makes that letter the vector's
+        length for the page (n = ℓ), said in a note.  Only when the letter is nothing the
+        derivation or the page names already, and every such sum gives it one length; a
+        sum whose term does not use its index (the slip \\sum_{j=1}^{n} e^{x_i}) says
+        nothing of it."""
+        from ..reader.entries.uses import sum_limits
+        for target in self.targets:
+            contexts = self.contexts_for(target)
+            mine = [c for c in chains if c.problem is None and self.section_of(c.pos) is target]
+            sums = [s for c in mine for m in c.members for s in sum_limits(m.nodes, self.src)]
+            if not sums:
+                continue
+            known = set(contexts[0].translator._canonical_names())
+            found = []                   # per context: {letter: (length, the vector, sum)}
+            for ctx in contexts:
+                ref = ctx.ref
+                taken = set(ref.sizes) | known | set(getattr(ref, "page_size_names", ())) | \
+                    set(getattr(ref, "page_scalars", {}))
+                lengths: dict = {}
+                bad: set = set()
+                for s in sums:
+                    u = s.upper
+                    if u in taken or (u, "") in ref.by_letter:
+                        bad.add(u)
+                        continue
+                    for p in s.indexed:
+                        key = dataclasses.replace(p, font=None, sub=None, sup=None).canonical
+                        q = ref.by_letter.get((key, p.sup or ""))
+                        if q is None or p.accent is not None or p.grad is not None:
+                            bad.add(u)
+                            continue
+                        n = q.cols if q.rows == 1 else q.rows if q.cols == 1 else None
+                        if n is None or n < 2:
+                            bad.add(u)
+                            continue
+                        lengths.setdefault(u, set()).add((n, q.name, key, s))
+                found.append({u: got for u, got in lengths.items()
+                              if u not in bad and len({n for n, *_ in got}) == 1})
+            letters = set.intersection(*(set(f) for f in found)) if found else set()
+            for u in sorted(letters):
+                for ctx, got in zip(contexts, found):
+                    (n, *_), = {(n,) for n, *_ in got[u]}
+                    ctx.ref.own_size(u, n)
+                    ctx.ref.__dict__.pop("_canonical_names", None)
+                n, name, key, s = sorted(found[0][u], key=lambda g: g[3].pos)[0]
+                line = self.src.line_col(s.pos)[0]
+                size = "" if target.general else f" ({n})"
+                self.notes.append(f"line {line}: the page's {u} is the length of {name}"
+                                  f"{size}, the end of its sums over the entries "
+                                  f"{key}_{s.index}: the page's own size")
         self.read_unread_again()
 
     def read_again(self, done: list, notes: dict) -> None:

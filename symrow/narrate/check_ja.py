@@ -139,6 +139,12 @@ MESSAGES: list = [
      r"足す（ページの書き方どおり）"),
     (r"the page's numbers for (.+?) fix the sizes \((.+?)\): checked at those sizes",
      r"ページの \1 の数が大きさ（\2）を決める：その大きさで検査する"),
+    (r"the page's (.+?) is the length of (.+?) \((\d+)\), the end of its sums over the "
+     r"entries (.+?): the page's own size",
+     r"ページの \1 は \2 の長さ（\3）：成分 \4 についての和の上端であり、ページ独自の大きさ"),
+    (r"the page's (.+?) is the length of (\S+), the end of its sums over the entries (.+?): "
+     r"the page's own size",
+     r"ページの \1 は \2 の長さ：成分 \3 についての和の上端であり、ページ独自の大きさ"),
     (r"the page writes (.+?) as one row, added to every row \(its shape was not given\): "
      r"checked so",
      r"ページは \1 を 1 行で書き、各行に足している（形は与えられていない）：そのように検査する"),
@@ -371,6 +377,10 @@ MESSAGES: list = [
      r"product of matrices; not checked",
      r"行列の行列 \1 によるヤコビアン：形式的に書いた連鎖律で、行列の積ではないので"
      r"検査しない"),
+    (r"not checked: one side is a number, the other depends on the entries of (.+?), whose "
+     r"values are not given \(define them, as in (.+?), or give --values\)",
+     r"未検査：片方の辺は数だが、もう片方は値の与えられていない \1 の成分による（\2 のように"
+     r"定義するか、--values で与える）"),
     (r"not checked: symrow does not check (.+)", r"未検査：symrow は \1 を検査しない"),
     (r"not checked: numbers for an operand of a derivation with general sizes; check a "
      r"worked example against a concrete derivation",

@@ -167,17 +167,7 @@ CASES = [
          artifact=True),
     Case("qiita-hatahatadev-softmax-sum-index.md", "gradient", "a sum whose term drops its "
          "index (\\sum_{j=1}^{n} e^{x_i}), carried on; the page's own f and Z; a worked "
-         "example's vector \\boldsymbol{x} = (1,2)", "wrong", WRONG, (29, 29),
-         today="wrong at line 38, not at the first error: line 38's \\sum_{j=1}^{2} "
-               "e^{x_i} = e^{x_1}+e^{x_2} is the page's slip carried into Z (a real error), "
-               "but line 29's definition f(x_i)= softmax(x_i) = \\frac{e^{x_i}}{\\sum_{j=1}"
-               "^{n} e^{x_i}} (i=1,2,\\dots,n) is read now (its heading f(...), its "
-               "condition, and n as the length of y from line 42's \\sum_{j=1}^{n} y_j), "
-               "but not checked: its right side cancels to the number 1/2, and a number "
-               "against the entries of X, whose numbers come only on line 35, is left "
-               "open. The page's x = "
-               "(1,2) now gives X its values, so the next step on line 38, e^{x_1}+e^{x_2} "
-               "= e^1+e^2, holds, as does \\boldsymbol{y} = (0.269,0.731)"),
+         "example's vector \\boldsymbol{x} = (1,2)", "wrong", WRONG, (29, 29)),
     Case("nagoya-ymaeda-softmax-formula.md", "gradient", "the page's own macro "
          "(\\PartialDiff), indices from 0 to J-1, f_i(y_0,\\cdots,y_{J-1}) for an entry, "
          "eqnarray with \\nonumber; stored copy: i\u2019 (U+2019) for i'", "holds",

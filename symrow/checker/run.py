@@ -2287,7 +2287,7 @@ class _Run:
     def claim(self, ctx, rel, lu, ru, lm, rm, env, shape, defined):
         """Check one claim at one assignment of its free indices; a Difference or None."""
         from . import relations as R
-        from .verify import compare
+        from .verify import IN_SYMBOLS, compare
         ev = ctx.evaluator
         ref = ctx.ref
         left = ev.value(lu, env)
@@ -2301,7 +2301,11 @@ class _Run:
                 return None
             if ctx.sizes is not None:
                 self.numbers_at_general_sizes(left, right)
-            diff = compare(left, right, ref)
+            token = IN_SYMBOLS.set((_in_entries(lu), _in_entries(ru)))
+            try:
+                diff = compare(left, right, ref)
+            finally:
+                IN_SYMBOLS.reset(token)
             if diff is not None and self.rounded_equal(ref, rel, left, right, lm, rm):
                 return None
             return diff
@@ -2437,6 +2441,20 @@ def _index_dims(uses: list, shape: tuple, one: bool = True):
     if any(len(d) != 1 for d in out.values()):
         return None
     return {k: next(iter(d)) for k, d in out.items()}
+
+
+def _in_entries(unit) -> bool:
+    """Is one side of a claim written in the entries, rows or wholes of quantities (not
+    in numbers and sizes alone)?  The parts a unit holds (a fraction's top and bottom, a
+    bracket, an explicit matrix's cells) are looked into."""
+    from ..reader.entries.units import NESTED
+    for atom in unit.atoms.values():
+        if atom.kind in ("whole", "row", "entry"):
+            return True
+        if atom.kind in NESTED and any(_in_entries(cell) for row in atom.cells
+                                       for cell in row if hasattr(cell, "atoms")):
+            return True
+    return False
 
 
 def _bind_all(ref, names: list, shapes) -> None:

@@ -33,6 +33,8 @@ True
 
 from __future__ import annotations
 
+import contextvars
+
 import dataclasses
 import math
 import zlib
@@ -573,6 +575,13 @@ def _numbers_equal(x, y) -> bool:
         return False
 
 
+#: whether each side of the claim being compared was written in the entries of
+#: quantities (left, right): such a side is no number of a worked example, even where
+#: its value cancels to one (the caller sets it, :meth:`symrow.checker.run._Run.claim`)
+IN_SYMBOLS: contextvars.ContextVar = contextvars.ContextVar("in_symbols",
+                                                           default=(False, False))
+
+
 def _compare_values(left, right, ref, diff: EntryDiff,
                     explain: bool = True) -> EntryDiff | None:
     """A step that differs in symbols may hold with the operands' values (a worked
@@ -580,8 +589,11 @@ def _compare_values(left, right, ref, diff: EntryDiff,
     lg, rg = ref.ground(left), ref.ground(right)
     lv, rv = ref.with_values(lg), ref.with_values(rg)
     lfree, rfree = bool(lv.free_symbols), bool(rv.free_symbols)
-    # numbers as written (not a quantity that happens to be constant, such as a masked p_12)
-    written = not getattr(left, "free_symbols", True) or not getattr(right, "free_symbols", True)
+    # numbers as written (not a quantity that happens to be constant, such as a masked p_12,
+    # nor a side written in entries that cancels to a number: e^{x_1} / (2 e^{x_1}))
+    symbolic = IN_SYMBOLS.get()
+    written = (not getattr(left, "free_symbols", True) and not symbolic[0]) or \
+        (not getattr(right, "free_symbols", True) and not symbolic[1])
     if (lv, rv) == (lg, rg):
         if lfree != rfree and written:
             raise NeedsValues(_needs_values(ref, (lg, rg)), diff)

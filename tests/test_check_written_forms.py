@@ -36,6 +36,22 @@ claim that is right and the same claim with one slip; the numbers are confirmed 
   upper bound n of a sum is not a size this check knows", and every line with Z unreadable;
   that page now has five claims that hold before the lines it still cannot read.  A letter
   that two vectors of different lengths would give, or that the check knows, is not bound.
+* a side written in entries that cancels to a number (the same page's line 29:
+  ``\frac{e^{x_i}}{\sum_{j=1}^{n} e^{x_i}}`` is 1/2 whatever x is): it is no number of a
+  worked example, so against the entries of X it claims an identity, and a wrong one.  It
+  was "not checked: one side is a number, the other depends on the entries of X" (the
+  rule for a number the page writes, 0.269 before X's numbers are known), and the page
+  was wrong only at line 38; with the four forms above it is now wrong at line 29, its
+  first error, and its strict xfail is gone.
+* a decimal cut off with dots (the same page: ``e^1+e^2=10.107...``, ``\frac{e}{10.107..}
+  \approx 0.269``): the dots belong to the number, which is the value to the places
+  written, within a whole unit in the last place (the digits after it may be anything);
+  next to other decimals, each counts with its own places.  It was "dots inside a term"
+  and "unexpected '.'".
+* a derivative written without brackets before a fraction (sumikitch, line 67:
+  ``\frac{\partial}{\partial x_j} \frac{e^{x_i}}{Z}``): the fraction is what it takes, as a
+  product of entries already was; it was "write what \partial/\partial x takes in
+  brackets".  That page now has seven claims that hold.
 """
 
 from __future__ import annotations
@@ -207,6 +223,55 @@ def test_a_size_the_check_knows_is_not_the_pages():
     assert "is the length of" not in report.to_text()
 
 
+# -- a side written in entries that cancels to a number ------------------------------------------
+
+_LATER = "$$ %s $$\n\nLet $\\boldsymbol{x} = (1, 2)$.\n"      # the numbers come after
+
+
+@pytest.mark.parametrize("claim, status", [
+    (r"y_1 = \frac{e^{x_1}}{e^{x_1} + e^{x_1}}", "wrong"),      # 1/2 whatever x is
+    (r"y_1 = \frac{e^{x_1}}{e^{x_1} + e^{x_2}}", "holds"),
+    (r"y_1 + y_2 = \frac{e^{x_1} + e^{x_2}}{e^{x_1} + e^{x_2}}", "holds"),   # 1, rightly
+    (r"y_1 = 0.269", "unchecked"),          # a number as written: X's numbers come later
+])
+def test_a_side_in_entries_that_cancels_to_a_number_claims_an_identity(claim, status):
+    assert _statuses(_LATER % claim, _softmax_of(1))[0] == status
+
+
+# -- a decimal cut off with dots -----------------------------------------------------------------
+
+@pytest.mark.parametrize("claim, status", [
+    (r"e^{x_1}+e^{x_2}=e^1+e^2=10.107...", "holds"),
+    (r"e^{x_1}+e^{x_2}=10.107..", "holds"),
+    (r"e^{x_1}+e^{x_2}=10.108...", "holds"),              # within a unit: cut or rounded
+    (r"e^{x_1}+e^{x_2}=10.109...", "wrong"),
+    (r"y_1 = \frac{e}{10.107..} \approx 0.269", "holds"),
+    (r"y_1 = \frac{e}{10.107..} \approx 0.27", "holds"),
+    (r"y_1 = \frac{e}{10.107..} \approx 0.26", "wrong"),   # 0.2689 is 0.27 to two places
+])
+def test_a_decimal_cut_off_with_dots_is_the_value_to_its_places(claim, status):
+    statuses = _statuses(_VALUES + f"$$ {claim} $$\n", _softmax_of(1))
+    assert statuses[0] == "defines"
+    assert statuses[-1] == status, statuses
+    assert set(statuses[1:-1]) <= {"holds"}, statuses
+
+
+# -- a derivative before a fraction, without brackets ----------------------------------------------
+
+@pytest.mark.parametrize("claim, status", [
+    (r"\frac{\partial y_1}{\partial x_2} = \frac{\partial}{\partial x_2} \frac{e^{x_1}}{Z}",
+     "holds"),
+    (r"\frac{\partial}{\partial x_2} \frac{e^{x_1}}{Z} = -\frac{e^{x_1} e^{x_2}}{Z^2}", "holds"),
+    (r"\frac{\partial}{\partial x_2} \frac{e^{x_1}}{Z} = \frac{e^{x_1} e^{x_2}}{Z^2}", "wrong"),
+    (r"\frac{\partial}{\partial x_1} \frac{e^{x_1}}{Z} = y_1(1 - y_1)", "holds"),
+    (r"\frac{\partial}{\partial x_1} \frac{e^{x_1}}{Z} = y_1(1 - y_2)", "wrong"),
+])
+def test_a_derivative_without_brackets_takes_the_fraction_after_it(claim, status):
+    d = symrow.backward(symrow.explain(r"Y = \mathrm{softmax}(X)", {"X": (1, 3)}))
+    page = "$$ Z := \\sum_{j=1}^n e^{x_j} $$\n\n$$ %s $$\n" % claim
+    assert [s.status for s in symrow.check(page, d).steps] == ["defines", status]
+
+
 def test_the_vector_values_in_numbers():
     x = np.array([1.0, 2.0])
     y = np.exp(x) / np.exp(x).sum()
@@ -217,8 +282,16 @@ def test_the_vector_values_in_numbers():
     assert np.isclose((np.exp(x2) / np.exp(x2).sum())[0], 1 / (1 + np.e))
     assert not np.isclose(y[0], np.e / (np.e + np.e ** 3))
     assert np.isclose(y[0], 1 - y[1]) and not np.isclose(y[0], 1 - y[0])   # the en dashes
+    z = np.e + np.e ** 2                                              # 10.1073...
+    assert 10.107 <= z < 10.108 and abs(z - 10.109) > 1e-3
+    assert round(np.e / 10.107, 3) == 0.269 and round(np.e / 10.107, 2) == 0.27
+    assert abs(np.e / 10.107 - 0.26) > 0.001 + 0.005                  # the two decimals' units
     x3 = np.array([0.3, -1.2, 2.0])
     y3 = np.exp(x3) / np.exp(x3).sum()
+    jac = np.diag(y3) - np.outer(y3, y3)                              # d y_i / d x_j
+    assert np.isclose(jac[0, 1], -np.exp(x3[0]) * np.exp(x3[1]) / np.exp(x3).sum() ** 2)
+    assert np.isclose(jac[0, 0], y3[0] * (1 - y3[0])) and not np.isclose(jac[0, 0],
+                                                                         y3[0] * (1 - y3[1]))
     assert np.isclose(y3[0], np.exp(x3[0]) / np.exp(x3).sum()) and np.isclose(y3.sum(), 1)
     assert not np.isclose(y3[0], np.exp(x3[1]) / np.exp(x3).sum())
     assert not np.isclose(y3[:2].sum(), 1)                            # the sum one short

@@ -38,12 +38,17 @@ _DECIMAL = re.compile(r"(?<![\w.])\d+\.(\d+)")
 
 
 def rounding(texts) -> sympy.Rational:
-    """The tolerance of the decimals in ``texts``: half a unit in the last place, per decimal."""
-    places = [len(m.group(1)) for text in texts for m in _DECIMAL.finditer(text)]
-    if not places:
+    """The tolerance of the decimals in ``texts``: half a unit in the last place, per
+    decimal; a whole unit where one is cut off with dots (``10.107...``, ``10.107..``),
+    since its next digits may be anything."""
+    found = [m for text in texts for m in _DECIMAL.finditer(text)]
+    if not found:
         return sympy.Rational(1, 2)
-    count = len(places)
-    return sympy.Rational(count, 2 * 10 ** min(places))
+    cut = [m.string.startswith("..", m.end()) for m in found]
+    if any(cut):     # each decimal's own: a unit where it is cut off, else half of one
+        units = [sympy.Rational(1, 10 ** len(m.group(1))) for m in found]
+        return sum((u if c else u / 2 for u, c in zip(units, cut)), sympy.Integer(0))
+    return sympy.Rational(len(found), 2 * 10 ** min(len(m.group(1)) for m in found))
 
 
 def _entries(value):

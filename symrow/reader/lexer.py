@@ -216,7 +216,13 @@ def _tokens(text: str) -> Iterator[Token]:
                 j += 1
                 while j < n and text[j].isascii() and text[j].isdigit():
                     j += 1
-            kind, tok = "num", text[i:j]
+                kind, tok = "num", text[i:j]
+                if text.startswith("..", j):
+                    # 10.107... (or 10.107..): a decimal cut off, its dots part of the
+                    # number (the token ends after them; the checker reads the places)
+                    j += 3 if text.startswith("...", j) else 2
+            else:
+                kind, tok = "num", text[i:j]
             i = j
         elif ch == "$":
             kind, tok = "dollar", "$"

@@ -478,16 +478,24 @@ class ConstructReader:
     def _entry_run(cur: Cursor) -> list:
         """``\\frac{\\partial}{\\partial x_{mn}} w_{ia}x_{aj}``: what a derivative written
         without brackets takes, when it is a product of entries (letters with their
-        scripts) that runs to the end of the term (a ``+``, ``-``, relation, ``&``, row
-        break or the end): the whole product, as the operator is read.  Taken from the
+        scripts, or fractions: ``\\frac{\\partial}{\\partial x_j} \\frac{e^{x_i}}{Z}``) that
+        runs to the end of the term (a ``+``, ``-``, relation, ``&``, row break or the
+        end): the whole product, as the operator is read.  Taken from the
         cursor; [] (nothing taken) when the term goes on with anything else, which
         brackets must then decide."""
         k = cur.i
         nodes = cur.nodes
+        fraction = False
         while k < len(nodes):
             node = nodes[k]
             if isinstance(node, Token) and node.kind == "letter" and len(node.text) == 1:
                 k += 1
+            elif is_token(node, "\\frac", "\\dfrac", "\\tfrac") and k + 2 < len(nodes) and \
+                    isinstance(nodes[k + 1], Group) and isinstance(nodes[k + 2], Group):
+                # \frac{\partial}{\partial x_j} \frac{e^{x_i}}{Z}: a fraction is a factor
+                # whole in itself
+                fraction = True
+                k += 3
             elif is_token(node, "_", "^") and k + 1 < len(nodes) and k > cur.i and \
                     not is_token(nodes[k - 1], "_", "^"):
                 k += 2
@@ -503,7 +511,7 @@ class ConstructReader:
         run = list(nodes[cur.i:k])
         while run and is_token(run[-1], *V.SPACING):
             run.pop()
-        if not any(is_token(n, "_") for n in run):
+        if not fraction and not any(is_token(n, "_") for n in run):
             return []              # entries only: \partial/\partial x_{mn} ab is not read
         cur.i = k
         return run

@@ -221,6 +221,10 @@ CASES = [
          "upright d (\\mathrm{d}L/\\mathrm{d}X_{i,j}); * declared as the element-wise "
          "product; stored copy: lost headings, a display glued to the prose", "holds",
          ("unreadable", "holds"), artifact=True),
+    Case("sucruba70-layernorm-numbers-ko.ipynb", "gradient", "a LayerNorm forward in the "
+         "page's own names (\\mu, \\sigma^2, its size d, \\gamma, \\beta), its numbers in code "
+         "output; a display left unclosed, its $$ moved into the next list item", "holds",
+         ("unreadable", "holds")),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -1270,6 +1274,21 @@ def n_hanezu():
     assert np.allclose(off, 0)                                        # 0 for (k,l) ≠ (i,j)
 
 
+def n_sucruba70():
+    x = np.array([1.0, 10.0, 100.0])
+    mu, var = x.mean(), x.var()                                       # the biased variance
+    std = np.sqrt(var + 1e-6)
+    assert mu == 37 and var == 1998 and np.isclose(std, 44.6990, atol=5e-5)
+    assert np.allclose((x - mu) / std, [-0.8054, -0.6040, 1.4094], atol=5e-5)
+    assert not np.isclose(x.var(ddof=1), 1998)                        # not the unbiased one
+    row, gam, bet, eps = RNG.normal(size=5), RNG.normal(size=5), RNG.normal(size=5), 1e-5
+    m_ = np.sum(row) / 5                                              # \mu = (1/d) \sum x_i
+    s2 = np.sum((row - m_) ** 2) / 5                                  # \sigma^2
+    y = gam * (row - m_) / np.sqrt(s2 + eps) + bet                    # y_i = \gamma \hat x_i + \beta
+    ref = (row - row.mean()) / np.sqrt(row.var() + eps)
+    assert np.allclose(y, gam * ref + bet)
+
+
 def n_daffodil2024():
     w = softmax(np.array([1.0, 0.0]) / np.sqrt(2))
     assert np.allclose(w, [0.66976, 0.33024], atol=5e-6)
@@ -1365,6 +1384,7 @@ NUMERIC = {
     "gauravreddy08-mlp-backprop-notes": n_gauravreddy08,
     "hanezu-relu-backward-replace": n_hanezu,
     "daffodil2024-attention-numbers-ko": n_daffodil2024,
+    "sucruba70-layernorm-numbers-ko": n_sucruba70,
     "tomoshige-matrix-product-ja": lambda: (
         product([[1, 2], [3, 4]], [[5, 6], [7, 8]], [[19, 22], [43, 50]]),
         product([[1, 2], [3, 4]], [[5, 6], [7, 8]],

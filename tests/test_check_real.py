@@ -201,6 +201,22 @@ CASES = [
          "with a wrong factor (\\partial f/\\partial W = X), a differential d(L); the page's "
          "own shapes in code (X.shape=(1, m)); stored copy: the answer's \\eqalign without "
          "delimiters", "wrong", ("unreadable", "wrong"), (39, 39), artifact=True),
+    Case("sahilmalik27-mlp-relu-backward.md", "gradient", "gradients written \\nabla_{W_2} "
+         "without the loss and \\delta z for the upstream; a row slice \\delta z_{i:}; an "
+         "indicator 1[a_1 > 0]; the page's first layer (X, W_1, b_1) outside the check",
+         "holds", ("unreadable", "holds")),
+    Case("gauravreddy08-mlp-backprop-notes.md", "gradient", "layers as superscripts (W^L, "
+         "a^{L-1}); the upstream in the page's own names (\\hat y - y); the chain rule "
+         "written with \\cdot between Jacobians; a prime on \\text{ReLU}'", "wrong",
+         ("unreadable", "wrong"), (95, 95)),
+    Case("hanezu-relu-backward-replace.md", "gradient", "derivatives on one line with an "
+         "upright d (\\mathrm{d}L/\\mathrm{d}X_{i,j}); * declared as the element-wise "
+         "product; stored copy: lost headings, a display glued to the prose", "holds",
+         ("unreadable", "holds"), artifact=True),
+    Case("sucruba70-layernorm-numbers-ko.ipynb", "gradient", "a LayerNorm forward in the "
+         "page's own names (\\mu, \\sigma^2, its size d, \\gamma, \\beta), its numbers in code "
+         "output; a display left unclosed, its $$ moved into the next list item", "holds",
+         ("unreadable", "holds")),
     # -- attention ------------------------------------------------------------------------------
     Case("indepa-sdpa-worked-example.md", "attention", "stored copy: lost row breaks", "wrong",
          UNREADABLE, artifact=True),
@@ -235,6 +251,9 @@ CASES = [
     Case("amanailab-sdpa-code-lab.md", "attention", "plain text (Unicode \u1d40, \u221a, "
          "Python lists); stored copy: a step glued to the formula", "wrong",
          ("unreadable", "wrong"), (30, 30), artifact=True),
+    Case("daffodil2024-attention-numbers-ko.md", "attention", "plain text (softmax((Q * K^T) / "
+         "sqrt(d_k)) * V, tables of columns); stored copy: names glued to the next line",
+         "wrong", ("unreadable", "wrong"), (66, 71), artifact=True),
     # -- matrix products ------------------------------------------------------------------------
     Case("statisticsschool-matrix-product.md", "product", "stored copy: unclosed $", "holds",
          UNREADABLE, artifact=True),
@@ -254,6 +273,12 @@ CASES = [
          artifact=True),
     Case("monoknock-matmul-3x3-by-hand.ipynb", "product", "plain text in code fences of "
          "Markdown cells", "holds", ("unreadable", "holds"), artifact=True),
+    Case("tomoshige-matrix-product-ja.md", "product", "row breaks escaped as \\\\\\ (three "
+         "backslashes) ending a line; BA beside AB; the page's own rotation R(\\theta)",
+         "holds", ("unreadable", "holds")),
+    Case("wyzant-12503-2x3-by-3x2.md", "product", "plain text: matrices typed with bars; "
+         "stored copy: the rows of the two matrices interleaved", "holds",
+         ("unreadable", "holds"), artifact=True),
 ]
 
 BY_ID = {case.id: case for case in CASES}
@@ -1187,6 +1212,86 @@ def n_mathse_3072387():
     assert np.isclose(loss(w + dW) - loss(w), (x @ dW @ y).item())     # d(L) = X dW y
 
 
+def n_sahilmalik27():
+    n, d, h, c = 3, 4, 5, 3
+    x, w1, b1, w2, b2 = (RNG.normal(size=s) for s in ((n, d), (d, h), (1, h), (h, c), (1, c)))
+    y = np.eye(c)[[0, 2, 1]]
+
+    def loss(w1_=w1, b1_=b1, w2_=w2, b2_=b2):
+        p_ = softmax(np.maximum(x @ w1_ + b1_, 0) @ w2_ + b2_)
+        return -np.sum(y * np.log(p_)) / n
+
+    a1 = x @ w1 + b1
+    hid = np.maximum(a1, 0)
+    p = softmax(hid @ w2 + b2)
+    dz = (p - y) / n                                                  # \delta z = (P - Y)/N
+    assert close(grad(lambda z_: -np.sum(y * np.log(softmax(z_))) / n, hid @ w2 + b2), dz)
+    assert close(grad(lambda w_: loss(w2_=w_), w2), hid.T @ dz)       # h^T \delta z
+    assert close(grad(lambda b_: loss(b2_=b_), b2), dz.sum(axis=0, keepdims=True))
+    dh = dz @ w2.T                                                    # \delta z W_2^T
+    da1 = dh * (a1 > 0)                                               # \delta h ⊙ 1[a_1 > 0]
+    assert close(grad(lambda w_: loss(w1_=w_), w1), x.T @ da1)        # X^T \delta a_1
+    assert close(grad(lambda b_: loss(b1_=b_), b1), da1.sum(axis=0, keepdims=True))
+    assert (hid.T @ dz).shape == (h, c) and (x.T @ da1).shape == (d, h)   # section 7
+
+
+def n_gauravreddy08():
+    w, a, b, g = (RNG.normal(size=s) for s in ((2, 3), (3, 1), (2, 1), (2, 1)))  # g = ŷ - y
+    loss = lambda w_=w, a_=a: np.sum(g * (w_ @ a_ + b))
+    assert close(grad(lambda w_: loss(w_=w_), w), g @ a.T)            # (ŷ - y)(a^{L-1})^T
+    da = grad(lambda a_: loss(a_=a_), a)
+    assert close(da, w.T @ g)                                         # (W^L)^T (ŷ - y)
+    assert undefined(lambda: g @ w)                                   # the page's (ŷ - y) W^L
+    w1, g1 = RNG.normal(size=(1, 3)), RNG.normal(size=(1, 1))         # n_L = 1
+    assert (g1 @ w1).shape == (1, 3) != (w1.T @ g1).shape             # a row, not the column
+    w0, a0, b0 = RNG.normal(size=(3, 4)), RNG.normal(size=(4, 1)), RNG.normal(size=(3, 1))
+    net = lambda w0_: np.sum(g * (w @ np.maximum(w0_ @ a0 + b0, 0) + b))
+    z0 = w0 @ a0 + b0
+    assert close(grad(net, w0), ((w.T @ g) * (z0 > 0)) @ a0.T)        # line 124
+
+
+def n_hanezu():
+    x = RNG.normal(size=(2, 3))
+    x[np.abs(x) < 0.1] = 0.5                                          # away from the kink
+    g = RNG.normal(size=(2, 3))                                       # dL/dY
+    dx = grad(lambda x_: np.sum(g * np.maximum(x_, 0)), x)
+    assert close(dx, g * (x > 0))                                     # dL/dY * 1(X > 0)
+    jac = np.zeros((2, 3, 2, 3))                                      # dY_{kl}/dX_{ij}
+    for idx in np.ndindex(2, 3):
+        jac[idx] = grad(lambda x_: np.maximum(x_, 0)[idx], x)
+    assert close(np.einsum("kl,klij->ij", g, jac), dx)                # the sum over (k, l)
+    off = jac.copy()
+    for idx in np.ndindex(2, 3):
+        off[idx + idx] = 0
+    assert np.allclose(off, 0)                                        # 0 for (k,l) ≠ (i,j)
+
+
+def n_sucruba70():
+    x = np.array([1.0, 10.0, 100.0])
+    mu, var = x.mean(), x.var()                                       # the biased variance
+    std = np.sqrt(var + 1e-6)
+    assert mu == 37 and var == 1998 and np.isclose(std, 44.6990, atol=5e-5)
+    assert np.allclose((x - mu) / std, [-0.8054, -0.6040, 1.4094], atol=5e-5)
+    assert not np.isclose(x.var(ddof=1), 1998)                        # not the unbiased one
+    row, gam, bet, eps = RNG.normal(size=5), RNG.normal(size=5), RNG.normal(size=5), 1e-5
+    m_ = np.sum(row) / 5                                              # \mu = (1/d) \sum x_i
+    s2 = np.sum((row - m_) ** 2) / 5                                  # \sigma^2
+    y = gam * (row - m_) / np.sqrt(s2 + eps) + bet                    # y_i = \gamma \hat x_i + \beta
+    ref = (row - row.mean()) / np.sqrt(row.var() + eps)
+    assert np.allclose(y, gam * ref + bet)
+
+
+def n_daffodil2024():
+    w = softmax(np.array([1.0, 0.0]) / np.sqrt(2))
+    assert np.allclose(w, [0.66976, 0.33024], atol=5e-6)
+    assert abs(0.668 - w[0]) > 5e-4 and np.isclose(round(w[0], 3), 0.670)   # line 66
+    v = np.array([[1.0, 0.0], [2.0, 1.0]])
+    assert np.allclose(0.668 * v[0] + 0.332 * v[1], [1.332, 0.332])   # the page's weights
+    out = softmax(np.eye(2) / np.sqrt(2)) @ v
+    assert np.allclose(out, [[1.3302, 0.3302], [1.6698, 0.6698]], atol=5e-5)
+    assert not np.allclose(out, [[1.332, 0.332], [1.668, 0.668]], atol=5e-4)
+
+
 def product(a, b, c):
     assert close(np.array(a) @ np.array(b), np.array(c))
 
@@ -1267,6 +1372,22 @@ NUMERIC = {
         product([[2, 3, 0, 1], [4, 1, 2, 1], [0, 0, 0, 1]], [[3, 1], [1, 2], [2, 3], [0, 5]],
                 [[2*3+3*1+0*2+1*0, 2*1+3*2+0*3+1*5], [4*3+1*1+2*2+1*0, 4*1+1*2+2*3+1*5],
                  [0*3+0*1+0*2+1*0, 0*1+0*2+0*3+1*5]])),
+    "sahilmalik27-mlp-relu-backward": n_sahilmalik27,
+    "gauravreddy08-mlp-backprop-notes": n_gauravreddy08,
+    "hanezu-relu-backward-replace": n_hanezu,
+    "daffodil2024-attention-numbers-ko": n_daffodil2024,
+    "sucruba70-layernorm-numbers-ko": n_sucruba70,
+    "tomoshige-matrix-product-ja": lambda: (
+        product([[1, 2], [3, 4]], [[5, 6], [7, 8]], [[19, 22], [43, 50]]),
+        product([[1, 2], [3, 4]], [[5, 6], [7, 8]],
+                [[1*5 + 2*7, 1*6 + 2*8], [3*5 + 4*7, 3*6 + 4*8]]),
+        product([[5, 6], [7, 8]], [[1, 2], [3, 4]], [[23, 34], [31, 46]]),
+        product([[5, 6], [7, 8]], [[1, 2], [3, 4]],
+                [[5*1 + 6*3, 5*2 + 6*4], [7*1 + 8*3, 7*2 + 8*4]])),
+    "wyzant-12503-2x3-by-3x2": lambda: (
+        product([[1, 7, 5], [4, 9, 1]], [[5, 1], [0, 4], [3, 5]], [[20, 54], [23, 45]]),
+        product([[1, 7, 5], [4, 9, 1]], [[5, 1], [0, 4], [3, 5]],
+                [[1*5 + 7*0 + 5*3, 1*1 + 7*4 + 5*5], [4*5 + 9*0 + 1*3, 4*1 + 9*4 + 1*5]])),
     "senseiai-36925-products": lambda: (
         product([[4, 1], [2, 2]], [[2, 3], [4, 0]], [[12, 12], [12, 6]]),
         product([[2, 0, -1], [1, 2, 3], [0, 1, 0]], [[1, 9, 0], [4, 1, 1], [-2, 0, 1]],

@@ -199,6 +199,13 @@ def _tokens(text: str) -> Iterator[Token]:
                     close = text.find("]", i, i + 20)
                     if close != -1 and all(c.isalnum() or c in ".- " for c in text[i + 1:close]):
                         i = close + 1
+            elif i + 1 < n and text[i + 1] in "\r\n\t" and text[i - 2:i] == "\\\\":
+                # a row break escaped as \\\ (Markdown pages escape \\ so) ending a line:
+                # its third backslash is TeX's control space, as \ before a space is
+                # (tomoshige-matrix-product-ja); a lone \ at a line's end stays refused: it
+                # is a row break a stored copy lost half of (indepa-sdpa-worked-example)
+                kind, tok = "cmd", "\\ "
+                i += 1
             elif i + 1 < n:
                 kind, tok = "cmd", text[i:i + 2]
                 i += 2

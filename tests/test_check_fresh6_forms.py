@@ -26,8 +26,9 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
     light that call the correct page wrong: the matrix of entries ``(\mathrm{d}L/\mathrm{d}
     Y_{i,j} \cdot 1(X_{i,j} > 0))_{i,j}`` ("an index on a number"), and ``*``, which the
     page declares the element-wise product after the claim, read as the matrix product
-    ("a 2 x 3 matrix times a 2 x 3 matrix is undefined"). The second is wrong today in the
-    \frac form as well (a strict xfail below); both are the evaluator's, not the reader's;
+    ("a 2 x 3 matrix times a 2 x 3 matrix is undefined"). The second was wrong in the
+    \frac form as well; since this round was merged, a page that says its ``*`` is the
+    element-wise product is read so, with a note (the test below); the first remains;
   - gradients written ``\nabla_{W_2}`` with no loss after them, and ``\delta z``, ``\delta h``,
     ``\delta a_1`` for the gradients by z, h and a_1 (sahilmalik27-mlp-relu-backward): the
     first is "a notation for a gradient: not a claim checked here" (in
@@ -39,7 +40,8 @@ The pages added to ``check_cases/real/`` in this round showed these forms:
     \mathcal{L}}{\partial a^L} \cdot \frac{\partial a^L}{\partial z^L} = \hat{y} - y``
     (gauravreddy08): not taken as \partial L/\partial z^L, so every claim with ``\hat y - y``
     names an unknown ``\hat{y}``, and the page's slip is not reached; a prime on a
-    function's name, ``\text{ReLU}'(z)``, is "' has nothing to attach to";
+    function's name, ``\text{ReLU}'(z)``, was "' has nothing to attach to" (since read as
+    ``\mathrm{ReLU}'``: test_check_written_forms.py);
   - plain-text worked examples (daffodil2024-attention-numbers-ko: ``softmax([0.707, 0]) ≈
     [0.668, 0.332]``; wyzant: matrices typed with bars) stay unreadable, as before.
 
@@ -161,13 +163,21 @@ def relu_backward():
     return symrow.backward(symrow.explain(r"Y = \mathrm{ReLU}(X)", {"X": (2, 3)}))
 
 
-@pytest.mark.xfail(strict=True, reason="today: WORST: wrong ('a 2 x 3 matrix times a 2 x 3 "
-                   "matrix is undefined'): * is read as the matrix product, where the page "
-                   "declares it the element-wise product (hanezu-relu-backward-replace)")
 def test_a_star_the_page_declares_element_wise():
+    """It was wrong ('a 2 x 3 matrix times a 2 x 3 matrix is undefined'): * was read as the
+    matrix product where the page declares it the element-wise product
+    (hanezu-relu-backward-replace); now the page's word is followed, with a note."""
     page = (r"$$ \frac{dL}{dX} = \frac{dL}{dY} * 1(X > 0) $$" "\n\n"
             r"Here $*$ denote element-wise product between matrices.")
-    assert symrow.check(page, relu_backward()).verdict != "wrong"
+    report = symrow.check(page, relu_backward())
+    assert statuses(report) == ["holds"], report.to_text()
+    assert "* is read as the element-wise product, as the page says" in report.to_text()
+    assert "* は要素ごとの積と読む" in report.to_text(lang="ja")
+    slip = page.replace("X > 0", "X < 0")
+    assert symrow.check(slip, relu_backward()).verdict == "wrong"
+    # without the page's word, * is a product, and two 2 x 3 matrices have none
+    bare = symrow.check(page.split("\n")[0], relu_backward())
+    assert "undefined" in bare.to_text()
 
 
 def test_the_element_wise_product_written_odot_holds():

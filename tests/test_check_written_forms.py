@@ -52,6 +52,9 @@ claim that is right and the same claim with one slip; the numbers are confirmed 
   ``\frac{\partial}{\partial x_j} \frac{e^{x_i}}{Z}``): the fraction is what it takes, as a
   product of entries already was; it was "write what \partial/\partial x takes in
   brackets".  That page now has seven claims that hold.
+* a prime on a function named in text (gauravreddy08-mlp-backprop-notes:
+  ``\text{ReLU}'(z)``): read as ``\mathrm{ReLU}'`` is; the text command had been taken
+  for prose, because only a bracket right after it made it a function.
 """
 
 from __future__ import annotations
@@ -272,6 +275,20 @@ def test_a_derivative_without_brackets_takes_the_fraction_after_it(claim, status
     assert [s.status for s in symrow.check(page, d).steps] == ["defines", status]
 
 
+# -- a prime on a function named in text ------------------------------------------------------
+
+@pytest.mark.parametrize("mask, status", [
+    (r"\text{ReLU}'(Z)", "holds"), (r"\mathrm{ReLU}'(Z)", "holds"),
+    (r"\text{ReLU}(Z)", "wrong"),                            # the value, not its derivative
+])
+def test_a_prime_on_a_function_named_in_text(mask, status):
+    d = symrow.backward(symrow.explain(r"H = \mathrm{ReLU}(XW_1 + b_1); Y = HW_2 + b_2",
+                                       {"X": (2, 3), "W_1": (3, 4), "W_2": (4, 2)}))
+    page = ("$$ Z = XW_1 + b_1 $$\n\n$$ \\frac{\\partial L}{\\partial Z} = "
+            "\\frac{\\partial L}{\\partial H} \\odot %s $$\n" % mask)
+    assert [s.status for s in symrow.check(page, d).steps] == ["defines", status]
+
+
 def test_the_vector_values_in_numbers():
     x = np.array([1.0, 2.0])
     y = np.exp(x) / np.exp(x).sum()
@@ -295,6 +312,8 @@ def test_the_vector_values_in_numbers():
     assert np.isclose(y3[0], np.exp(x3[0]) / np.exp(x3).sum()) and np.isclose(y3.sum(), 1)
     assert not np.isclose(y3[0], np.exp(x3[1]) / np.exp(x3).sum())
     assert not np.isclose(y3[:2].sum(), 1)                            # the sum one short
+    zz = np.array([[-1.5, 0.5], [2.0, -0.1]])                          # ReLU' is the mask
+    assert not np.allclose(np.maximum(zz, 0), (zz > 0).astype(float))
     X, W, b = np.array([[1, 2], [3, 4]]), np.eye(2), np.array([1, 1])
     assert np.array_equal(X @ W + b, [[2, 3], [4, 5]])
     G = np.array([[2, 1, -1], [1, 0, 0], [0, 0, 1]])     # the exercise's upstream

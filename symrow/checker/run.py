@@ -436,6 +436,7 @@ class _Run:
             raise ParseError("there is no claim to check: write steps such as C = AB, one "
                              "per line or in an align* environment", line=1, column=1,
                              near=self.src.near(0))
+        self.page_star(chains)
         self.page_example_sizes(chains)
         self.page_inputs(chains)
         self.page_accents(chains)
@@ -484,6 +485,20 @@ class _Run:
             k += len(group)
         self.read_again(done, notes)
         return self.steps
+
+    def page_star(self, chains: list) -> None:
+        """``Here $*$ denote element-wise product between matrices``: a page that says its
+        ``*`` is the element-wise product is read so (``*`` is otherwise a product, as
+        ``\\cdot`` is), and a note says so."""
+        found = _STAR_ENTRYWISE.search(self.src.text)
+        if found is None:
+            return
+        for target in self.targets:
+            for ctx in self.contexts_for(target):
+                ctx.ref.star_entrywise = True
+        line = self.src.line_col(found.start())[0]
+        self.notes.append(f"line {line}: * is read as the element-wise product, as the page "
+                          f"says")
 
     def page_example_sizes(self, chains: list) -> None:
         """A worked example against general sizes (``Y = XW + B`` with no ``--shape``):
@@ -2441,6 +2456,18 @@ def _index_dims(uses: list, shape: tuple, one: bool = True):
     if any(len(d) != 1 for d in out.values()):
         return None
     return {k: next(iter(d)) for k, d in out.items()}
+
+
+#: a page's word that its * is the element-wise product: "$*$ denotes element-wise
+#: product", "* is the Hadamard product", "* は要素ごとの積", "* 表示逐元素相乘"
+_STAR_ENTRYWISE = re.compile(
+    r"(?:\$\s*(?:\*|\\ast)\s*\$|(?<![*\w])\*(?![*\w]))\s*(?:denotes?|is|means|represents|"
+    r"stands\s+for|here\s+is)\s+(?:an?\s+|the\s+)?(?:element[- ]?wise|entry[- ]?wise|"
+    r"point[- ]?wise|Hadamard|component[- ]?wise)"
+    r"|(?:\$\s*(?:\*|\\ast)\s*\$|(?<![*\w])\*(?![*\w]))\s*(?:は|が|を)\s*(?:要素ごと|要素毎|成分ごと|"
+    r"アダマール)"
+    r"|(?:\$\s*(?:\*|\\ast)\s*\$|(?<![*\w])\*(?![*\w]))\s*(?:表示|为|是)\s*(?:逐元素|按元素|对应元素|"
+    r"哈达玛)", re.IGNORECASE)
 
 
 def _in_entries(unit) -> bool:

@@ -327,7 +327,7 @@ def _items(nodes: list, marked: bool) -> list:
                 if text in _TEXT_CMDS or text in _CONNECTIVES:
                     if text in _TEXT_CMDS and k < len(flat) and isinstance(flat[k][1], Group):
                         if _softmax_text(flat[k][1]) or \
-                                _followed_by(flat, k + 1, "(", "\\left") or (
+                                _followed_by(flat, k + 1, "(", "\\left", "'") or (
                                 _word(flat[k][1]) and (_operated(flat, k + 1) or
                                                        _followed_by(flat, k + 1, "_", "^") or (
                                     items and (items[-1][0] == "rel" or

@@ -145,6 +145,8 @@ MESSAGES: list = [
     (r"the page's (.+?) is the length of (\S+), the end of its sums over the entries (.+?): "
      r"the page's own size",
      r"ページの \1 は \2 の長さ：成分 \3 についての和の上端であり、ページ独自の大きさ"),
+    (r"\* is read as the element-wise product, as the page says",
+     r"* は要素ごとの積と読む（ページがそう述べている）"),
     (r"the page writes (.+?) as one row, added to every row \(its shape was not given\): "
      r"checked so",
      r"ページは \1 を 1 行で書き、各行に足している（形は与えられていない）：そのように検査する"),

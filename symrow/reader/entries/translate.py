@@ -140,9 +140,11 @@ class Translator(NameReader, ConstructReader, NotationReader, PatternReader):
                             f"this expression is too long: more than {MAX_FLAT_TERMS} terms "
                             f"in one sum; split it into several steps", cur.pos, cur.end)
                     continue
-                if text in ("\\odot", "\\circ"):
+                if text in ("\\odot", "\\circ") or (
+                        text in ("*", "\\ast") and getattr(self.ref, "star_entrywise", False)):
                     # A \odot B: the factor on the left is marked, and the evaluator
-                    # multiplies it by what follows entry by entry
+                    # multiplies it by what follows entry by entry (so is A * B on a page
+                    # that says its * is the element-wise product)
                     cur.take()
                     if expect_operand:
                         raise TranslateError(f"'{text}' needs something on its left",

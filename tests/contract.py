@@ -102,6 +102,7 @@ ENTRY_REFERENCES: dict[str, Callable] = {
     "tanh": np.tanh,
     "gelu": lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))),
     "elu": lambda x: np.where(x > 0, x, np.exp(np.minimum(x, 0)) - 1),
+    "log": np.log,          # the operands' numbers are positive (0.5 to 1.5)
     # at the parameter ENTRY_PARAMETER (a function with one: LeakyReLU's slope)
     "leakyrelu": lambda x: np.where(x > 0, x, 0.3 * x),
 }

@@ -55,6 +55,10 @@ claim that is right and the same claim with one slip; the numbers are confirmed 
 * a prime on a function named in text (gauravreddy08-mlp-backprop-notes:
   ``\text{ReLU}'(z)``): read as ``\mathrm{ReLU}'`` is; the text command had been taken
   for prose, because only a bracket right after it made it a function.
+* a sum over every index but one (yanfenglee-softmax-ce-derivative: ``\sum_{k\neq i}
+  y_k a_i``): read as ``\sum_k (1 - \delta_{ki}) ...``; it was "write the range as
+  \sum_{j=1}^{n}".  (That page stays unreadable: its claims are in the labels y_k of its
+  own loss, which the backward target leaves general.)
 """
 
 from __future__ import annotations
@@ -289,6 +293,22 @@ def test_a_prime_on_a_function_named_in_text(mask, status):
     assert [s.status for s in symrow.check(page, d).steps] == ["defines", status]
 
 
+# -- a sum over every index but one --------------------------------------------------------------
+
+@pytest.mark.parametrize("claim, status", [
+    (r"\sum_{k\neq 1} a_k = a_2 + a_3", "holds"),
+    (r"1 - \sum_{k \ne 2} a_k = a_2", "holds"),
+    (r"\sum_{k\neq 2} a_k = a_1 + a_2", "wrong"),              # the wrong one left out
+    (r"\frac{\partial L}{\partial z_1} = \bar{a}_1 a_1 (1 - a_1) - \sum_{k\neq 1} "
+     r"\bar{a}_k a_k a_1", "holds"),
+    (r"\frac{\partial L}{\partial z_1} = \bar{a}_1 a_1 (1 - a_1) + \sum_{k\neq 1} "
+     r"\bar{a}_k a_k a_1", "wrong"),                            # the Jacobian's sign
+])
+def test_a_sum_over_every_index_but_one(claim, status):
+    d = symrow.backward(symrow.explain(r"A = \mathrm{softmax}(Z)", {"Z": (1, 3)}))
+    assert [s.status for s in symrow.check(f"$$ {claim} $$\n", d).steps] == [status]
+
+
 def test_the_vector_values_in_numbers():
     x = np.array([1.0, 2.0])
     y = np.exp(x) / np.exp(x).sum()
@@ -312,6 +332,12 @@ def test_the_vector_values_in_numbers():
     assert np.isclose(y3[0], np.exp(x3[0]) / np.exp(x3).sum()) and np.isclose(y3.sum(), 1)
     assert not np.isclose(y3[0], np.exp(x3[1]) / np.exp(x3).sum())
     assert not np.isclose(y3[:2].sum(), 1)                            # the sum one short
+    up = np.array([0.4, -1.1, 0.7])                                   # the upstream ā
+    dz = jac.T @ up                                                   # (jac from y3 above)
+    assert np.isclose(dz[0], up[0] * y3[0] * (1 - y3[0]) - sum(up[k] * y3[k] * y3[0]
+                                                              for k in (1, 2)))
+    assert not np.isclose(dz[0], up[0] * y3[0] * (1 - y3[0]) + sum(up[k] * y3[k] * y3[0]
+                                                                  for k in (1, 2)))
     zz = np.array([[-1.5, 0.5], [2.0, -0.1]])                          # ReLU' is the mask
     assert not np.allclose(np.maximum(zz, 0), (zz > 0).astype(float))
     X, W, b = np.array([[1, 2], [3, 4]]), np.eye(2), np.array([1, 1])

@@ -127,6 +127,12 @@ def evaluate(expr, values: dict, memo: dict | None = None):
             if abs(arg.real) > _MAX_EXP:
                 raise NumericError("an argument is too large to evaluate")
             out = ctx.tanh(arg)
+        elif isinstance(node, sympy.log):
+            # the natural logarithm (a cross-entropy's); of 0 it is not finite, below
+            arg = ev(node.args[0])
+            if arg == 0:
+                raise NumericError("the logarithm of 0")
+            out = ctx.log(arg)
         elif isinstance(node, sympy.Heaviside):
             # the step function, ReLU's derivative: 1 above 0, 0 below (1/2 at 0, SymPy's)
             arg = ev(node.args[0])

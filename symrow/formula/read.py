@@ -90,7 +90,7 @@ _UNSUPPORTED = {
     "\\det": "the determinant \\det",
     "\\sum": "a sum with \\sum (write the matrices themselves)",
     "\\prod": "a product with \\prod",
-    "\\min": "\\min", "\\log": "the logarithm \\log", "\\ln": "the logarithm \\ln",
+    "\\min": "\\min",
     "\\|": "a norm", "|": "an absolute value or norm", "\\vert": "an absolute value",
     "\\Vert": "a norm", "\\lVert": "a norm", "\\lvert": "an absolute value",
     "\\nabla": "\\nabla", "\\partial": "a derivative",

@@ -492,7 +492,7 @@ REFUSED_WORDS = {
     "tr": "the trace", "trace": "the trace", "det": "the determinant", "rank": "the rank",
     "vec": "vec (stacking columns)", "norm": "a norm", "inv": "the inverse",
     "kron": "the Kronecker product", "einsum": "Einstein index notation",
-    "log": "the logarithm", "argmax": "argmax", "argmin": "argmin",
+    "argmax": "argmax", "argmin": "argmin",
     "batchnorm": "batch normalisation", "dropout": "dropout", "conv": "a convolution",
 }
 #: infix operators between matrices, and the reading they make (None: refused, with why)

@@ -64,7 +64,6 @@ UNSUPPORTED = {
               "\\cdots",
     "\\prod": "products with \\prod are not supported; write the factors out",
     "\\int": "integrals are not supported", "\\lim": "limits are not supported",
-    "\\log": "logarithms are not supported", "\\ln": "logarithms are not supported",
     "\\pi": "pi is not part of these derivations",
     "|": "absolute values and norms are not supported",
     "\\|": "norms are not supported", "\\vert": "absolute values are not supported",

@@ -56,6 +56,7 @@ from .ones import Ones
 from . import gelu  # noqa: F401  (GELU, applied entry by entry)
 from . import leakyrelu  # noqa: F401  (LeakyReLU and its slope, entry by entry)
 from . import elu  # noqa: F401  (ELU, entry by entry)
+from . import log  # noqa: F401  (the natural logarithm, entry by entry)
 
 __all__ = ["READINGS", "Reading", "Ctx", "Example", "register", "unregister", "KINDS", "GIVEN",
            "ELEMENTWISE", "ROWWISE", "MIXING", "DIAGONAL", "Operand", "Combine", "Match",

@@ -30,6 +30,7 @@ from ... import nodes as N
 from ...build import row_bmat, table
 from ...formula import expr as E
 from ...reader.notation import Function, function_display, register_function
+from ...reader.vocab import FUNCTION_COMMANDS
 from ...steps import Step
 from .base import (ELEMENTWISE, Ctx, Example, I, Reading, register, scalar_node, scaled)
 
@@ -70,9 +71,14 @@ _WHOLE: dict[str, list] = {}
 
 
 def register_entry_function(fn: EntryFunction) -> EntryFunction:
-    """Add a function applied entry by entry, and its entry in the table of notation."""
+    """Add a function applied entry by entry, and its entry in the table of notation; a
+    spelling that is a command of its own (``\\log``, ``\\ln``) is read as the function
+    by both readers of LaTeX."""
     ENTRY_FUNCTIONS[fn.key] = fn
     register_function(Function(fn.key, "apply", fn.tex, fn.text), *fn.spellings)
+    for spelling in (fn.tex, *fn.spellings):
+        if re.fullmatch(r"\\[A-Za-z]+", spelling):
+            FUNCTION_COMMANDS.setdefault(spelling, fn.key)
     return fn
 
 

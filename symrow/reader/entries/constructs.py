@@ -194,6 +194,18 @@ class ConstructReader:
         """``\\operatorname{ReLU}(X)``, ``\\tanh(x)``, ``\\phi(q_{11})``: a function
         applied to every entry of its argument (a marker the evaluator applies)."""
         got = self._bracket_arg(cur, func, pos, end)
+        if got is None and func.rstrip("'") in ("log", "tanh") and cur.peek() is not None:
+            # \log a_k, \tanh x: the next factor alone, when nothing multiplies or divides
+            # it (as for \exp x; in \log a b no one can tell how far the argument reaches)
+            node, start = cur.peek(), cur.i
+            self._primary(cur, Emitter())
+            got = cur.nodes[start:cur.i], node.pos, cur.nodes[cur.i - 1].end
+            nxt = cur.peek()
+            if nxt is not None and not is_token(nxt, "+", "-", "=", ",", *V.SPACING) and \
+                    not (isinstance(nxt, Token) and nxt.kind == "rowsep"):
+                raise TranslateError(f"{func} without brackets, and something follows its "
+                                     f"argument: it is unclear how far the argument "
+                                     f"reaches; write {func}(...)", pos, nxt.end)
         if got is None:
             raise TranslateError(f"{func} needs its argument in brackets, as in "
                                  f"{func}(X)", pos, end)
@@ -698,6 +710,22 @@ class ConstructReader:
             if cur.at_end():
                 raise TranslateError("\\sum has nothing to add up", cmd.pos, end)
             return
+        names = [n for n in sub if not is_token(n, *V.SPACING)]
+        if sup is None and len(names) == 3 and isinstance(names[0], Token) and \
+                names[0].kind == "letter" and is_token(names[1], "\\neq", "\\ne") and \
+                isinstance(names[2], Token) and names[2].kind in ("letter", "num") and \
+                names[2].text != names[0].text:
+            # \sum_{k \neq i} T: every k but i, read as \sum_k (1 - \delta_{ki}) T; the
+            # factor goes in front of the term, which runs to the next + or -
+            index, other, at = names[0], names[2], names[1]
+            sub = [index]
+
+            def tok(kind, text):
+                return Token(kind, text, at.pos, at.end)
+            factor = [tok("sym", "("), tok("num", "1"), tok("sym", "-"), tok("cmd", "\\delta"),
+                      tok("sym", "_"), Group(tok("sym", "{"), [index, other], tok("sym", "}")),
+                      tok("sym", ")")]
+            cur.nodes = cur.nodes[:cur.i] + factor + cur.nodes[cur.i:]
         var, lower, upper = self._range_of(sub, sup, "\\sum", cmd.pos, end)
         em.put("\\sum_{", cmd.pos, cmd.end)
         em.atom(Atom("bound", var), cmd.pos, end)

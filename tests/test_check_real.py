@@ -128,11 +128,7 @@ CASES = [
                "neither the variance without its square (line 32) nor the \\partial L/"
                "\\partial x_i that drops \\partial L/\\partial y_i (line 48) is read"),
     Case("yanfenglee-softmax-ce-derivative.md", "gradient", "cases with conditions after "
-         "\\quad; the page's own loss (labels y_k)", "holds",
-         today="unreadable: the softmax and its two partials with their conditions (lines "
-               "26-31) hold; the six steps of \\partial L/\\partial z_i (lines 39-44) follow "
-               "from the page's own loss L = -\\sum_k y_k \\log a_k, whose labels y_k the "
-               "backward target does not know, and are not read"),
+         "\\quad; the page's own loss (labels y_k)", "holds"),
     Case("zh-matrix-derivative-notes.md", "gradient", "the page's own size names (W: m x n, "
          "X: n x p), a blockquote around a display, a condition before its claim (当 $i \\neq "
          "d$ 时), the shorthand \\partial Y/\\partial W = X^T", "wrong",

@@ -1353,6 +1353,9 @@ class _Run:
         from .hints import is_backward
         if is_backward(target.derivation) and _is_loss(chain.members[0].nodes):
             if _is_specific_loss(chain.members[1].nodes):
+                bound = self.loss_upstream(chain, target)
+                if bound is not None:
+                    return f"line {line}: {bound}"
                 self.page_loss = (f"{' '.join(self.text_of(chain.members[0]).split())} = "
                                   f"{' '.join(self.text_of(chain.members[1]).split())}")
             return (f"line {line}: the loss, "
@@ -1378,6 +1381,118 @@ class _Run:
         self.notes.append(f"line {self.src.line_col(chain.pos)[0]}: {unit[0]}")
         return dataclasses.replace(chain, members=chain.members[1:],
                                    relations=chain.relations[1:])
+
+    def loss_upstream(self, chain, target: Target) -> str | None:
+        """``L = -\\sum_k y_k \\log a_k`` against the backward pass of ``A =
+        \\mathrm{softmax}(Z)``: the page's own loss, written in the entries of the
+        derivation's result and labels of the page's own (y, of the result's shape), gives
+        the upstream gradient its value, \\bar{a}_k = \\partial L / \\partial a_k (here
+        -y_k / a_k), in every line after; the labels are free.  The labels of a
+        cross-entropy (a loss -c \\sum y \\log a, c > 0) are a distribution, one-hot or
+        any: each row of them sums to 1, which \\partial L / \\partial z_i = a_i - y_i
+        uses, and its last entry is 1 minus the others.  The note to make, or None when
+        the line is not such a loss (it reads in no way, names more than one name of its
+        own, or the upstream has a value already)."""
+        from .own import bind
+        from ..reader.entries.translate import TranslateError
+        from ..reader.entries.parse import ReadError
+        from ..formula.values import MathError, is_matrix
+        if chain.problem is not None or len(chain.members) != 2 or self.upstream_named:
+            return None
+        contexts = self.contexts_for(target)
+        found = []
+        for ctx in contexts:
+            derivation = ctx.ref.derivation
+            upstream = getattr(derivation, "upstream", None)
+            result = getattr(getattr(derivation, "forward", None), "result_name", None)
+            if upstream is None or result not in ctx.ref.quantities:
+                return None
+            upstream = sympy.ImmutableMatrix(upstream)
+            up = next((q for q in ctx.ref.quantities.values() if q.symbols == upstream), None)
+            out = ctx.ref.quantities[result]
+            if up is None or (up.rows, up.cols) != (out.rows, out.cols) or \
+                    any(s in ctx.ref.values for s in up.symbols):
+                return None
+            found.append((up, out))
+        right = chain.members[1]
+
+        def attempt(ctx, out, names):
+            trial = ctx.ref.with_own_values(ctx.ref.values)
+            trial.__dict__["_owns_tables"] = False
+            _bind_all(trial, names, [(out.rows, out.cols)] * len(names))
+            try:
+                return self.value_in(ctx, trial, right), None, trial
+            except TranslateError as err:
+                return None, getattr(err, "unknown", None), trial
+            except (ReadError, MathError):
+                return None, None, trial
+
+        names: list = []
+        while True:
+            value, unknown, _ = attempt(contexts[0], found[0][1], names)
+            if unknown is None or len(names) == 1:
+                break
+            # y_k: an entry of the labels y; y alone is the name bound
+            names.append(dataclasses.replace(unknown, font=None, sub=None))
+        if value is None or len(names) != 1 or names[0].accent is not None or \
+                names[0].grad is not None:
+            return None
+        label = names[0]
+        crosses, made = [], []
+        for ctx, (up, out) in zip(contexts, found):
+            loss, _, trial = attempt(ctx, out, names)
+            if loss is None:
+                return None
+            if is_matrix(loss):
+                if loss.shape != (1, 1):
+                    return None
+                loss = loss[0, 0]
+            mine = list(trial.quantities[label.canonical].symbols)
+            outs = list(out.symbols)
+            if not loss.free_symbols or not loss.free_symbols <= set(mine) | set(outs):
+                return None          # not a loss of the result and the labels alone
+            # a cross-entropy: -c y log a in every label, one c > 0 for all
+            scales = {sympy.simplify(-sympy.diff(loss, y) / sympy.log(a))
+                      for y, a in zip(mine, outs)}
+            (scale,) = scales if len(scales) == 1 else (None,)
+            cross = scale is not None and scale.is_number and bool(scale > 0) and \
+                sympy.expand(loss + scale * sympy.Add(*[y * sympy.log(a) for y, a in
+                                                        zip(mine, outs)])) == 0
+            # the labels' free entries, shown as the page writes them (t_1, t_{12}; the
+            # quantity's own entries are other symbols)
+            head = label.head if len(label.head) == 1 else label.head + " "
+            fresh = sympy.Matrix(out.rows, out.cols, lambda i, j: sympy.Symbol(
+                f"{head}_{j + 1}" if out.rows == 1 and j < 9 else
+                f"{head}_{{{i + 1}{j + 1}}}"))
+            if set(fresh) & set(mine):
+                fresh = sympy.Matrix(out.rows, out.cols, lambda i, j: sympy.Symbol(
+                    f"{head}_{{{i + 1},{j + 1}}}"))
+            if cross:        # each row a distribution: its last label 1 minus the others
+                for i in range(out.rows):
+                    fresh[i, out.cols - 1] = 1 - sympy.Add(*fresh[i, :out.cols - 1])
+            labels = list(fresh)
+            given = dict(zip(mine, labels))
+            gradient = [sympy.diff(loss, a).xreplace(given) for a in outs]
+            crosses.append(cross)
+            made.append((ctx, up, out, gradient, labels))
+        for ctx, up, out, gradient, labels in made:
+            ctx.ref.values.update({u: ctx.ref.ground(g) for u, g in
+                                   zip(ctx.ref.quantities[up.name].symbols, gradient)})
+            bind(ctx.ref, label, (), sympy.ImmutableMatrix(out.rows, out.cols, labels))
+            ctx.ref.loss_labels = (label.canonical, frozenset().union(
+                *(getattr(v, "free_symbols", ()) for v in labels)))
+        self.read_unread_again()
+        self.bound += 1
+        up, out = found[0]
+        shown = " ".join(self.text_of(chain.members[1]).split())
+        said = (f"the page's loss {' '.join(self.text_of(chain.members[0]).split())} = "
+                f"{shown} gives the upstream gradient {up.name} its value "
+                f"(\\partial L / \\partial {out.name}), in the page's own labels "
+                f"{label.canonical}")
+        if all(crosses):
+            said += (", a distribution (one-hot or any): they sum to 1, as the labels of a "
+                     "cross-entropy do")
+        return said
 
     def local_derivative(self, chain, target: Target) -> bool:
         """``\\partial y_i / \\partial W_{i,j} = x_j``: a derivative of something that is
@@ -2111,6 +2226,16 @@ class _Run:
                            "L / \\partial X, which symrow checks")
                 return Outcome("unreadable", message, indices=env or None,
                                error=(message, rel.pos, rel.end))
+            if result is not None and self._labels_on_one_side(ctx):
+                # \partial L / \partial o_k = p_k - 1 under the page's cross-entropy: true
+                # for the labels one-hot at k (the true class) only, which it does not name
+                name = ctx.ref.loss_labels[0]
+                message = (f"not read: one side has the labels {name} of the page's own "
+                           f"loss in it, the other none: it holds only for particular "
+                           f"labels (one-hot at one class, say), which the page does not "
+                           f"name here")
+                return Outcome("unreadable", message, indices=env or None,
+                               error=(message, rel.pos, rel.end))
             if result is not None and self.page_loss is not None and \
                     self._uses_page_loss(ctx):
                 # \partial L / \partial o_k = p_k - 1 under the page's cross-entropy: one side
@@ -2147,6 +2272,16 @@ class _Run:
             return Outcome("unchecked", "not checked: no index values (or sizes) satisfy "
                                         "the note that restricts this claim", vacuous=True)
         return Outcome("holds")
+
+    def _labels_on_one_side(self, ctx) -> bool:
+        """Whether the claim just compared (``self._last``) has the labels of the page's
+        own loss (:meth:`loss_upstream`) on exactly one side, with the upstream's values."""
+        labels = getattr(ctx.ref, "loss_labels", None)
+        if self._last is None or not labels:
+            return False
+        sides = [bool(set(getattr(ctx.ref.with_values(ctx.ref.ground(v)), "free_symbols",
+                                  ())) & labels[1]) for v in self._last]
+        return sides[0] != sides[1]
 
     def _uses_page_loss(self, ctx) -> bool:
         """Whether the claim just compared (``self._last``) has the upstream gradient's

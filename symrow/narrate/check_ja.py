@@ -147,6 +147,21 @@ MESSAGES: list = [
      r"ページの \1 は \2 の長さ：成分 \3 についての和の上端であり、ページ独自の大きさ"),
     (r"\* is read as the element-wise product, as the page says",
      r"* は要素ごとの積と読む（ページがそう述べている）"),
+    (r"not read: one side has the labels (.+?) of the page's own loss in it, the other "
+     r"none: it holds only for particular labels \(one-hot at one class, say\), which the "
+     r"page does not name here",
+     r"読んでいない：片方の辺にだけページ独自の損失のラベル \1 がある。特定のラベル（ある"
+     r"クラスでの one-hot など）でしか成り立たず、ページはここでそれを名指ししていない"),
+    (r"the page's loss (.+?) gives the upstream gradient (.+?) its value \(\\partial L / "
+     r"\\partial (.+?)\), in the page's own labels (.+?), a distribution \(one-hot or any\): "
+     r"they sum to 1, as the labels of a cross-entropy do",
+     r"ページの損失 \1 が上流の勾配 \2 の値（\\partial L / \\partial \3）を与える。ラベル \4 は"
+     r"ページ独自のもので、分布（one-hot など）として和が 1 になる（交差エントロピーのラベルと"
+     r"して）"),
+    (r"the page's loss (.+?) gives the upstream gradient (.+?) its value \(\\partial L / "
+     r"\\partial (.+?)\), in the page's own labels (.+)",
+     r"ページの損失 \1 が上流の勾配 \2 の値（\\partial L / \\partial \3）を与える。ラベル \4 は"
+     r"ページ独自のもの"),
     (r"the page writes (.+?) as one row, added to every row \(its shape was not given\): "
      r"checked so",
      r"ページは \1 を 1 行で書き、各行に足している（形は与えられていない）：そのように検査する"),
@@ -320,6 +335,9 @@ MESSAGES: list = [
     (r"'(.+?)' is never closed", r"'\1' が閉じられていない"),
     (r"\\sum needs its index, as in (.+?) or (\S+)",
      r"\\sum には \1 や \2 のように添字を書く"),
+    (r"(\S+) without brackets, and something follows its argument: it is unclear how far "
+     r"the argument reaches; write (.+)",
+     r"括弧のない \1 の引数の後に何かが続く：引数がどこまでか分からないので、\2 と書く"),
     (r"(\S+) needs its argument in brackets, as in (.+)",
      r"\1 の引数は \2 のように括弧で囲む"),
     (r"write what \\partial/\\partial x takes in brackets",

@@ -137,6 +137,28 @@ def test_explain_reads_the_logarithm_entry_by_entry():
     assert sympy.simplify(d.result[0, 0] - (sympy.log(x11) * w11 + sympy.log(x12) * w21)) == 0
 
 
+def test_log_typed_as_letters_before_a_bracket_is_the_logarithm():
+    page = "$$L = -\\sum_k t_k log(y_k)$$\n\n$$ \\frac{\\partial L}{\\partial x_i} = %s $$\n"
+    assert statuses(page % "y_i - t_i", softmax_backward()) == ["holds"]
+    assert statuses(page % "t_i - y_i", softmax_backward()) == ["wrong"]
+
+
+def test_a_published_derivation_in_its_own_size_and_labels_holds():
+    r"""ningyuwhut-softmax-ce-gradient-zh: the loss J = -\sum_{i=1}^V y_i log (\hat y_i), its
+    size V (the length of \theta, from its sums) and labels y of its own; it was unreadable
+    at 14 of its 17 claims."""
+    from pathlib import Path
+    page = (Path(__file__).parent / "check_cases" / "real" /
+            "ningyuwhut-softmax-ce-gradient-zh.md").read_text(encoding="utf-8")
+    d = symrow.backward(symrow.explain(r"\hat{Y} = \mathrm{softmax}(\Theta)", {r"\Theta": (1, 3)}))
+    report = symrow.check(page, d)
+    assert report.verdict == "holds", report.to_text()
+    assert len(report.steps) == 17
+    slip = page.replace(r"= \hat y_k-y_k", r"= y_k-\hat y_k")
+    assert slip != page
+    assert symrow.check(slip, d).verdict == "wrong"
+
+
 # -- the numbers ----------------------------------------------------------------------------------
 
 def test_the_losses_in_numbers():

@@ -173,7 +173,7 @@ CASES = [
          ("unreadable", "wrong"), (78, 82), artifact=True),
     Case("ningyuwhut-softmax-ce-gradient-zh.md", "gradient", "exp( ) and log typed as "
          "words, cases with 'value,&\\quad condition', the page's size V as a sum's bound, "
-         "its own loss J with labels y_i", "holds", ("unreadable", "holds")),
+         "its own loss J with labels y_i", "holds"),     # all 17 claims read since
     Case("mattpetersen-softmax-row-jacobian.md", "gradient", "MathJax script tags for "
          "displays; the softmax as the page's own function s(\\mathbf x)_i; \\nabla_{\\mathbf "
          "s}; its own loss H", "holds", ("unreadable", "holds")),

@@ -984,7 +984,9 @@ class _Run:
                     for p in s.indexed:
                         key = dataclasses.replace(p, font=None, sub=None, sup=None).canonical
                         q = ref.by_letter.get((key, p.sup or ""))
-                        if q is None or p.accent is not None or p.grad is not None:
+                        if q is None:
+                            continue     # the page's own name (its labels y_i): no length
+                        if p.grad is not None:
                             bad.add(u)
                             continue
                         n = q.cols if q.rows == 1 else q.rows if q.cols == 1 else None
@@ -1485,9 +1487,9 @@ class _Run:
         self.bound += 1
         up, out = found[0]
         shown = " ".join(self.text_of(chain.members[1]).split())
-        said = (f"the page's loss {' '.join(self.text_of(chain.members[0]).split())} = "
-                f"{shown} gives the upstream gradient {up.name} its value "
-                f"(\\partial L / \\partial {out.name}), in the page's own labels "
+        loss = " ".join(self.text_of(chain.members[0]).split())
+        said = (f"the page's loss {loss} = {shown} gives the upstream gradient {up.name} its "
+                f"value (\\partial {loss} / \\partial {out.name}), in the page's own labels "
                 f"{label.canonical}")
         if all(crosses):
             said += (", a distribution (one-hot or any): they sum to 1, as the labels of a "

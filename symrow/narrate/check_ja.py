@@ -152,15 +152,15 @@ MESSAGES: list = [
      r"page does not name here",
      r"読んでいない：片方の辺にだけページ独自の損失のラベル \1 がある。特定のラベル（ある"
      r"クラスでの one-hot など）でしか成り立たず、ページはここでそれを名指ししていない"),
-    (r"the page's loss (.+?) gives the upstream gradient (.+?) its value \(\\partial L / "
+    (r"the page's loss (.+?) gives the upstream gradient (.+?) its value \(\\partial (.+?) / "
      r"\\partial (.+?)\), in the page's own labels (.+?), a distribution \(one-hot or any\): "
      r"they sum to 1, as the labels of a cross-entropy do",
-     r"ページの損失 \1 が上流の勾配 \2 の値（\\partial L / \\partial \3）を与える。ラベル \4 は"
+     r"ページの損失 \1 が上流の勾配 \2 の値（\\partial \3 / \\partial \4）を与える。ラベル \5 は"
      r"ページ独自のもので、分布（one-hot など）として和が 1 になる（交差エントロピーのラベルと"
      r"して）"),
-    (r"the page's loss (.+?) gives the upstream gradient (.+?) its value \(\\partial L / "
+    (r"the page's loss (.+?) gives the upstream gradient (.+?) its value \(\\partial (.+?) / "
      r"\\partial (.+?)\), in the page's own labels (.+)",
-     r"ページの損失 \1 が上流の勾配 \2 の値（\\partial L / \\partial \3）を与える。ラベル \4 は"
+     r"ページの損失 \1 が上流の勾配 \2 の値（\\partial \3 / \\partial \4）を与える。ラベル \5 は"
      r"ページ独自のもの"),
     (r"the page writes (.+?) as one row, added to every row \(its shape was not given\): "
      r"checked so",

@@ -88,10 +88,11 @@ class NameReader:
     def _exp_letters(self, cur: Cursor, em: Emitter) -> bool:
         """``exp(x)`` typed as plain letters (``\\exp`` without its backslash, as a blog
         writes ``\\frac{exp(\\theta_j)}{\\sum_i exp(\\theta_i)}``): read as ``\\exp``
-        when a bracket follows; three names e, x, p multiplied would need no bracket."""
+        when a bracket follows; three names e, x, p multiplied would need no bracket.
+        ``log(x)`` likewise is ``\\log``."""
         word = [cur.peek(k) for k in range(3)]
         if not all(isinstance(node, Token) and node.kind == "letter" for node in word) or \
-                "".join(node.text for node in word) != "exp" or \
+                "".join(node.text for node in word) not in ("exp", "log") or \
                 any(word[k].pos != word[k - 1].end for k in (1, 2)):
             return False
         before = cur.nodes[cur.i - 1] if cur.i else None
@@ -102,9 +103,14 @@ class NameReader:
             k += 1
         if not is_token(cur.peek(k), "(", "\\left", "["):
             return False
-        command = Token("cmd", "\\exp", word[0].pos, word[-1].end, word[0].newline)
+        text = "\\" + "".join(node.text for node in word)
+        command = Token("cmd", text, word[0].pos, word[-1].end, word[0].newline)
         cur.nodes = cur.nodes[:cur.i] + [command] + cur.nodes[cur.i + 3:]
-        self._exp(cur, em)
+        if text == "\\exp":
+            self._exp(cur, em)
+        else:
+            cur.take()
+            self._elementwise(cur, em, "log", command.pos, command.end)
         return True
 
     def _special_vector(self, cur: Cursor, em: Emitter) -> bool:

@@ -2223,32 +2223,25 @@ class _Run:
                 # shapes are the gradients' (an undefined product is still wrong)
                 # not read (the page's verdict is then not "holds"): a slip in a
                 # differential must not pass as a page that holds
-                message = ("not read: on this page d marks a differential (it writes dL, "
-                           "the differential of the loss), not the gradient dX = \\partial "
-                           "L / \\partial X, which symrow checks")
-                return Outcome("unreadable", message, indices=env or None,
-                               error=(message, rel.pos, rel.end))
+                return _not_read("not read: on this page d marks a differential (it writes "
+                                 "dL, the differential of the loss), not the gradient dX = "
+                                 "\\partial L / \\partial X, which symrow checks", env, rel)
             if result is not None and self._labels_on_one_side(ctx):
                 # \partial L / \partial o_k = p_k - 1 under the page's cross-entropy: true
                 # for the labels one-hot at k (the true class) only, which it does not name
-                name = ctx.ref.loss_labels[0]
-                message = (f"not read: one side has the labels {name} of the page's own "
-                           f"loss in it, the other none: it holds only for particular "
-                           f"labels (one-hot at one class, say), which the page does not "
-                           f"name here")
-                return Outcome("unreadable", message, indices=env or None,
-                               error=(message, rel.pos, rel.end))
+                return _not_read(f"not read: one side has the labels {ctx.ref.loss_labels[0]} "
+                                 f"of the page's own loss in it, the other none: it holds "
+                                 f"only for particular labels (one-hot at one class, say), "
+                                 f"which the page does not name here", env, rel)
             if result is not None and self.page_loss is not None and \
                     self._uses_page_loss(ctx):
                 # \partial L / \partial o_k = p_k - 1 under the page's cross-entropy: one side
                 # holds symrow's gradient for any upstream, the other no upstream at all
                 # not read, as above: p_k + 1 for p_k - 1 must not pass as "holds"
-                message = (f"not read: one side is the gradient for any upstream "
-                           f"gradient, the other has none in it: it follows from the "
-                           f"page's own loss {self.page_loss}, which symrow's backward "
-                           f"pass leaves general")
-                return Outcome("unreadable", message, indices=env or None,
-                               error=(message, rel.pos, rel.end))
+                return _not_read(f"not read: one side is the gradient for any upstream "
+                                 f"gradient, the other has none in it: it follows from the "
+                                 f"page's own loss {self.page_loss}, which symrow's backward "
+                                 f"pass leaves general", env, rel)
             if result is not None:
                 detail = result.detail.to_dict() if result.detail else None
                 found = self.hints(ctx, lu, ru, env, result.entry)
@@ -2605,6 +2598,13 @@ _STAR_ENTRYWISE = re.compile(
     r"アダマール)"
     r"|(?:\$\s*(?:\*|\\ast)\s*\$|(?<![*\w])\*(?![*\w]))\s*(?:表示|为|是)\s*(?:逐元素|按元素|对应元素|"
     r"哈达玛)", re.IGNORECASE)
+
+
+def _not_read(message: str, env, rel) -> Outcome:
+    """An unreadable step at the relation ``rel``, with ``message`` (a claim read and not
+    judged, so that a slip in it cannot pass as "holds")."""
+    return Outcome("unreadable", message, indices=env or None,
+                   error=(message, rel.pos, rel.end))
 
 
 def _in_entries(unit) -> bool:

@@ -309,6 +309,22 @@ def test_a_sum_over_every_index_but_one(claim, status):
     assert [s.status for s in symrow.check(f"$$ {claim} $$\n", d).steps] == [status]
 
 
+# -- the page's * as the element-wise product, at the sizes of its example -----------------------
+
+@pytest.mark.parametrize("result, status", [("2 & -2 \\\\ 0 & 4", "holds"),
+                                            ("2 & -4 \\\\ 0 & 4", "wrong")])
+def test_the_pages_star_at_the_sizes_its_numbers_fix(result, status):
+    """The page's numbers make the general target concrete (its contexts are made again),
+    and its * stays the element-wise product it says it is."""
+    page = ("$$X = \\begin{pmatrix} 1 & -2 \\\\ 3 & 4 \\end{pmatrix}, \\quad W = "
+            "\\begin{pmatrix} 2 & 1 \\\\ 0 & 1 \\end{pmatrix}$$\n\n"
+            "$$Y = X * W = \\begin{pmatrix} %s \\end{pmatrix}$$\n\n"
+            "Here $*$ denotes the element-wise product.\n" % result)
+    report = symrow.check(page, symrow.explain(r"Y = X \odot W"))
+    assert [s.status for s in report.steps][-1] == status, report.to_text()
+    assert "* is read as the element-wise product" in report.to_text()
+
+
 def test_the_vector_values_in_numbers():
     x = np.array([1.0, 2.0])
     y = np.exp(x) / np.exp(x).sum()
@@ -338,6 +354,8 @@ def test_the_vector_values_in_numbers():
                                                               for k in (1, 2)))
     assert not np.isclose(dz[0], up[0] * y3[0] * (1 - y3[0]) + sum(up[k] * y3[k] * y3[0]
                                                                   for k in (1, 2)))
+    assert np.array_equal(np.array([[1, -2], [3, 4]]) * np.array([[2, 1], [0, 1]]),
+                          [[2, -2], [0, 4]])                          # the page's *
     zz = np.array([[-1.5, 0.5], [2.0, -0.1]])                          # ReLU' is the mask
     assert not np.allclose(np.maximum(zz, 0), (zz > 0).astype(float))
     X, W, b = np.array([[1, 2], [3, 4]]), np.eye(2), np.array([1, 1])

@@ -436,8 +436,8 @@ class _Run:
             raise ParseError("there is no claim to check: write steps such as C = AB, one "
                              "per line or in an align* environment", line=1, column=1,
                              near=self.src.near(0))
+        self.page_example_sizes(chains)       # (may make the target's contexts again)
         self.page_star(chains)
-        self.page_example_sizes(chains)
         self.page_inputs(chains)
         self.page_accents(chains)
         self.page_upstream(chains)
@@ -999,10 +999,9 @@ class _Run:
             letters = set.intersection(*(set(f) for f in found)) if found else set()
             for u in sorted(letters):
                 for ctx, got in zip(contexts, found):
-                    (n, *_), = {(n,) for n, *_ in got[u]}
-                    ctx.ref.own_size(u, n)
+                    ctx.ref.own_size(u, next(iter(got[u]))[0])    # one length, seen above
                     ctx.ref.__dict__.pop("_canonical_names", None)
-                n, name, key, s = sorted(found[0][u], key=lambda g: g[3].pos)[0]
+                n, name, key, s = min(found[0][u], key=lambda g: g[3].pos)
                 line = self.src.line_col(s.pos)[0]
                 size = "" if target.general else f" ({n})"
                 self.notes.append(f"line {line}: the page's {u} is the length of {name}"
@@ -1456,8 +1455,8 @@ class _Run:
             # a cross-entropy: -c y log a in every label, one c > 0 for all
             scales = {sympy.simplify(-sympy.diff(loss, y) / sympy.log(a))
                       for y, a in zip(mine, outs)}
-            (scale,) = scales if len(scales) == 1 else (None,)
-            cross = scale is not None and scale.is_number and bool(scale > 0) and \
+            scale = next(iter(scales)) if len(scales) == 1 else None
+            cross = scale is not None and scale.is_number and scale.is_positive is True and \
                 sympy.expand(loss + scale * sympy.Add(*[y * sympy.log(a) for y, a in
                                                         zip(mine, outs)])) == 0
             # the labels' free entries, shown as the page writes them (t_1, t_{12}; the
@@ -1487,10 +1486,10 @@ class _Run:
         self.bound += 1
         up, out = found[0]
         shown = " ".join(self.text_of(chain.members[1]).split())
-        loss = " ".join(self.text_of(chain.members[0]).split())
-        said = (f"the page's loss {loss} = {shown} gives the upstream gradient {up.name} its "
-                f"value (\\partial {loss} / \\partial {out.name}), in the page's own labels "
-                f"{label.canonical}")
+        written = " ".join(self.text_of(chain.members[0]).split())
+        said = (f"the page's loss {written} = {shown} gives the upstream gradient {up.name} "
+                f"its value (\\partial {written} / \\partial {out.name}), in the page's own "
+                f"labels {label.canonical}")
         if all(crosses):
             said += (", a distribution (one-hot or any): they sum to 1, as the labels of a "
                      "cross-entropy do")

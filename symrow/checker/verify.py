@@ -34,7 +34,6 @@ True
 from __future__ import annotations
 
 import contextvars
-
 import dataclasses
 import math
 import zlib

@@ -310,6 +310,8 @@ class _Run:
                    for sizes, ref in target.instances()]
             for ctx in got:
                 self.page_scripts(ctx)
+                if getattr(self, "star_entrywise", False):
+                    ctx.ref.star_entrywise = True     # the page's * (page_star)
             if self.column:
                 for ctx in got:
                     ctx.evaluator = _evaluator(ctx.ref, True)
@@ -436,8 +438,8 @@ class _Run:
             raise ParseError("there is no claim to check: write steps such as C = AB, one "
                              "per line or in an align* environment", line=1, column=1,
                              near=self.src.near(0))
-        self.page_example_sizes(chains)       # (may make the target's contexts again)
-        self.page_star(chains)
+        self.page_star()
+        self.page_example_sizes(chains)
         self.page_inputs(chains)
         self.page_accents(chains)
         self.page_upstream(chains)
@@ -486,15 +488,17 @@ class _Run:
         self.read_again(done, notes)
         return self.steps
 
-    def page_star(self, chains: list) -> None:
+    def page_star(self) -> None:
         """``Here $*$ denote element-wise product between matrices``: a page that says its
         ``*`` is the element-wise product is read so (``*`` is otherwise a product, as
-        ``\\cdot`` is), and a note says so."""
+        ``\\cdot`` is), in every context, made now or later (:meth:`contexts_for`), before
+        any claim is read; a note says so."""
         found = _STAR_ENTRYWISE.search(self.src.text)
         if found is None:
             return
-        for target in self.targets:
-            for ctx in self.contexts_for(target):
+        self.star_entrywise = True
+        for contexts in self.contexts.values():
+            for ctx in contexts:
                 ctx.ref.star_entrywise = True
         line = self.src.line_col(found.start())[0]
         self.notes.append(f"line {line}: * is read as the element-wise product, as the page "

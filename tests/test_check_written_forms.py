@@ -17,18 +17,19 @@ claim that is right and the same claim with one slip; the numbers are confirmed 
   no shape is given at all, and a note says so; a shape given for B is kept.
 * an en dash for minus inside math (sumikitch-softmax-derivative-ja, a WordPress page:
   ``y_i(1 – y_i)``, the typography's dash for " - "): read as a minus sign, as U+2212
-  already was; it was an unreadable character.  (That page stays unreadable for its own
-  names Z and n and a derivative without brackets.)
-* a claim's condition in brackets at the end of its line, with no space before it
+  already was; it was an unreadable character.  (That page stays unreadable at its
+  reference mark ※, its Japanese words inside a display and its yi for y_i.)
+* a claim's condition in brackets at the end of its line, after a space but no ``\quad``
   (qiita-hatahatadev-softmax-sum-index: ``... = \frac{e^{x_i}}{\sum_{j=1}^{n} e^{x_i}}
   (i=1,2,\dots,n)``): a bracket that holds a relation is no factor of the last term, so it
-  is the condition, as after ``\quad``; its i was an unknown name;
+  is the condition, as after ``\quad``; its i was an unknown name (a bracket right after
+  a name, ``\mathbb{1}(z > 0)``, stays an argument);
 * a function of the page's own as the first member of a chain (the same line: ``f(x_i)=
   softmax(x_i) = ...``): a one-letter name the derivation does not know, applied to a
   bracket, is a function-style heading; the chain is checked from its second member, with
   a note.  Alone on the left (``g(z) = \frac{1}{1 + e^{-z}}``) the line is notation, as
-  ``\mathrm{Foo}(X) = ...`` was.  (That line still needs the page's n, the length of its
-  ``\boldsymbol{x}=(x_1 ,x_2 ,\dots x_n)``, which is not read: the strict xfail says so.)
+  ``\mathrm{Foo}(X) = ...`` was.  (That line's n is the length of y, from the page's
+  ``\sum_{j=1}^{n} y_j``: see the next form.)
 * a sum up to a letter of the page's own over the entries of a vector of the check's
   (sumikitch-softmax-derivative-ja: ``Z := \sum_{j=1}^n e^{x_j}`` against softmax(X) with
   X of 1 x 3): the letter is the vector's length for the page (n = 3), said in a note, as
@@ -57,8 +58,10 @@ claim that is right and the same claim with one slip; the numbers are confirmed 
   for prose, because only a bracket right after it made it a function.
 * a sum over every index but one (yanfenglee-softmax-ce-derivative: ``\sum_{k\neq i}
   y_k a_i``): read as ``\sum_k (1 - \delta_{ki}) ...``; it was "write the range as
-  \sum_{j=1}^{n}".  (That page stays unreadable: its claims are in the labels y_k of its
-  own loss, which the backward target leaves general.)
+  \sum_{j=1}^{n}".  (With its own loss read, test_check_page_loss.py, that page holds.)
+* the page's word that its ``*`` is the element-wise product (hanezu-relu-backward-replace:
+  "Here $*$ denote element-wise product between matrices"), also where the page's numbers
+  make a general target concrete: ``X * W`` is then ``X \odot W``, with a note.
 """
 
 from __future__ import annotations

@@ -37,6 +37,11 @@ __all__ = ["approx", "inequality", "membership", "mapping", "rounding"]
 _DECIMAL = re.compile(r"(?<![\w.])\d+\.(\d+)")
 
 
+def has_decimal(texts) -> bool:
+    """Does any of ``texts`` write a decimal (``0.269``, ``10.107...``)?"""
+    return any(_DECIMAL.search(text) for text in texts)
+
+
 def rounding(texts) -> sympy.Rational:
     """The tolerance of the decimals in ``texts``: half a unit in the last place, per
     decimal; a whole unit where one is cut off with dots (``10.107...``, ``10.107..``),
@@ -249,7 +254,7 @@ def _space_factors(arg) -> list[list]:
 def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
     """``\\mathbb{R}^{m \\times \\ell}`` -> (m, ell) in numbers; None if not a real space."""
     from ..reader.entries.indices import NotIndex, read_expr, index_value
-    from ..reader.lexer import Group, Token
+    from ..reader.lexer import Token
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
     if not nodes:
         return None
@@ -277,7 +282,7 @@ def space_shape(nodes: list, sizes: dict) -> tuple[int, int] | None:
 def space_names(nodes: list) -> list | None:
     """``\\mathbb{R}^{T \\times d}`` -> ["T", "d"]: the dimensions of a real space, each a
     number or a name (a letter, optionally with a subscript); None if it is not one."""
-    from ..reader.lexer import Group, Token
+    from ..reader.lexer import Token
     nodes = [n for n in nodes if not (isinstance(n, Token) and n.text in ("\\,", "\\;", "\\!"))]
     if len(nodes) < 3:
         return None

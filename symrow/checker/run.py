@@ -379,6 +379,23 @@ class _Run:
         for key in [k for k, v in self.cache.items() if isinstance(v, tuple)]:
             del self.cache[key]
 
+    def value_with_names(self, ctx, names: list, shapes, member) -> tuple:
+        """``member``'s value with the page's ``names`` bound at ``shapes`` (free entries,
+        :func:`_bind_all`) in a copy of ``ctx``'s reference: (value, None, the copy), or
+        (None, the next unknown name or None, the copy) when it does not read."""
+        from ..reader.entries.translate import TranslateError
+        from ..reader.entries.parse import ReadError
+        from ..formula.values import MathError
+        trial = ctx.ref.with_own_values(ctx.ref.values)
+        trial.__dict__["_owns_tables"] = False
+        _bind_all(trial, names, shapes)
+        try:
+            return self.value_in(ctx, trial, member), None, trial
+        except TranslateError as err:
+            return None, getattr(err, "unknown", None), trial
+        except (ReadError, MathError):
+            return None, None, trial
+
     def value_in(self, ctx, trial, member):
         """``member``'s value read in ``trial``, a copy of ``ctx``'s reference with names
         bound on trial (raises what reading or evaluating raises)."""
@@ -605,6 +622,8 @@ class _Run:
         if written is None:
             return
         operands = dict(getattr(d, "operands", None) or {})
+        if set(operands) <= written:
+            return           # every shape given: nothing the page's numbers could reshape
         shapes, first = self._page_numbers(chains, target)
         if not shapes:
             return
@@ -1399,9 +1418,7 @@ class _Run:
         the line is not such a loss (it reads in no way, names more than one name of its
         own, or the upstream has a value already)."""
         from .own import bind
-        from ..reader.entries.translate import TranslateError
-        from ..reader.entries.parse import ReadError
-        from ..formula.values import MathError, is_matrix
+        from ..formula.values import is_matrix
         if chain.problem is not None or len(chain.members) != 2 or self.upstream_named:
             return None
         contexts = self.contexts_for(target)
@@ -1422,15 +1439,8 @@ class _Run:
         right = chain.members[1]
 
         def attempt(ctx, out, names):
-            trial = ctx.ref.with_own_values(ctx.ref.values)
-            trial.__dict__["_owns_tables"] = False
-            _bind_all(trial, names, [(out.rows, out.cols)] * len(names))
-            try:
-                return self.value_in(ctx, trial, right), None, trial
-            except TranslateError as err:
-                return None, getattr(err, "unknown", None), trial
-            except (ReadError, MathError):
-                return None, None, trial
+            return self.value_with_names(ctx, names, [(out.rows, out.cols)] * len(names),
+                                         right)
 
         names: list = []
         while True:
@@ -1857,8 +1867,7 @@ class _Run:
         not one (or reads in no way, or in more than one)."""
         import itertools
         from .own import bind
-        from ..reader.entries.translate import TranslateError
-        from ..formula.values import MathError, is_matrix
+        from ..formula.values import is_matrix
         if chain.problem is not None or len(chain.relations) != 1 or \
                 chain.relations[0].kind != "eq":
             return None
@@ -1880,21 +1889,8 @@ class _Run:
             return None                    # a claim about the upstream, read as one
 
         def attempt(ctx, names: list, shapes: tuple):
-            """The right side's value with ``names`` bound at ``shapes`` in a copy of
-            ``ctx``'s reference: (value, None, the copy), or (None, the next unknown name,
-            the copy)."""
-            trial = ctx.ref.with_own_values(ctx.ref.values)
-            trial.__dict__["_owns_tables"] = False
-            _bind_all(trial, names, shapes)
-            try:
-                value = self.value_in(ctx, trial, right)
-            except TranslateError as err:
-                return None, getattr(err, "unknown", None), trial
-            except (ReadError, MathError):
-                return None, None, trial
-            return value, None, trial
+            return self.value_with_names(ctx, names, shapes, right)
 
-        from ..reader.entries.parse import ReadError
         names: list = []
         while len(names) < 3:
             _, unknown, _ = attempt(contexts[0], names, ((q.rows, q.cols),) * len(names))
@@ -2475,7 +2471,7 @@ class _Run:
         from . import relations as R
         from ..formula.values import Undecided
         texts = [self.text_of(lm), self.text_of(rm)]
-        if not any(R._DECIMAL.search(t) for t in texts):
+        if not R.has_decimal(texts):
             return False
         try:
             if R.approx(left, right, ref, R.rounding(texts)) is not None:
@@ -2593,14 +2589,12 @@ def _index_dims(uses: list, shape: tuple, one: bool = True):
 
 #: a page's word that its * is the element-wise product: "$*$ denotes element-wise
 #: product", "* is the Hadamard product", "* は要素ごとの積", "* 表示逐元素相乘"
+_STAR = r"(?:\$\s*(?:\*|\\ast)\s*\$|(?<![*\w])\*(?![*\w]))\s*"      # $*$, $\ast$ or a lone *
 _STAR_ENTRYWISE = re.compile(
-    r"(?:\$\s*(?:\*|\\ast)\s*\$|(?<![*\w])\*(?![*\w]))\s*(?:denotes?|is|means|represents|"
-    r"stands\s+for|here\s+is)\s+(?:an?\s+|the\s+)?(?:element[- ]?wise|entry[- ]?wise|"
-    r"point[- ]?wise|Hadamard|component[- ]?wise)"
-    r"|(?:\$\s*(?:\*|\\ast)\s*\$|(?<![*\w])\*(?![*\w]))\s*(?:は|が|を)\s*(?:要素ごと|要素毎|成分ごと|"
-    r"アダマール)"
-    r"|(?:\$\s*(?:\*|\\ast)\s*\$|(?<![*\w])\*(?![*\w]))\s*(?:表示|为|是)\s*(?:逐元素|按元素|对应元素|"
-    r"哈达玛)", re.IGNORECASE)
+    _STAR + r"(?:denotes?|is|means|represents|stands\s+for|here\s+is)\s+(?:an?\s+|the\s+)?"
+            r"(?:element[- ]?wise|entry[- ]?wise|point[- ]?wise|Hadamard|component[- ]?wise)"
+    r"|" + _STAR + r"(?:は|が|を)\s*(?:要素ごと|要素毎|成分ごと|アダマール)"
+    r"|" + _STAR + r"(?:表示|为|是)\s*(?:逐元素|按元素|对应元素|哈达玛)", re.IGNORECASE)
 
 
 def _not_read(message: str, env, rel) -> Outcome:

@@ -244,8 +244,8 @@ def _tokens(text: str) -> Iterator[Token]:
         elif ch in _SINGLE:
             kind, tok = "sym", ch
             i += 1
-        elif _math_italic(ch) is not None:
-            kind, tok = "letter", _math_italic(ch)
+        elif (letter := _math_italic(ch)) is not None:
+            kind, tok = "letter", letter
             i += 1
         elif ch in _UNICODE:
             mapped = _UNICODE[ch]

@@ -195,17 +195,7 @@ class ConstructReader:
         applied to every entry of its argument (a marker the evaluator applies)."""
         got = self._bracket_arg(cur, func, pos, end)
         if got is None and func.rstrip("'") in ("log", "tanh") and cur.peek() is not None:
-            # \log a_k, \tanh x: the next factor alone, when nothing multiplies or divides
-            # it (as for \exp x; in \log a b no one can tell how far the argument reaches)
-            node, start = cur.peek(), cur.i
-            self._primary(cur, Emitter())
-            got = cur.nodes[start:cur.i], node.pos, cur.nodes[cur.i - 1].end
-            nxt = cur.peek()
-            if nxt is not None and not is_token(nxt, "+", "-", "=", ",", *V.SPACING) and \
-                    not (isinstance(nxt, Token) and nxt.kind == "rowsep"):
-                raise TranslateError(f"{func} without brackets, and something follows its "
-                                     f"argument: it is unclear how far the argument "
-                                     f"reaches; write {func}(...)", pos, nxt.end)
+            got = self._lone_factor(cur, func, f"{func}(...)", pos)     # \log a_k, \tanh x
         if got is None:
             raise TranslateError(f"{func} needs its argument in brackets, as in "
                                  f"{func}(X)", pos, end)
@@ -649,20 +639,9 @@ class ConstructReader:
         cmd = cur.take()
         got = self._bracket_arg(cur, "\\exp", cmd.pos, cmd.end)
         if got is None:
-            node = cur.peek()
-            if node is None:
+            if cur.peek() is None:
                 raise TranslateError("\\exp needs an argument", cmd.pos, cmd.end)
-            # \exp x: the next factor alone, when nothing multiplies or divides it (in
-            # \exp s/\sqrt{d} no one can tell how far the argument reaches)
-            sub_start = cur.i
-            self._primary(cur, Emitter())
-            got = cur.nodes[sub_start:cur.i], node.pos, cur.nodes[cur.i - 1].end
-            nxt = cur.peek()
-            if nxt is not None and not is_token(nxt, "+", "-", "=", ",", *V.SPACING) and \
-                    not (isinstance(nxt, Token) and nxt.kind == "rowsep"):
-                raise TranslateError("\\exp without brackets, and something follows its "
-                                     "argument: it is unclear how far the argument reaches; "
-                                     "write \\exp(...) or e^{...}", cmd.pos, nxt.end)
+            got = self._lone_factor(cur, "\\exp", "\\exp(...) or e^{...}", cmd.pos)
         inner, a, b = got
         if not [n for n in inner if not is_token(n, *V.SPACING)]:
             raise TranslateError("\\exp of nothing", a, b)
@@ -670,6 +649,23 @@ class ConstructReader:
         self._sub(inner, a, b, em)
         em.put("}", b - 1, b)
         self._no_script_after(cur, "a script right after \\exp(...); put it in brackets first")
+
+    def _lone_factor(self, cur: Cursor, shown: str, written: str, pos: int) -> tuple:
+        """The argument of a function written without brackets (``\\exp x``, ``\\log
+        a_k``): the next factor alone, when nothing multiplies or divides it after (in
+        ``\\exp s/\\sqrt{d}`` no one can tell how far the argument reaches: refused, with
+        ``written`` as the way to write it).  Returns (nodes, start, end), taken from the
+        cursor."""
+        node, start = cur.peek(), cur.i
+        self._primary(cur, Emitter())
+        got = cur.nodes[start:cur.i], node.pos, cur.nodes[cur.i - 1].end
+        nxt = cur.peek()
+        if nxt is not None and not is_token(nxt, "+", "-", "=", ",", *V.SPACING) and \
+                not (isinstance(nxt, Token) and nxt.kind == "rowsep"):
+            raise TranslateError(f"{shown} without brackets, and something follows its "
+                                 f"argument: it is unclear how far the argument reaches; "
+                                 f"write {written}", pos, nxt.end)
+        return got
 
     def _sum(self, cur: Cursor, em: Emitter) -> None:
         cmd = cur.take()

@@ -110,7 +110,7 @@ class NameReader:
             self._exp(cur, em)
         else:
             cur.take()
-            self._elementwise(cur, em, "log", command.pos, command.end)
+            self._elementwise(cur, em, V.FUNCTION_COMMANDS[text], command.pos, command.end)
         return True
 
     def _special_vector(self, cur: Cursor, em: Emitter) -> bool:
